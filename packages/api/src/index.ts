@@ -1,0 +1,5 @@
+export * from "./client.ts";
+export * from "./errors.ts";
+export * from "./route.ts";
+export * from "./route-table.ts";
+export * from "./routes/system.ts";

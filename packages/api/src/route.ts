@@ -1,0 +1,67 @@
+import type { PermissionFlag } from "@switchboard/core";
+import type { z } from "zod";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * Who may call a route: `none` is public, `token` needs a signed-in caller (query `token` or
+ * `Authorization: Bearer`), `adminToken` needs a super admin's token as the catalogue's `adminToken`.
+ */
+export type RouteAuth = "none" | "token" | "adminToken";
+
+export type RouteDefinition<
+  Q extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> = {
+  /** Stable identifier, used as the OpenAPI operationId and by the typed client. */
+  id: string;
+  method: HttpMethod;
+  /** Path as the call catalogue writes it: `/api/v2/templates/{id}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: RouteAuth;
+  /** Permission flag of product spec §6 that the caller must hold for the target account. */
+  permission?: PermissionFlag;
+  query?: Q;
+  params?: P;
+  body?: B;
+  /** Schema of the success answer (JSON). Omitted for answers that are not JSON (CSV, files). */
+  response?: R;
+  /** Content type of a non-JSON answer. */
+  produces?: string;
+};
+
+export function defineRoute<
+  Q extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+>(route: RouteDefinition<Q, P, B, R>): RouteDefinition<Q, P, B, R> {
+  return route;
+}
+
+export type RouteQuery<T extends RouteDefinition> = T["query"] extends z.ZodType ? z.input<T["query"]> : undefined;
+export type RouteParams<T extends RouteDefinition> = T["params"] extends z.ZodType
+  ? z.input<T["params"]>
+  : undefined;
+export type RouteBody<T extends RouteDefinition> = T["body"] extends z.ZodType ? z.input<T["body"]> : undefined;
+export type RouteResponse<T extends RouteDefinition> = T["response"] extends z.ZodType
+  ? z.output<T["response"]>
+  : unknown;
+
+/** Names of the `{param}` placeholders of a catalogue path, in order. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1] as string);
+}
+
+/** Fills `{param}` placeholders, URL-encoding each value. */
+export function fillPath(path: string, params: Record<string, string | number> | undefined): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
