@@ -1,5 +1,12 @@
 import { ApiRequestError } from "./errors.ts";
-import { fillPath, type RouteBody, type RouteDefinition, type RouteParams, type RouteQuery, type RouteResponse } from "./route.ts";
+import {
+  fillPath,
+  type RouteBody,
+  type RouteDefinition,
+  type RouteParams,
+  type RouteQuery,
+  type RouteResponse,
+} from "./route.ts";
 
 /** Paging values are sent only when they are positive numbers (call catalogue §5). */
 const PAGING_KEYS = new Set(["page", "pageSize", "limit", "offset"]);
@@ -26,7 +33,11 @@ export function buildQuery(values: Record<string, unknown>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined || value === null || value === "") continue;
-    if (PAGING_KEYS.has(key) && !(typeof value === "number" && value > 0) && !(typeof value === "string" && Number(value) > 0)) {
+    if (
+      PAGING_KEYS.has(key) &&
+      !(typeof value === "number" && value > 0) &&
+      !(typeof value === "string" && Number(value) > 0)
+    ) {
       continue;
     }
     search.set(key, typeof value === "object" ? JSON.stringify(value) : String(value));
@@ -36,10 +47,14 @@ export function buildQuery(values: Record<string, unknown>): string {
 }
 
 export function createApiClient(options: ApiClientOptions = {}) {
-  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const doFetch =
+    options.fetch ?? ((input: string | URL | Request, init?: RequestInit) => fetch(input, init));
   const baseUrl = options.baseUrl ?? "";
 
-  async function call<T extends RouteDefinition>(route: T, input: CallInput<T> = {}): Promise<RouteResponse<T>> {
+  async function call<T extends RouteDefinition>(
+    route: T,
+    input: CallInput<T> = {},
+  ): Promise<RouteResponse<T>> {
     const query: Record<string, unknown> = {};
     if (route.auth !== "none") {
       query.token = options.getToken?.();
@@ -57,7 +72,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const payload: unknown = isJson ? await response.json() : await response.text();
     if (!response.ok) {
       const message =
-        typeof payload === "object" && payload !== null && "message" in payload && typeof payload.message === "string"
+        typeof payload === "object" &&
+        payload !== null &&
+        "message" in payload &&
+        typeof payload.message === "string"
           ? payload.message
           : `${response.status} ${response.statusText}`.trim();
       throw new ApiRequestError(response.status, message);

@@ -43,11 +43,15 @@ export function defineRoute<
   return route;
 }
 
-export type RouteQuery<T extends RouteDefinition> = T["query"] extends z.ZodType ? z.input<T["query"]> : undefined;
+export type RouteQuery<T extends RouteDefinition> = T["query"] extends z.ZodType
+  ? z.input<T["query"]>
+  : undefined;
 export type RouteParams<T extends RouteDefinition> = T["params"] extends z.ZodType
   ? z.input<T["params"]>
   : undefined;
-export type RouteBody<T extends RouteDefinition> = T["body"] extends z.ZodType ? z.input<T["body"]> : undefined;
+export type RouteBody<T extends RouteDefinition> = T["body"] extends z.ZodType
+  ? z.input<T["body"]>
+  : undefined;
 export type RouteResponse<T extends RouteDefinition> = T["response"] extends z.ZodType
   ? z.output<T["response"]>
   : unknown;

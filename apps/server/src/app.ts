@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+import { routeTable } from "@switchboard/api";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { DestinationStream } from "pino";
+import type { AppContext } from "./app-context.ts";
+import type { Config } from "./config.ts";
+import { type DatabaseHandle, openDatabase } from "./db/client.ts";
+import { migrateDatabase } from "./db/migrate.ts";
+import { registerApiDocs } from "./http/api-docs.ts";
+import { installErrorHandler } from "./http/error-handler.ts";
+import { registerRoutes } from "./http/routes.ts";
+import { registerWebApp } from "./http/web-app.ts";
+import { createLogger } from "./logger.ts";
+import { systemRoutes } from "./modules/system/system.routes.ts";
+import { startInstanceRegistration } from "./modules/system/system.service.ts";
+
+export const VERSION: string = JSON.parse(
+  readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+).version;
+
+export type BuildOptions = {
+  /** An already-open database (tests pass one cloned from a migrated template). Closed with the app. */
+  database?: DatabaseHandle;
+  /** Where the logs go; stdout by default. */
+  logDestination?: DestinationStream;
+};
+
+/** Builds the whole server without listening: tests call it with their own config. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const logger = createLogger(config.logLevel, options.logDestination);
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
+    forceCloseConnections: "idle",
+    return503OnClosing: true,
+    trustProxy: true,
+  });
+
+  const database = options.database ?? (await openDatabase(config));
+  app.addHook("onClose", async () => {
+    await database.close();
+  });
+  await migrateDatabase(database);
+
+  const registration = await startInstanceRegistration(database.db, VERSION);
+  app.addHook("preClose", async () => {
+    await registration
+      .stop()
+      .catch((error: unknown) => app.log.warn({ err: error }, "could not mark instance stopped"));
+  });
+
+  const context: AppContext = {
+    config,
+    database,
+    log: app.log,
+    instance: { id: registration.id, startedAt: registration.startedAt, version: VERSION },
+  };
+
+  installErrorHandler(app);
+  registerRoutes(app, context, routeTable, [...systemRoutes(registration)]);
+  await registerApiDocs(app, routeTable, { version: VERSION, publicUrl: config.publicUrl });
+  await registerWebApp(app, config.webDistDir);
+  return app;
+}

@@ -1,0 +1,88 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+describe("loadConfig", () => {
+  it("has working defaults: port 3000 on loopback, PGlite under ./data", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ env: "development", host: "127.0.0.1", port: 3000, logLevel: "info" });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.dataDir).toBe(path.resolve("./data"));
+    expect(config.publicUrl).toBe("http://127.0.0.1:3000");
+  });
+
+  it("reads every variable", () => {
+    const config = loadConfig({
+      NODE_ENV: "production",
+      HOST: "0.0.0.0",
+      PORT: "8080",
+      DATABASE_URL: "postgres://u@db:5432/sb",
+      DATA_DIR: "/var/lib/sb",
+      PUBLIC_URL: "https://calls.example.com/",
+      LOG_LEVEL: "warn",
+      BODY_LIMIT_BYTES: "2048",
+      SHUTDOWN_GRACE_MS: "500",
+    });
+    expect(config).toMatchObject({
+      env: "production",
+      host: "0.0.0.0",
+      port: 8080,
+      databaseUrl: "postgres://u@db:5432/sb",
+      dataDir: "/var/lib/sb",
+      publicUrl: "https://calls.example.com",
+      logLevel: "warn",
+      bodyLimitBytes: 2048,
+      shutdownGraceMs: 500,
+    });
+  });
+
+  it("treats an empty value as unset", () => {
+    expect(loadConfig({ PORT: "", DATABASE_URL: "" })).toMatchObject({ port: 3000, databaseUrl: undefined });
+  });
+
+  it.each([
+    [{ PORT: "abc" }, 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "abc")'],
+    [{ PORT: "70000" }, 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "70000")'],
+    [
+      { DATABASE_URL: "mysql://x" },
+      'Invalid configuration: DATABASE_URL must start with postgres:// or postgresql:// (got "mysql://x")',
+    ],
+    [
+      { PUBLIC_URL: "nope" },
+      'Invalid configuration: PUBLIC_URL must be an absolute URL such as http://127.0.0.1:3000 (got "nope")',
+    ],
+    [
+      { LOG_LEVEL: "loud" },
+      'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ],
+    [
+      { NODE_ENV: "prod" },
+      'Invalid configuration: NODE_ENV must be development, test or production (got "prod")',
+    ],
+    [
+      { BODY_LIMIT_BYTES: "-1" },
+      'Invalid configuration: BODY_LIMIT_BYTES must be a positive number of bytes (got "-1")',
+    ],
+  ])("refuses %j with one line naming the variable", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+    expect(message).not.toContain("\n");
+  });
+
+  it("stops the server at start-up with that one line and exit code 1", () => {
+    const result = spawnSync(
+      process.execPath,
+      ["--import", "tsx", path.resolve(import.meta.dirname, "server.ts")],
+      {
+        env: { ...process.env, PORT: "not-a-port", DATABASE_URL: "" },
+        encoding: "utf8",
+        timeout: 15_000,
+      },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "not-a-port")',
+    );
+  });
+});

@@ -1,0 +1,85 @@
+import path from "node:path";
+import { z } from "zod";
+
+const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** Every environment variable the server reads. Nothing else reads `process.env`. */
+const envSchema = z.object({
+  NODE_ENV: z
+    .enum(["development", "test", "production"], { message: "must be development, test or production" })
+    .default("development"),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: z.coerce
+    .number({ message: "must be a whole number from 0 to 65535" })
+    .int({ message: "must be a whole number from 0 to 65535" })
+    .min(0, { message: "must be a whole number from 0 to 65535" })
+    .max(65535, { message: "must be a whole number from 0 to 65535" })
+    .default(3000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  PUBLIC_URL: z.url({ message: "must be an absolute URL such as http://127.0.0.1:3000" }).optional(),
+  LOG_LEVEL: z.enum(logLevels, { message: `must be one of ${logLevels.join(", ")}` }).default("info"),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive({ message: "must be a positive number of bytes" })
+    .default(1_048_576),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+  SHUTDOWN_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .positive({ message: "must be a positive number of milliseconds" })
+    .default(10_000),
+});
+
+export type Config = {
+  env: "development" | "test" | "production";
+  host: string;
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicUrl: string;
+  logLevel: (typeof logLevels)[number];
+  bodyLimitBytes: number;
+  webDistDir: string;
+  shutdownGraceMs: number;
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const defaultWebDist = path.resolve(import.meta.dirname, "../../web/dist");
+
+/** Parses the environment once; throws a ConfigError whose message is one line naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(
+    Object.keys(envSchema.shape).map((key) => [key, env[key] === "" ? undefined : env[key]]),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? "environment");
+    const shown = cleaned[variable] === undefined ? "" : ` (got ${JSON.stringify(cleaned[variable])})`;
+    throw new ConfigError(`Invalid configuration: ${variable} ${issue?.message ?? "is invalid"}${shown}`);
+  }
+  const v = parsed.data;
+  return {
+    env: v.NODE_ENV,
+    host: v.HOST,
+    port: v.PORT,
+    databaseUrl: v.DATABASE_URL,
+    dataDir: path.resolve(v.DATA_DIR),
+    publicUrl: (v.PUBLIC_URL ?? `http://${v.HOST === "0.0.0.0" ? "127.0.0.1" : v.HOST}:${v.PORT}`).replace(
+      /\/$/,
+      "",
+    ),
+    logLevel: v.LOG_LEVEL,
+    bodyLimitBytes: v.BODY_LIMIT_BYTES,
+    webDistDir: path.resolve(v.WEB_DIST_DIR ?? defaultWebDist),
+    shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
+  };
+}

@@ -1,0 +1,71 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import * as schema from "./schema/index.ts";
+
+export type Schema = typeof schema;
+/** The Drizzle database, whichever driver is underneath. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type DatabaseKind = "pglite" | "postgres";
+
+export type DatabaseDriver = { kind: "pglite"; client: PGlite } | { kind: "postgres"; pool: pg.Pool };
+
+export type DatabaseHandle = {
+  kind: DatabaseKind;
+  db: Database;
+  /** The raw driver, for the few places that need it (migrations, LISTEN/NOTIFY, job queue). */
+  driver: DatabaseDriver;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type PgliteSource = { dataDir?: string; loadDataDir?: Blob };
+
+/** PGlite: PostgreSQL compiled to WASM, in-process, one connection shared by the whole process. */
+export async function openPglite(source: PgliteSource = {}): Promise<DatabaseHandle> {
+  if (source.dataDir) await mkdir(path.dirname(source.dataDir), { recursive: true });
+  const client = await PGlite.create({
+    ...(source.dataDir ? { dataDir: source.dataDir } : {}),
+    ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {}),
+  });
+  const db = drizzlePglite({ client, schema, casing: "snake_case" }) as unknown as Database;
+  return {
+    kind: "pglite",
+    db,
+    driver: { kind: "pglite", client },
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: () => client.close(),
+  };
+}
+
+export async function openPostgres(url: string): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  const db = drizzleNodePg({ client: pool, schema, casing: "snake_case" }) as unknown as Database;
+  return {
+    kind: "postgres",
+    db,
+    driver: { kind: "postgres", pool },
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** PGlite in `DATA_DIR/pglite` by default; the PostgreSQL server of DATABASE_URL when set. */
+export function openDatabase(config: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+}): Promise<DatabaseHandle> {
+  return config.databaseUrl
+    ? openPostgres(config.databaseUrl)
+    : openPglite({ dataDir: path.join(config.dataDir, "pglite") });
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import { Writable } from "node:stream";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { buildApp } from "../src/app.ts";
+import { type Config, loadConfig } from "../src/config.ts";
+import { type DatabaseHandle, openPglite, openPostgres } from "../src/db/client.ts";
+import { loadPgliteTemplate, postgresTemplateName, withDatabase } from "./template-database.ts";
+
+/**
+ * A fresh, migrated database of its own for one test file: PGlite loaded from the template dump, or a
+ * database created from the template on the PostgreSQL server of DATABASE_URL (dropped when closed).
+ */
+export async function createTestDatabase(): Promise<DatabaseHandle> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return openPglite({ loadDataDir: await loadPgliteTemplate() });
+  const name = `sb_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}" template "${postgresTemplateName()}"`);
+  await admin.end();
+  const handle = await openPostgres(withDatabase(serverUrl, name));
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists "${name}" with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: ".tmp/unused", ...env });
+}
+
+/** Collects log lines so a test can read what the server wrote. */
+export function logCapture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      lines.push(...String(chunk).split("\n").filter(Boolean));
+      callback();
+    },
+  });
+  return { stream, lines, text: () => lines.join("\n") };
+}
+
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: { logDestination?: Writable } = {},
+): Promise<FastifyInstance> {
+  const database = await createTestDatabase();
+  return buildApp(testConfig(env), { database, ...options });
+}

@@ -1,0 +1,67 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import pg from "pg";
+import { openPglite } from "../src/db/client.ts";
+import { migrateDatabase, migrationsFolder } from "../src/db/migrate.ts";
+
+/** Fingerprint of the committed migrations: a template is reused until they change. */
+export function migrationsHash(): string {
+  const hash = createHash("sha256");
+  for (const file of readdirSync(migrationsFolder).sort()) {
+    if (file.endsWith(".sql")) hash.update(file).update(readFileSync(path.join(migrationsFolder, file)));
+  }
+  return hash.digest("hex").slice(0, 12);
+}
+
+const cacheDir = path.resolve(import.meta.dirname, "../.tmp");
+export const pgliteTemplateFile = () => path.join(cacheDir, `pglite-template-${migrationsHash()}.tar`);
+export const postgresTemplateName = () => `sb_template_${migrationsHash()}`;
+
+/** A migrated PGlite data directory dumped once; each test file loads its own copy in well under a second. */
+export async function ensurePgliteTemplate(): Promise<string> {
+  const file = pgliteTemplateFile();
+  if (existsSync(file)) return file;
+  await mkdir(cacheDir, { recursive: true });
+  const handle = await openPglite();
+  await migrateDatabase(handle);
+  if (handle.driver.kind !== "pglite") throw new Error("unreachable");
+  const dump = await handle.driver.client.dumpDataDir("none");
+  await handle.close();
+  const partial = `${file}.${process.pid}.partial`;
+  await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+  await rename(partial, file);
+  return file;
+}
+
+export async function loadPgliteTemplate(): Promise<Blob> {
+  return new Blob([await readFile(await ensurePgliteTemplate())]);
+}
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/** A migrated template database on the PostgreSQL server; test databases are created from it. */
+export async function ensurePostgresTemplate(serverUrl: string): Promise<string> {
+  const name = postgresTemplateName();
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    const found = await admin.query("select 1 from pg_database where datname = $1", [name]);
+    if (found.rowCount) return name;
+    const building = `${name}_building_${process.pid}`;
+    await admin.query(`create database "${building}"`);
+    const { openPostgres } = await import("../src/db/client.ts");
+    const handle = await openPostgres(withDatabase(serverUrl, building));
+    await migrateDatabase(handle);
+    await handle.close();
+    await admin.query(`alter database "${building}" rename to "${name}"`);
+    return name;
+  } finally {
+    await admin.end();
+  }
+}
