@@ -5,7 +5,7 @@ import type { AppContext } from "../app-context.ts";
 import { ApiError } from "./api-error.ts";
 import { parseRequestPart } from "./validation.ts";
 
-type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Parsed<S> = [Exclude<S, undefined>] extends [z.ZodType] ? z.output<Exclude<S, undefined>> : undefined;
 
 export type RouteInput<T extends RouteDefinition> = {
   query: Parsed<T["query"]>;
