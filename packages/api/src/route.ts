@@ -43,18 +43,13 @@ export function defineRoute<
   return route;
 }
 
-export type RouteQuery<T extends RouteDefinition> = T["query"] extends z.ZodType
-  ? z.input<T["query"]>
-  : undefined;
-export type RouteParams<T extends RouteDefinition> = T["params"] extends z.ZodType
-  ? z.input<T["params"]>
-  : undefined;
-export type RouteBody<T extends RouteDefinition> = T["body"] extends z.ZodType
-  ? z.input<T["body"]>
-  : undefined;
-export type RouteResponse<T extends RouteDefinition> = T["response"] extends z.ZodType
-  ? z.output<T["response"]>
-  : unknown;
+type Input<S> = [Exclude<S, undefined>] extends [z.ZodType] ? z.input<Exclude<S, undefined>> : undefined;
+type Output<S> = [Exclude<S, undefined>] extends [z.ZodType] ? z.output<Exclude<S, undefined>> : unknown;
+
+export type RouteQuery<T extends RouteDefinition> = Input<T["query"]>;
+export type RouteParams<T extends RouteDefinition> = Input<T["params"]>;
+export type RouteBody<T extends RouteDefinition> = Input<T["body"]>;
+export type RouteResponse<T extends RouteDefinition> = Output<T["response"]>;
 
 /** Names of the `{param}` placeholders of a catalogue path, in order. */
 export function pathParamNames(path: string): string[] {
