@@ -1,2 +1,3 @@
 export * from "./constants.ts";
+export * from "./helpers/index.ts";
 export * from "./permission-flags.ts";
