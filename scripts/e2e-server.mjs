@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// The server the e2e suite drives: the built web app on a fresh embedded database of its own.
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const port = process.env.E2E_PORT || "3100";
+const dataDir = path.join(os.tmpdir(), `switchboard-e2e-${port}`);
+rmSync(dataDir, { recursive: true, force: true });
+
+const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/server.ts"], {
+  cwd: root,
+  stdio: "inherit",
+  env: {
+    ...process.env,
+    PORT: port,
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.LOG_LEVEL || "warn",
+  },
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));
