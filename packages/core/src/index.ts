@@ -1,3 +1,3 @@
 export * from "./constants.ts";
 export * from "./helpers/index.ts";
-export * from "./permission-flags.ts";
+export * from "./permissions/index.ts";
