@@ -1,0 +1,2 @@
+export * from "./timezone-data.ts";
+export * from "./timezones.ts";
