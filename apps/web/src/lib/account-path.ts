@@ -1,0 +1,74 @@
+/** Account types that can name the account in view in an /app path (product spec §2.2). */
+export const ACCOUNT_SEGMENT_TYPES = ["partner", "reseller", "org", "agent"] as const;
+export type AccountSegmentType = (typeof ACCOUNT_SEGMENT_TYPES)[number];
+
+export type AccountRef = { type: AccountSegmentType; id: number };
+
+export type AppPath = {
+  /** The account in view: the last `<type>/<numeric id>` pair of the path, or null when there is none. */
+  account: AccountRef | null;
+  /** Every account pair of the path, in order (e.g. a partner, then one of its organisations). */
+  accounts: AccountRef[];
+  /** `/app` followed by the account pairs; prefix of every in-app link so the account stays in view. */
+  accountPrefix: string;
+  /** The remaining segments, decoded: the first names the product area (`inbox`, `settings`, ...). */
+  rest: string[];
+};
+
+const NUMERIC_ID = /^\d{1,15}$/;
+
+function isAccountSegmentType(value: string): value is AccountSegmentType {
+  return (ACCOUNT_SEGMENT_TYPES as readonly string[]).includes(value);
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * Reads an /app path: `partner|reseller|org|agent` followed by a numeric id names an account, anywhere
+ * under /app (`/app/org/42/inbox` -> org 42, area `inbox`). Returns null for paths outside /app.
+ */
+export function parseAppPath(pathname: string): AppPath | null {
+  const segments = pathname.split("/").filter((segment) => segment !== "");
+  if (segments[0] !== "app") return null;
+  const accounts: AccountRef[] = [];
+  const rest: string[] = [];
+  for (let index = 1; index < segments.length; index += 1) {
+    const segment = decodeSegment(segments[index] as string);
+    const next = segments[index + 1];
+    if (isAccountSegmentType(segment) && next !== undefined && NUMERIC_ID.test(next)) {
+      accounts.push({ type: segment, id: Number(next) });
+      index += 1;
+    } else {
+      rest.push(segment);
+    }
+  }
+  const accountPrefix = ["/app", ...accounts.map((account) => `${account.type}/${account.id}`)].join("/");
+  return { account: accounts.at(-1) ?? null, accounts, accountPrefix, rest };
+}
+
+/** Builds an in-app path that keeps the account prefix: appPath("/app/org/42", "inbox") -> /app/org/42/inbox. */
+export function appPath(accountPrefix: string, ...segments: string[]): string {
+  const tail = segments
+    .filter((segment) => segment !== "")
+    .map(encodeURIComponent)
+    .join("/");
+  return tail ? `${accountPrefix}/${tail}` : accountPrefix;
+}
+
+const ACCOUNT_TYPE_LABELS: Record<AccountSegmentType, string> = {
+  partner: "Partner",
+  reseller: "Reseller",
+  org: "Organization",
+  agent: "Agent account",
+};
+
+/** "Organization 42". */
+export function describeAccount(account: AccountRef): string {
+  return `${ACCOUNT_TYPE_LABELS[account.type]} ${account.id}`;
+}
