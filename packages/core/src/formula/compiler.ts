@@ -1,0 +1,645 @@
+/**
+ * Compile once, evaluate many: turns a syntax tree into nested closures, so evaluating a row does no
+ * parsing and no dispatch on node types. Semantics are those of the interpreter (evaluateFormulaAst),
+ * which the tests hold it to; the closures only specialise common shapes:
+ * - constant sub-expressions are computed once at compile time;
+ * - numeric contexts (arithmetic operands) read fields straight as numbers, without boxing;
+ * - conditions (and, or, not, IF, comparisons, predicates) produce booleans, not 1/0 then truthiness;
+ * - `field = 'text'`, `field > 60`, ... test the field's type inline;
+ * - like/regex patterns that are constants are prepared once;
+ * - an aggregate over the row set is computed once per context, not once per row.
+ * Errors a tree can hold (unknown function, operator or node type) are thrown at compile time.
+ */
+import { FORMULA_EVALUATION_MESSAGES, FormulaError } from "./errors.ts";
+import { FORMULA_AGGREGATES } from "./functions.ts";
+import { evaluateFormulaAst } from "./interpreter.ts";
+import { formulaChildren, parseFormula } from "./parser.ts";
+import type {
+  CompiledFormula,
+  FormulaBinaryOperator,
+  FormulaContext,
+  FormulaNode,
+  FormulaRow,
+  FormulaValue,
+} from "./types.ts";
+import {
+  collectAggregateValue,
+  compareFormulaValues,
+  compileFormulaRegex,
+  formulaEquals,
+  formulaLike,
+  isFormulaTruthy,
+  isInheritedName,
+  matchLikePattern,
+  normalizeFormulaValue,
+  ownField,
+  readField,
+  toFormulaNumber,
+  toFormulaText,
+  toTimestamp,
+} from "./values.ts";
+
+type Ctx = FormulaContext | undefined;
+type ValueFn = (row: FormulaRow, ctx: Ctx) => FormulaValue;
+type NumberFn = (row: FormulaRow, ctx: Ctx) => number;
+type BoolFn = (row: FormulaRow, ctx: Ctx) => boolean;
+type RawFn = (row: FormulaRow, ctx: Ctx) => unknown;
+
+const EMPTY_ROW: FormulaRow = {};
+const COMPARISONS = new Set<string>(["<", "<=", ">", ">=", "=", "!="]);
+const ARITHMETIC = new Set<string>(["+", "-", "*", "/", "%"]);
+
+function unknownNodeType(node: FormulaNode): FormulaError {
+  const type = (node as { type?: unknown }).type;
+  return new FormulaError("evaluation", FORMULA_EVALUATION_MESSAGES.unknownNodeType, String(type));
+}
+
+function unknownOperator(operator: string): FormulaError {
+  return new FormulaError("evaluation", FORMULA_EVALUATION_MESSAGES.unknownOperator, operator);
+}
+
+function lowerName(name: string): string {
+  return name.toLowerCase();
+}
+
+const KNOWN_BINARY = new Set<string>([...COMPARISONS, ...ARITHMETIC, "and", "or", "like", "regex"]);
+const KNOWN_UNARY = new Set<string>(["-", "+", "!", "not"]);
+const KNOWN_FUNCTIONS = new Set<string>([
+  "abs",
+  "if",
+  "now",
+  "timestamp_diff",
+  ...Object.keys(FORMULA_AGGREGATES),
+]);
+
+/** Throws the evaluation errors a tree holds (wherever they sit), before anything is compiled. */
+function checkTree(root: FormulaNode): void {
+  const stack: FormulaNode[] = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    switch (node.type) {
+      case "number":
+      case "string":
+      case "boolean":
+      case "null":
+      case "var":
+      case "array":
+      case "object":
+      case "property_access":
+      case "in":
+      case "between":
+      case "isnull":
+        break;
+      case "binary":
+        if (!KNOWN_BINARY.has(node.operator)) throw unknownOperator(String(node.operator));
+        break;
+      case "unary":
+        if (!KNOWN_UNARY.has(node.operator)) {
+          throw new FormulaError(
+            "evaluation",
+            FORMULA_EVALUATION_MESSAGES.unknownUnaryOperator,
+            String(node.operator),
+          );
+        }
+        break;
+      case "function_call":
+        if (!KNOWN_FUNCTIONS.has(lowerName(node.name))) {
+          throw new FormulaError("evaluation", FORMULA_EVALUATION_MESSAGES.unknownFunction, node.name);
+        }
+        break;
+      default:
+        throw unknownNodeType(node);
+    }
+    for (const child of formulaChildren(node)) stack.push(child);
+  }
+}
+
+/** Per-compilation memo of which nodes are constant, and their values. */
+type Memo = {
+  readonly constant: Map<FormulaNode, boolean>;
+  readonly values: Map<FormulaNode, { value: FormulaValue }>;
+};
+
+let memo: Memo = { constant: new Map(), values: new Map() };
+
+/** Whether a node's value depends on neither the row nor the context. */
+function isConstant(node: FormulaNode): boolean {
+  const known = memo.constant.get(node);
+  if (known !== undefined) return known;
+  const result = computeIsConstant(node);
+  memo.constant.set(node, result);
+  return result;
+}
+
+function computeIsConstant(node: FormulaNode): boolean {
+  switch (node.type) {
+    case "number":
+    case "string":
+    case "boolean":
+    case "null":
+      return true;
+    case "function_call": {
+      const name = lowerName(node.name);
+      if (name === "now") return false;
+      if (Object.hasOwn(FORMULA_AGGREGATES, name)) {
+        // One non-array argument aggregates over the row set; no argument counts the rows.
+        if (node.args.length === 0 || (node.args.length === 1 && node.args[0]?.type !== "array"))
+          return false;
+      }
+      return node.args.every(isConstant);
+    }
+    case "var":
+      return false;
+    default:
+      return formulaChildren(node).every(isConstant);
+  }
+}
+
+/** The compile-time value of a constant node (computed once, by the reference interpreter). */
+function constantOf(node: FormulaNode): { value: FormulaValue } | undefined {
+  if (!isConstant(node)) return undefined;
+  let known = memo.values.get(node);
+  if (known === undefined) {
+    known = { value: evaluateFormulaAst(node, EMPTY_ROW, undefined) };
+    memo.values.set(node, known);
+  }
+  return known;
+}
+
+/** Reads a row field, raw (undefined when missing). */
+function compileRawField(name: string): RawFn {
+  if (isInheritedName(name)) return (row) => readField(row, name);
+  return (row) => {
+    const value = row[name];
+    return value !== undefined ? value : readField(row, name);
+  };
+}
+
+function compileFieldValue(name: string): ValueFn {
+  if (isInheritedName(name)) return (row) => normalizeFormulaValue(readField(row, name));
+  return (row) => {
+    const value = row[name];
+    if (typeof value === "number" || typeof value === "string") return value;
+    return normalizeFormulaValue(value !== undefined ? value : readField(row, name));
+  };
+}
+
+function compileFieldNumber(name: string): NumberFn {
+  // Inherited names never hold numbers on Object.prototype, so the inline test is safe for them too.
+  return (row) => {
+    const value = row[name];
+    if (typeof value === "number" && !Number.isNaN(value)) return value;
+    return toFormulaNumber(readField(row, name));
+  };
+}
+
+function compileRaw(node: FormulaNode): RawFn {
+  if (node.type === "var") return compileRawField(node.name);
+  if (node.type === "property_access") {
+    const object = compileRaw(node.object);
+    const property = node.property;
+    return (row, ctx) => ownField(object(row, ctx), property);
+  }
+  return compileValue(node);
+}
+
+function compileArithmetic(operator: string, left: FormulaNode, right: FormulaNode): NumberFn {
+  const a = compileNumber(left);
+  const constant = constantOf(right);
+  if (constant !== undefined) {
+    const k = toFormulaNumber(constant.value);
+    switch (operator) {
+      case "+":
+        return (row, ctx) => a(row, ctx) + k;
+      case "-":
+        return (row, ctx) => a(row, ctx) - k;
+      case "*":
+        return (row, ctx) => a(row, ctx) * k;
+      case "/":
+        return k === 0 ? () => 0 : (row, ctx) => a(row, ctx) / k;
+      default:
+        return k === 0 ? () => 0 : (row, ctx) => a(row, ctx) % k;
+    }
+  }
+  const b = compileNumber(right);
+  switch (operator) {
+    case "+":
+      return (row, ctx) => a(row, ctx) + b(row, ctx);
+    case "-":
+      return (row, ctx) => a(row, ctx) - b(row, ctx);
+    case "*":
+      return (row, ctx) => a(row, ctx) * b(row, ctx);
+    case "/":
+      return (row, ctx) => {
+        const x = a(row, ctx);
+        const y = b(row, ctx);
+        return y === 0 ? 0 : x / y;
+      };
+    default:
+      return (row, ctx) => {
+        const x = a(row, ctx);
+        const y = b(row, ctx);
+        return y === 0 ? 0 : x % y;
+      };
+  }
+}
+
+/** `field <op> number`: the field's number compared inline. */
+function compileFieldVersusNumber(name: string, operator: string, k: number): BoolFn | undefined {
+  if (isInheritedName(name)) return undefined;
+  const slow = (row: FormulaRow) => compareFormulaValues(normalizeFormulaValue(readField(row, name)), k);
+  switch (operator) {
+    case "=":
+      return (row) => {
+        const v = row[name];
+        return typeof v === "number" ? v === k : slow(row) === 0;
+      };
+    case "!=":
+      return (row) => {
+        const v = row[name];
+        return typeof v === "number" ? v !== k : slow(row) !== 0;
+      };
+    case "<":
+      return (row) => {
+        const v = row[name];
+        return typeof v === "number" ? v < k : slow(row) < 0;
+      };
+    case "<=":
+      return (row) => {
+        const v = row[name];
+        return typeof v === "number" ? v <= k : slow(row) <= 0;
+      };
+    case ">":
+      return (row) => {
+        const v = row[name];
+        return typeof v === "number" ? v > k : slow(row) > 0;
+      };
+    default:
+      return (row) => {
+        const v = row[name];
+        return typeof v === "number" ? v >= k : slow(row) >= 0;
+      };
+  }
+}
+
+/** `field = 'text'` / `field != 'text'`: string equality inline. */
+function compileFieldEqualsString(name: string, operator: "=" | "!=", text: string): BoolFn | undefined {
+  if (isInheritedName(name)) return undefined;
+  const slow = (row: FormulaRow) => formulaEquals(normalizeFormulaValue(readField(row, name)), text);
+  return operator === "="
+    ? (row) => {
+        const v = row[name];
+        return typeof v === "string" ? v === text : slow(row);
+      }
+    : (row) => {
+        const v = row[name];
+        return typeof v === "string" ? v !== text : !slow(row);
+      };
+}
+
+function compileComparison(operator: string, left: FormulaNode, right: FormulaNode): BoolFn {
+  const constant = constantOf(right);
+  if (left.type === "var" && constant !== undefined) {
+    const k = constant.value;
+    const special =
+      typeof k === "number"
+        ? compileFieldVersusNumber(left.name, operator, k)
+        : typeof k === "string" && (operator === "=" || operator === "!=")
+          ? compileFieldEqualsString(left.name, operator, k)
+          : undefined;
+    if (special !== undefined) return special;
+  }
+  const a = compileValue(left);
+  const b = compileValue(right);
+  switch (operator) {
+    case "=":
+      return (row, ctx) => formulaEquals(a(row, ctx), b(row, ctx));
+    case "!=":
+      return (row, ctx) => !formulaEquals(a(row, ctx), b(row, ctx));
+    case "<":
+      return (row, ctx) => compareFormulaValues(a(row, ctx), b(row, ctx)) < 0;
+    case "<=":
+      return (row, ctx) => compareFormulaValues(a(row, ctx), b(row, ctx)) <= 0;
+    case ">":
+      return (row, ctx) => compareFormulaValues(a(row, ctx), b(row, ctx)) > 0;
+    default:
+      return (row, ctx) => compareFormulaValues(a(row, ctx), b(row, ctx)) >= 0;
+  }
+}
+
+function compileLike(left: FormulaNode, right: FormulaNode): BoolFn {
+  const value = compileValue(left);
+  const constant = constantOf(right);
+  if (constant !== undefined) {
+    const pattern = toFormulaText(constant.value).toLowerCase();
+    return (row, ctx) => matchLikePattern(toFormulaText(value(row, ctx)).toLowerCase(), pattern);
+  }
+  const pattern = compileValue(right);
+  return (row, ctx) => formulaLike(value(row, ctx), pattern(row, ctx));
+}
+
+function compileRegex(left: FormulaNode, right: FormulaNode): BoolFn {
+  const value = compileValue(left);
+  const constant = constantOf(right);
+  if (constant !== undefined) {
+    const regex = compileFormulaRegex(toFormulaText(constant.value));
+    if (regex === null) return () => false;
+    return (row, ctx) => regex.test(toFormulaText(value(row, ctx)));
+  }
+  const pattern = compileValue(right);
+  let lastSource: string | undefined;
+  let lastRegex: RegExp | null = null;
+  return (row, ctx) => {
+    const text = toFormulaText(value(row, ctx));
+    const source = toFormulaText(pattern(row, ctx));
+    if (source !== lastSource) {
+      lastSource = source;
+      lastRegex = compileFormulaRegex(source);
+    }
+    return lastRegex?.test(text) === true;
+  };
+}
+
+/** Nodes whose value is a condition (1 or 0), compiled to a boolean function; else undefined. */
+function compilePredicate(node: FormulaNode): BoolFn | undefined {
+  switch (node.type) {
+    case "boolean": {
+      const value = node.value;
+      return () => value;
+    }
+    case "binary": {
+      const { operator, left, right } = node;
+      if (COMPARISONS.has(operator)) return compileComparison(operator, left, right);
+      if (operator === "and") {
+        const a = compileTruthy(left);
+        const b = compileTruthy(right);
+        return (row, ctx) => a(row, ctx) && b(row, ctx);
+      }
+      if (operator === "or") {
+        const a = compileTruthy(left);
+        const b = compileTruthy(right);
+        return (row, ctx) => a(row, ctx) || b(row, ctx);
+      }
+      if (operator === "like") return compileLike(left, right);
+      if (operator === "regex") return compileRegex(left, right);
+      return undefined;
+    }
+    case "unary": {
+      if (node.operator !== "not" && node.operator !== "!") return undefined;
+      const operand = compileTruthy(node.operand);
+      return (row, ctx) => !operand(row, ctx);
+    }
+    case "in": {
+      const value = compileValue(node.value);
+      const constants = node.list.map(constantOf);
+      if (constants.every((c) => c !== undefined)) {
+        const options = constants.map((c) => (c as { value: FormulaValue }).value);
+        const strings = options.every((option) => typeof option === "string")
+          ? new Set(options as string[])
+          : undefined;
+        return (row, ctx) => {
+          const v = value(row, ctx);
+          if (strings !== undefined && typeof v === "string") return strings.has(v);
+          for (const option of options) if (formulaEquals(v, option)) return true;
+          return false;
+        };
+      }
+      const list = node.list.map((element) => compileValue(element));
+      return (row, ctx) => {
+        const v = value(row, ctx);
+        for (const element of list) if (formulaEquals(v, element(row, ctx))) return true;
+        return false;
+      };
+    }
+    case "between": {
+      const value = compileValue(node.value);
+      const low = compileValue(node.low);
+      const high = compileValue(node.high);
+      return (row, ctx) => {
+        const v = value(row, ctx);
+        const a = low(row, ctx);
+        const b = high(row, ctx);
+        return compareFormulaValues(v, a) >= 0 && compareFormulaValues(v, b) <= 0;
+      };
+    }
+    case "isnull": {
+      const value = compileRaw(node.value);
+      const negated = node.negated;
+      return (row, ctx) => {
+        const v = value(row, ctx);
+        return (v === null || v === undefined) !== negated;
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function compileTruthy(node: FormulaNode): BoolFn {
+  const constant = constantOf(node);
+  if (constant !== undefined) {
+    const truth = isFormulaTruthy(constant.value);
+    return () => truth;
+  }
+  const predicate = compilePredicate(node);
+  if (predicate !== undefined) return predicate;
+  const value = compileValue(node);
+  return (row, ctx) => isFormulaTruthy(value(row, ctx));
+}
+
+function compileNumber(node: FormulaNode): NumberFn {
+  const constant = constantOf(node);
+  if (constant !== undefined) {
+    const k = toFormulaNumber(constant.value);
+    return () => k;
+  }
+  switch (node.type) {
+    case "var":
+      return compileFieldNumber(node.name);
+    case "binary":
+      if (ARITHMETIC.has(node.operator)) return compileArithmetic(node.operator, node.left, node.right);
+      break;
+    case "unary":
+      if (node.operator === "-") {
+        const operand = compileNumber(node.operand);
+        return (row, ctx) => -operand(row, ctx);
+      }
+      if (node.operator === "+") return compileNumber(node.operand);
+      break;
+    default:
+      break;
+  }
+  const predicate = compilePredicate(node);
+  if (predicate !== undefined) return (row, ctx) => (predicate(row, ctx) ? 1 : 0);
+  const value = compileValue(node);
+  return (row, ctx) => toFormulaNumber(value(row, ctx));
+}
+
+function compileAggregate(name: string, args: readonly FormulaNode[]): ValueFn {
+  const aggregate = FORMULA_AGGREGATES[name];
+  if (aggregate === undefined)
+    throw new FormulaError("evaluation", FORMULA_EVALUATION_MESSAGES.unknownFunction, name);
+  if (args.length === 0) {
+    if (name !== "count") return () => 0;
+    return (_row, ctx) => {
+      const rows = ctx?.rows;
+      return rows !== undefined ? rows.length : 0;
+    };
+  }
+  const only = args[0] as FormulaNode;
+  if (args.length === 1 && only.type !== "array") {
+    const each = compileValue(only);
+    let cachedCtx: Ctx;
+    let cachedRows: readonly FormulaRow[] | undefined;
+    let cachedLength = -1;
+    let cachedValue = 0;
+    return (row, ctx) => {
+      const rows = ctx?.rows;
+      if (rows === undefined) {
+        const values: FormulaValue[] = [];
+        collectAggregateValue(values, each(row, ctx));
+        return aggregate(values);
+      }
+      if (ctx === cachedCtx && rows === cachedRows && rows.length === cachedLength) return cachedValue;
+      const values: FormulaValue[] = [];
+      for (const other of rows) collectAggregateValue(values, each(other, ctx));
+      cachedValue = aggregate(values);
+      cachedCtx = ctx;
+      cachedRows = rows;
+      cachedLength = rows.length;
+      return cachedValue;
+    };
+  }
+  const parts = args.map((arg) => compileValue(arg));
+  return (row, ctx) => {
+    const values: FormulaValue[] = [];
+    for (const part of parts) collectAggregateValue(values, part(row, ctx));
+    return aggregate(values);
+  };
+}
+
+function compileCall(name: string, args: readonly FormulaNode[]): ValueFn {
+  const lower = lowerName(name);
+  const argValue = (index: number): ValueFn => {
+    const node = args[index];
+    return node === undefined ? () => 0 : compileValue(node);
+  };
+  switch (lower) {
+    case "abs": {
+      const operand = args[0] === undefined ? () => 0 : compileNumber(args[0]);
+      return (row, ctx) => Math.abs(operand(row, ctx));
+    }
+    case "if": {
+      const condition = args[0] === undefined ? () => false : compileTruthy(args[0]);
+      const then = argValue(1);
+      const otherwise = argValue(2);
+      return (row, ctx) => (condition(row, ctx) ? then(row, ctx) : otherwise(row, ctx));
+    }
+    case "now":
+      return (_row, ctx) => ctx?.now ?? Date.now();
+    case "timestamp_diff": {
+      const start = argValue(0);
+      const end = argValue(1);
+      return (row, ctx) => (toTimestamp(end(row, ctx)) - toTimestamp(start(row, ctx))) / 1000;
+    }
+    default:
+      if (!Object.hasOwn(FORMULA_AGGREGATES, lower)) {
+        throw new FormulaError("evaluation", FORMULA_EVALUATION_MESSAGES.unknownFunction, name);
+      }
+      return compileAggregate(lower, args);
+  }
+}
+
+function compileValue(node: FormulaNode): ValueFn {
+  const constant = constantOf(node);
+  if (constant !== undefined) {
+    const value = constant.value;
+    return () => value;
+  }
+  switch (node.type) {
+    case "number":
+    case "string": {
+      const value = node.value;
+      return () => value;
+    }
+    case "boolean": {
+      const value = node.value ? 1 : 0;
+      return () => value;
+    }
+    case "null":
+      return () => null;
+    case "var":
+      return compileFieldValue(node.name);
+    case "binary": {
+      const operator: FormulaBinaryOperator = node.operator;
+      if (ARITHMETIC.has(operator)) return compileArithmetic(operator, node.left, node.right);
+      const predicate = compilePredicate(node);
+      if (predicate === undefined) throw unknownOperator(String(operator));
+      return (row, ctx) => (predicate(row, ctx) ? 1 : 0);
+    }
+    case "unary": {
+      if (node.operator === "-" || node.operator === "+") return compileNumber(node);
+      const predicate = compilePredicate(node);
+      if (predicate === undefined) {
+        throw new FormulaError(
+          "evaluation",
+          FORMULA_EVALUATION_MESSAGES.unknownUnaryOperator,
+          String(node.operator),
+        );
+      }
+      return (row, ctx) => (predicate(row, ctx) ? 1 : 0);
+    }
+    case "array": {
+      const elements = node.elements.map((element) => compileValue(element));
+      return (row, ctx) => {
+        const out: FormulaValue[] = new Array(elements.length);
+        for (let i = 0; i < elements.length; i++) out[i] = (elements[i] as ValueFn)(row, ctx);
+        return out;
+      };
+    }
+    case "object": {
+      const properties = node.properties.map((property) => ({
+        key: property.key,
+        value: compileValue(property.value),
+      }));
+      return (row, ctx) => {
+        const object: Record<string, FormulaValue> = Object.create(null);
+        for (const property of properties) object[property.key] = property.value(row, ctx);
+        return object;
+      };
+    }
+    case "property_access": {
+      const raw = compileRaw(node);
+      return (row, ctx) => normalizeFormulaValue(raw(row, ctx));
+    }
+    case "function_call":
+      return compileCall(node.name, node.args);
+    case "in":
+    case "between":
+    case "isnull": {
+      const predicate = compilePredicate(node) as BoolFn;
+      return (row, ctx) => (predicate(row, ctx) ? 1 : 0);
+    }
+    default:
+      throw unknownNodeType(node);
+  }
+}
+
+/**
+ * Compiles a syntax tree to a function of (row, context). Throws FormulaError (kind "evaluation")
+ * for an unknown operator, unary operator, function or node type anywhere in the tree.
+ */
+export function compileFormulaAst(ast: FormulaNode): CompiledFormula {
+  checkTree(ast);
+  const outer = memo;
+  memo = { constant: new Map(), values: new Map() };
+  try {
+    return compileValue(ast);
+  } finally {
+    memo = outer;
+  }
+}
+
+/** Parses and compiles formula text once; the result evaluates any number of rows. */
+export function compileFormula(text: string): CompiledFormula {
+  return compileFormulaAst(parseFormula(text));
+}
