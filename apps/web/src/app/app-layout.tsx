@@ -1,0 +1,117 @@
+import { AppShell, Burger, Group, NavLink, ScrollArea, Text, UnstyledButton } from "@mantine/core";
+import { useDisclosure, useMediaQuery } from "@mantine/hooks";
+import { useEffect } from "react";
+import { Link, Outlet, useLocation } from "react-router";
+import { HelpButton } from "../components/help-button.tsx";
+import { ThemeToggle } from "../components/theme-toggle.tsx";
+import { FEATURES, featureForSegments } from "../features/registry.ts";
+import { appPath } from "../lib/account-path.ts";
+import { minWidthQuery } from "../lib/breakpoints.ts";
+import { OverlayHost } from "../overlays/overlay-host.tsx";
+import { useAppPath } from "./account-context.ts";
+import { useEmbedded } from "./environment.ts";
+
+const NAVBAR_WIDTH = 240;
+const NAVBAR_MINIMISED_WIDTH = 68;
+const HEADER_HEIGHT = 56;
+
+function Navigation({ minimised, onNavigate }: { minimised: boolean; onNavigate: () => void }) {
+  const { accountPrefix, rest } = useAppPath();
+  const current = featureForSegments(rest);
+  return (
+    <ScrollArea type="never">
+      {FEATURES.map(({ slug, label, icon: Icon }) => {
+        const active = current === slug;
+        return (
+          <NavLink
+            key={slug}
+            component={Link}
+            to={appPath(accountPrefix, slug)}
+            onClick={onNavigate}
+            active={active}
+            aria-current={active ? "page" : undefined}
+            aria-label={minimised ? label : undefined}
+            title={minimised ? label : undefined}
+            label={minimised ? null : label}
+            leftSection={<Icon size={20} stroke={1.6} />}
+            styles={
+              minimised ? { section: { marginInlineEnd: 0 }, root: { justifyContent: "center" } } : undefined
+            }
+          />
+        );
+      })}
+    </ScrollArea>
+  );
+}
+
+/**
+ * The /app shell: header (product name, theme toggle, help) and the sidebar of product areas. Under 768 px
+ * the sidebar folds behind a burger; on wide screens the settings path minimises it; embedded pages
+ * (`appEmbed`, cross-origin frame) show neither.
+ */
+export function AppLayout() {
+  const embedded = useEmbedded();
+  const { pathname } = useLocation();
+  const { accountPrefix, rest } = useAppPath();
+  const [navOpened, nav] = useDisclosure(false);
+  const wide = useMediaQuery(minWidthQuery("md"), false, { getInitialValueInEffect: false });
+  const minimised = Boolean(wide) && rest[0] === "settings";
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close the mobile sidebar whenever the path changes.
+  useEffect(() => {
+    nav.close();
+  }, [pathname]);
+
+  if (embedded) {
+    return (
+      <AppShell padding="md">
+        <AppShell.Main>
+          <Outlet />
+        </AppShell.Main>
+        <OverlayHost />
+      </AppShell>
+    );
+  }
+
+  return (
+    <AppShell
+      padding="md"
+      header={{ height: HEADER_HEIGHT }}
+      navbar={{
+        width: minimised ? NAVBAR_MINIMISED_WIDTH : NAVBAR_WIDTH,
+        breakpoint: "sm",
+        collapsed: { mobile: !navOpened },
+      }}
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={navOpened}
+              onClick={nav.toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Open navigation"
+            />
+            <UnstyledButton component={Link} to={accountPrefix}>
+              <Text fw={700} size="lg">
+                Switchboard
+              </Text>
+            </UnstyledButton>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <ThemeToggle />
+            <HelpButton />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Product areas" data-minimised={minimised || undefined}>
+        <Navigation minimised={minimised} onNavigate={nav.close} />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+      <OverlayHost />
+    </AppShell>
+  );
+}

@@ -1,0 +1,43 @@
+import { Button, Card, Stack, Text, Title, useMantineColorScheme } from "@mantine/core";
+import { confirm } from "../../components/confirm/confirm-store.ts";
+import { FeaturePlaceholder } from "../../components/feature-placeholder.tsx";
+import { toast } from "../../lib/toast.ts";
+
+/** Settings: the account areas come later; the preferences kept in this browser can already be reset. */
+export function SettingsPage() {
+  const { clearColorScheme } = useMantineColorScheme();
+
+  const resetPreferences = async () => {
+    const reset = await confirm({
+      title: "Reset local preferences?",
+      details:
+        "The theme and other preferences kept in this browser go back to their defaults. Your account is not changed.",
+      confirmText: "Reset",
+      confirmColor: "red",
+      withCloseButton: true,
+      onConfirm: () => {
+        clearColorScheme();
+      },
+    });
+    if (reset) toast.success("Local preferences reset.");
+  };
+
+  return (
+    <FeaturePlaceholder
+      title="Settings"
+      description="Your account details, members, notifications and the settings of the account in view will be managed here."
+    >
+      <Card withBorder padding="lg" maw={520}>
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            This browser
+          </Title>
+          <Text size="sm">Preferences such as the colour theme are kept in this browser only.</Text>
+          <Button variant="light" color="red" w="fit-content" onClick={() => void resetPreferences()}>
+            Reset local preferences
+          </Button>
+        </Stack>
+      </Card>
+    </FeaturePlaceholder>
+  );
+}

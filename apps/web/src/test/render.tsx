@@ -1,0 +1,20 @@
+import { render } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
+import { createQueryClient, Providers } from "../app/providers.tsx";
+import type { HostProfile } from "../lib/host-profile.ts";
+
+/** Renders `element` at every path of a memory router inside the app's providers (Mantine in test mode). */
+export function renderAt(
+  path: string,
+  element: ReactNode,
+  options: { hostProfile?: HostProfile; routes?: RouteObject[] } = {},
+) {
+  const router = createMemoryRouter(options.routes ?? [{ path: "*", element }], { initialEntries: [path] });
+  const view = render(
+    <Providers queryClient={createQueryClient()} hostProfile={options.hostProfile} env="test">
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { router, ...view };
+}
