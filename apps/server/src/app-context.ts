@@ -1,6 +1,10 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/client.ts";
+import type { AccessResolver } from "./modules/auth/access.ts";
+import type { EmailProvider } from "./providers/email/email-provider.ts";
+import type { Outbox } from "./providers/outbox/outbox.ts";
+import type { SmsProvider } from "./providers/sms/sms-provider.ts";
 
 /** What every module's handlers and services may use: built once per app. */
 export type AppContext = {
@@ -8,4 +12,18 @@ export type AppContext = {
   database: DatabaseHandle;
   log: FastifyBaseLogger;
   instance: { id: string; startedAt: Date; version: string };
+  /** Resolves caller and target of every route that needs a token. */
+  access: AccessResolver;
+  /** HMAC key (SECRET_KEY or the generated one). */
+  secretKey: string;
+  outbox: Outbox;
+  email: EmailProvider;
+  sms: SmsProvider;
 };
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The app's services, for tests and scripts that hold the instance. */
+    context: AppContext;
+  }
+}

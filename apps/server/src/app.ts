@@ -11,8 +11,17 @@ import { installErrorHandler } from "./http/error-handler.ts";
 import { registerRoutes } from "./http/routes.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createLogger } from "./logger.ts";
+import { createAccountsRepository } from "./modules/accounts/accounts.repository.ts";
+import { createAccessResolver } from "./modules/auth/access.ts";
+import { createAuthRepository } from "./modules/auth/auth.repository.ts";
+import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { createAuthService } from "./modules/auth/auth.service.ts";
+import { resolveSecretKey } from "./modules/auth/secrets.ts";
 import { systemRoutes } from "./modules/system/system.routes.ts";
 import { startInstanceRegistration } from "./modules/system/system.service.ts";
+import { outboxEmailProvider, smtpEmailProvider } from "./providers/email/email-provider.ts";
+import { createOutbox } from "./providers/outbox/outbox.ts";
+import { outboxSmsProvider } from "./providers/sms/sms-provider.ts";
 
 export const VERSION: string = JSON.parse(
   readFileSync(new URL("../package.json", import.meta.url), "utf8"),
@@ -49,15 +58,37 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       .catch((error: unknown) => app.log.warn({ err: error }, "could not mark instance stopped"));
   });
 
+  const db = database.db;
+  const outbox = createOutbox(db, config.env === "test" ? () => {} : undefined);
+  const email = config.smtpUrl
+    ? smtpEmailProvider(config.smtpUrl, config.emailFrom)
+    : outboxEmailProvider(outbox);
+  const sms = outboxSmsProvider(outbox);
+  const secretKey = await resolveSecretKey(db, config.secretKey);
+  const access = createAccessResolver(db);
   const context: AppContext = {
     config,
     database,
     log: app.log,
     instance: { id: registration.id, startedAt: registration.startedAt, version: VERSION },
+    access,
+    secretKey,
+    outbox,
+    email,
+    sms,
   };
+  const auth = createAuthService({
+    repo: createAuthRepository(db),
+    accounts: createAccountsRepository(db),
+    email,
+    sms,
+    secretKey,
+    loadAccount: access.loadAccount,
+  });
 
+  app.decorate("context", context);
   installErrorHandler(app);
-  registerRoutes(app, context, routeTable, [...systemRoutes(registration)]);
+  registerRoutes(app, context, routeTable, [...systemRoutes(registration), ...authRoutes(auth)]);
   await registerApiDocs(app, routeTable, { version: VERSION, publicUrl: config.publicUrl });
   await registerWebApp(app, config.webDistDir);
   return app;

@@ -23,6 +23,9 @@ describe("loadConfig", () => {
       LOG_LEVEL: "warn",
       BODY_LIMIT_BYTES: "2048",
       SHUTDOWN_GRACE_MS: "500",
+      SECRET_KEY: "k".repeat(40),
+      SMTP_URL: "smtps://user:pass@mail.example.com:465",
+      EMAIL_FROM: "Calls <calls@example.com>",
     });
     expect(config).toMatchObject({
       env: "production",
@@ -34,6 +37,9 @@ describe("loadConfig", () => {
       logLevel: "warn",
       bodyLimitBytes: 2048,
       shutdownGraceMs: 500,
+      secretKey: "k".repeat(40),
+      smtpUrl: "smtps://user:pass@mail.example.com:465",
+      emailFrom: "Calls <calls@example.com>",
     });
   });
 
@@ -46,7 +52,7 @@ describe("loadConfig", () => {
     [{ PORT: "70000" }, 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "70000")'],
     [
       { DATABASE_URL: "mysql://x" },
-      'Invalid configuration: DATABASE_URL must start with postgres:// or postgresql:// (got "mysql://x")',
+      "Invalid configuration: DATABASE_URL must start with postgres:// or postgresql://",
     ],
     [
       { PUBLIC_URL: "nope" },
@@ -60,6 +66,9 @@ describe("loadConfig", () => {
       { NODE_ENV: "prod" },
       'Invalid configuration: NODE_ENV must be development, test or production (got "prod")',
     ],
+    [{ SMTP_URL: "mail.example.com" }, "Invalid configuration: SMTP_URL must start with smtp:// or smtps://"],
+    [{ SECRET_KEY: "short" }, "Invalid configuration: SECRET_KEY must be at least 32 characters"],
+    [{ NODE_ENV: "production" }, "Invalid configuration: SECRET_KEY is required when NODE_ENV is production"],
     [
       { BODY_LIMIT_BYTES: "-1" },
       'Invalid configuration: BODY_LIMIT_BYTES must be a positive number of bytes (got "-1")',

@@ -28,6 +28,12 @@ const envSchema = z.object({
     .positive({ message: "must be a positive number of bytes" })
     .default(1_048_576),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+    .optional(),
+  EMAIL_FROM: z.string().min(3).default("Switchboard <no-reply@switchboard.local>"),
+  SECRET_KEY: z.string().min(32, { message: "must be at least 32 characters" }).optional(),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
     .int()
@@ -46,7 +52,15 @@ export type Config = {
   bodyLimitBytes: number;
   webDistDir: string;
   shutdownGraceMs: number;
+  /** Real e-mail through SMTP when set; otherwise the dev outbox. */
+  smtpUrl: string | undefined;
+  emailFrom: string;
+  /** Key for HMACs (verification codes); from SECRET_KEY, else generated once and kept in the database. */
+  secretKey: string | undefined;
 };
+
+/** Values that may hold passwords or keys: named in errors, never echoed. */
+const SENSITIVE = new Set(["DATABASE_URL", "SMTP_URL", "SECRET_KEY"]);
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -63,10 +77,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? "environment");
-    const shown = cleaned[variable] === undefined ? "" : ` (got ${JSON.stringify(cleaned[variable])})`;
+    const shown =
+      cleaned[variable] === undefined || SENSITIVE.has(variable)
+        ? ""
+        : ` (got ${JSON.stringify(cleaned[variable])})`;
     throw new ConfigError(`Invalid configuration: ${variable} ${issue?.message ?? "is invalid"}${shown}`);
   }
   const v = parsed.data;
+  if (v.NODE_ENV === "production" && !v.SECRET_KEY) {
+    throw new ConfigError("Invalid configuration: SECRET_KEY is required when NODE_ENV is production");
+  }
   return {
     env: v.NODE_ENV,
     host: v.HOST,
@@ -81,5 +101,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: v.BODY_LIMIT_BYTES,
     webDistDir: path.resolve(v.WEB_DIST_DIR ?? defaultWebDist),
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
+    secretKey: v.SECRET_KEY,
+    smtpUrl: v.SMTP_URL,
+    emailFrom: v.EMAIL_FROM,
   };
 }

@@ -3,4 +3,5 @@ export * from "./errors.ts";
 export * from "./openapi.ts";
 export * from "./route.ts";
 export * from "./route-table.ts";
+export * from "./routes/auth.ts";
 export * from "./routes/system.ts";

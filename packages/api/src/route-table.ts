@@ -1,5 +1,6 @@
 import type { RouteDefinition } from "./route.ts";
+import { authRoutes } from "./routes/auth.ts";
 import { systemRoutes } from "./routes/system.ts";
 
 /** Every call of the API. The server registers exactly these; the OpenAPI document is generated from them. */
-export const routeTable: readonly RouteDefinition[] = [...systemRoutes];
+export const routeTable: readonly RouteDefinition[] = [...systemRoutes, ...authRoutes];

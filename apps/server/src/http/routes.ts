@@ -2,6 +2,7 @@ import type { RouteDefinition } from "@switchboard/api";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { AppContext } from "../app-context.ts";
+import type { Access } from "../modules/auth/access.ts";
 import { ApiError } from "./api-error.ts";
 import { parseRequestPart } from "./validation.ts";
 
@@ -13,7 +14,13 @@ export type RouteInput<T extends RouteDefinition> = {
   body: Parsed<T["body"]>;
 };
 
-export type HandlerContext = { app: AppContext; request: FastifyRequest; reply: FastifyReply };
+export type HandlerContext = {
+  app: AppContext;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** The resolved caller and target account. Only for routes that need a token (`auth` other than none). */
+  access: Access;
+};
 
 export type RouteHandler<T extends RouteDefinition> = (
   input: RouteInput<T>,
@@ -52,6 +59,7 @@ export function registerRoutes(
       method: route.method,
       url: toFastifyPath(route.path),
       handler: async (request, reply) => {
+        const access = route.auth === "none" ? undefined : await context.access.authorize(request, route);
         const input = {
           query: route.query ? parseRequestPart(route.query, request.query ?? {}, "query") : undefined,
           params: route.params ? parseRequestPart(route.params, request.params ?? {}, "params") : undefined,
@@ -61,6 +69,7 @@ export function registerRoutes(
           app: context,
           request,
           reply,
+          access: access as Access,
         });
         if (reply.sent) return reply;
         if (checkResponses && route.response) {

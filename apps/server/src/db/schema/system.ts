@@ -14,3 +14,10 @@ export const serverInstances = pgTable(
   },
   (table) => [index("server_instances_last_seen_idx").on(table.lastSeenAt)],
 );
+
+/** Server-wide values that must be the same on every instance (e.g. a generated secret key). */
+export const appSettings = pgTable("app_settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

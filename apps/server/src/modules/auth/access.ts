@@ -1,0 +1,181 @@
+import type { RouteDefinition } from "@switchboard/api";
+import {
+  type AccountRole,
+  derivePermissions,
+  deriveRole,
+  type PartnerSettings,
+  type Permissions,
+  type RealRank,
+  restoreViewingAs,
+  TEST_ACCOUNT_USERNAMES,
+  type ViewingAs,
+} from "@switchboard/core";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
+import type { Database } from "../../db/client.ts";
+import { accounts, authTokens, memberships, users } from "../../db/schema/index.ts";
+import { ApiError } from "../../http/api-error.ts";
+import { hashToken } from "./secrets.ts";
+
+export type AccountRow = typeof accounts.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+
+export type Caller = {
+  tokenId: number;
+  user: UserRow;
+  /** The account the token signed in to (null for anonymous sessions of users without an account). */
+  account: AccountRow | null;
+  /** The user's membership role on that account. */
+  role: "owner" | "admin" | null;
+};
+
+/** What a handler of a route that needs a token receives: who calls, on which account, with which flags. */
+export type Access = {
+  caller: Caller;
+  target: AccountRow;
+  rank: RealRank & { role: AccountRole };
+  viewingAs: ViewingAs;
+  permissions: Permissions;
+};
+
+export const MESSAGES = {
+  noToken: "No auth token provided",
+  badToken: "Could not authenticate with token",
+  notFound: "Account not found",
+  disabled: "This account is disabled.",
+  forbidden: "You do not have permission to do this.",
+  adminOnly: "Only a super admin can do this.",
+  noTarget: "targetAccountId is required",
+} as const;
+
+/** The token of a call: query `token` (as the catalogue sends it) or `Authorization: Bearer`. */
+export function tokenOf(request: FastifyRequest, queryKey = "token"): string | undefined {
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = query?.[queryKey];
+  if (typeof fromQuery === "string" && fromQuery) return fromQuery;
+  const header = request.headers.authorization;
+  if (queryKey === "token" && header?.startsWith("Bearer ")) return header.slice(7).trim() || undefined;
+  return undefined;
+}
+
+/**
+ * Is `target` the caller's account or below it? Super admin > partner > reseller > organisation > agent.
+ * The ancestor ids on each account row make this a comparison, not a walk.
+ */
+export function canReach(
+  caller: { superAdmin: boolean; account: AccountRow | null },
+  target: AccountRow,
+): boolean {
+  if (caller.superAdmin) return true;
+  const home = caller.account;
+  if (!home) return false;
+  if (home.id === target.id) return true;
+  switch (home.accountType) {
+    case "partner":
+      return target.partnerId === home.id;
+    case "reseller":
+      return target.resellerId === home.id;
+    case "organization":
+      return target.organizationId === home.id;
+    default:
+      return false;
+  }
+}
+
+export function createAccessResolver(db: Database) {
+  async function resolveCaller(token: string): Promise<Caller | null> {
+    const [row] = await db
+      .select({ token: authTokens, user: users, account: accounts, role: memberships.role })
+      .from(authTokens)
+      .innerJoin(users, eq(users.id, authTokens.userId))
+      .leftJoin(accounts, eq(accounts.id, authTokens.accountId))
+      .leftJoin(
+        memberships,
+        and(eq(memberships.userId, users.id), eq(memberships.accountId, authTokens.accountId)),
+      )
+      .where(
+        and(
+          eq(authTokens.tokenHash, hashToken(token)),
+          eq(authTokens.kind, "session"),
+          isNull(authTokens.revokedAt),
+          gt(authTokens.expiresAt, new Date()),
+        ),
+      )
+      .limit(1);
+    if (!row) return null;
+    // A membership that was removed ends the access its tokens gave, unless the user is a super admin.
+    if (row.account && !row.role && !row.user.superAdmin) return null;
+    if (row.account?.deletedAt) return null;
+    return { tokenId: row.token.id, user: row.user, account: row.account, role: row.role };
+  }
+
+  async function loadAccount(id: number): Promise<AccountRow | null> {
+    const [row] = await db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.id, id), isNull(accounts.deletedAt)))
+      .limit(1);
+    return row ?? null;
+  }
+
+  async function settingsFor(target: AccountRow): Promise<PartnerSettings> {
+    if (target.accountType !== "agent" || !target.organizationId) return target.settings as PartnerSettings;
+    const organization = await loadAccount(target.organizationId);
+    return (organization?.settings ?? {}) as PartnerSettings;
+  }
+
+  /** The one authorisation step every route that needs a token goes through. */
+  async function authorize(request: FastifyRequest, route: RouteDefinition): Promise<Access> {
+    const token =
+      route.auth === "adminToken" ? (tokenOf(request, "adminToken") ?? tokenOf(request)) : tokenOf(request);
+    if (!token) throw new ApiError(401, MESSAGES.noToken);
+    const caller = await resolveCaller(token);
+    if (!caller) throw new ApiError(401, MESSAGES.badToken);
+    if (route.auth === "adminToken" && !caller.user.superAdmin) throw new ApiError(403, MESSAGES.adminOnly);
+    if (caller.account?.disabledAt && !caller.user.superAdmin) throw new ApiError(403, MESSAGES.disabled);
+
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const requested = query.targetAccountId;
+    let targetId = caller.account?.id;
+    if (requested !== undefined && requested !== "") {
+      const parsed = Number(requested);
+      if (!Number.isSafeInteger(parsed) || parsed <= 0)
+        throw new ApiError(400, "targetAccountId: must be an account id");
+      targetId = parsed;
+    }
+    if (targetId === undefined) throw new ApiError(400, MESSAGES.noTarget);
+    const target = targetId === caller.account?.id ? caller.account : await loadAccount(targetId);
+    // Unknown and unreachable look the same: no caller learns that another tenant's account exists.
+    if (!target || !canReach({ superAdmin: caller.user.superAdmin, account: caller.account }, target)) {
+      throw new ApiError(404, MESSAGES.notFound);
+    }
+    if (target.disabledAt && !caller.user.superAdmin) throw new ApiError(403, MESSAGES.disabled);
+
+    const role = caller.account ? deriveRole(toRoleSubject(caller.account)) : "organization";
+    const rank = { superAdmin: caller.user.superAdmin, role, isOwner: caller.role === "owner" };
+    const viewingAs = restoreViewingAs(query.viewingAs, rank);
+    const permissions = derivePermissions({
+      rank,
+      viewingAs,
+      isTestAccount: caller.account ? TEST_ACCOUNT_USERNAMES.includes(caller.account.username) : false,
+      isOwnOrganization: caller.role === "owner" && target.organizationId === caller.account?.id,
+      settings: await settingsFor(target),
+    });
+    if (route.permission && !permissions[route.permission]) throw new ApiError(403, MESSAGES.forbidden);
+    return { caller, target, rank, viewingAs, permissions };
+  }
+
+  return { authorize, resolveCaller, loadAccount };
+}
+
+export function toRoleSubject(account: AccountRow) {
+  return {
+    accountType: account.accountType,
+    organizationId: account.organizationId,
+    partnerId: account.partnerId,
+    resellerId: account.resellerId,
+    timestamp: account.createdAt.getTime(),
+  };
+}
+
+export type AccessResolver = ReturnType<typeof createAccessResolver>;

@@ -1,0 +1,161 @@
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { accounts, authTokens, memberships, users, verificationCodes } from "../../db/schema/index.ts";
+
+export type CodePurpose = (typeof verificationCodes.$inferSelect)["purpose"];
+export type NewAccount = typeof accounts.$inferInsert;
+
+export function createAuthRepository(db: Database) {
+  return {
+    db,
+
+    async countRecentCodes(by: { address?: string; ip?: string }, since: Date): Promise<number> {
+      const where = by.address
+        ? and(eq(verificationCodes.address, by.address), gt(verificationCodes.createdAt, since))
+        : and(eq(verificationCodes.requesterIp, by.ip ?? ""), gt(verificationCodes.createdAt, since));
+      const [row] = await db.select({ value: count() }).from(verificationCodes).where(where);
+      return row?.value ?? 0;
+    },
+
+    /** Stores a new code and retires the earlier open codes of the same address and purpose. */
+    async insertCode(code: typeof verificationCodes.$inferInsert): Promise<void> {
+      await db
+        .update(verificationCodes)
+        .set({ consumedAt: sql`now()` })
+        .where(
+          and(
+            eq(verificationCodes.address, code.address),
+            eq(verificationCodes.purpose, code.purpose),
+            isNull(verificationCodes.consumedAt),
+          ),
+        );
+      await db.insert(verificationCodes).values(code);
+    },
+
+    /** The newest open, unexpired code for an address (or a user) and one of the purposes. */
+    async findOpenCode(by: { address?: string; userId?: number }, purposes: CodePurpose[]) {
+      const [row] = await db
+        .select()
+        .from(verificationCodes)
+        .where(
+          and(
+            by.address !== undefined
+              ? eq(verificationCodes.address, by.address)
+              : eq(verificationCodes.userId, by.userId ?? -1),
+            inArray(verificationCodes.purpose, purposes),
+            isNull(verificationCodes.consumedAt),
+            gt(verificationCodes.expiresAt, new Date()),
+          ),
+        )
+        .orderBy(desc(verificationCodes.id))
+        .limit(1);
+      return row ?? null;
+    },
+
+    /** Counts a wrong try; false when the code had no tries left. */
+    async countWrongTry(id: number, maxTries: number): Promise<boolean> {
+      const rows = await db
+        .update(verificationCodes)
+        .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+        .where(and(eq(verificationCodes.id, id), lt(verificationCodes.attempts, maxTries)))
+        .returning({ id: verificationCodes.id });
+      return rows.length > 0;
+    },
+
+    /** Marks a code used; false when another request used it first (single use under races). */
+    async consumeCode(id: number): Promise<boolean> {
+      const rows = await db
+        .update(verificationCodes)
+        .set({ consumedAt: sql`now()` })
+        .where(and(eq(verificationCodes.id, id), isNull(verificationCodes.consumedAt)))
+        .returning({ id: verificationCodes.id });
+      return rows.length > 0;
+    },
+
+    async findUserByEmail(email: string) {
+      const [row] = await db
+        .select()
+        .from(users)
+        .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+        .limit(1);
+      return row ?? null;
+    },
+
+    async findUserByPhone(phoneNumber: string) {
+      const [row] = await db.select().from(users).where(eq(users.phoneNumber, phoneNumber)).limit(1);
+      return row ?? null;
+    },
+
+    async findUser(id: number) {
+      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row ?? null;
+    },
+
+    async insertUser(user: typeof users.$inferInsert) {
+      const [row] = await db.insert(users).values(user).returning();
+      if (!row) throw new Error("user insert returned nothing");
+      return row;
+    },
+
+    async updateUser(id: number, values: Partial<typeof users.$inferInsert>) {
+      await db.update(users).set(values).where(eq(users.id, id));
+    },
+
+    /** The account a user signs in to: their oldest membership of a live account. */
+    async homeAccountOf(userId: number) {
+      const [row] = await db
+        .select({ account: accounts, role: memberships.role })
+        .from(memberships)
+        .innerJoin(accounts, eq(accounts.id, memberships.accountId))
+        .where(and(eq(memberships.userId, userId), isNull(accounts.deletedAt)))
+        .orderBy(asc(memberships.createdAt), asc(accounts.id))
+        .limit(1);
+      return row ?? null;
+    },
+
+    async usernameTaken(username: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(sql`lower(${accounts.username}) = ${username.toLowerCase()}`)
+        .limit(1);
+      return Boolean(row);
+    },
+
+    async insertToken(token: typeof authTokens.$inferInsert) {
+      const [row] = await db.insert(authTokens).values(token).returning({ id: authTokens.id });
+      if (!row) throw new Error("token insert returned nothing");
+      return row.id;
+    },
+
+    /** Revokes an open token of a kind and answers it, atomically: a one-time token works once. */
+    async takeToken(tokenHash: string, kind: "session" | "oneTime") {
+      const [row] = await db
+        .update(authTokens)
+        .set({ revokedAt: sql`now()` })
+        .where(
+          and(
+            eq(authTokens.tokenHash, tokenHash),
+            eq(authTokens.kind, kind),
+            isNull(authTokens.revokedAt),
+            gt(authTokens.expiresAt, new Date()),
+          ),
+        )
+        .returning();
+      return row ?? null;
+    },
+
+    async revokeToken(id: number) {
+      await db.update(authTokens).set({ revokedAt: sql`now()` }).where(eq(authTokens.id, id));
+    },
+
+    async revokeUserTokens(userId: number) {
+      await db
+        .update(authTokens)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(authTokens.userId, userId), isNull(authTokens.revokedAt)));
+    },
+  };
+}
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

@@ -1,0 +1,301 @@
+import type { Session } from "@switchboard/api";
+import { ApiError } from "../../http/api-error.ts";
+import type { EmailProvider } from "../../providers/email/email-provider.ts";
+import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
+import type { AccountsRepository } from "../accounts/accounts.repository.ts";
+import type { AccountRow, Caller } from "./access.ts";
+import type { AuthRepository, CodePurpose } from "./auth.repository.ts";
+import { hashCode, hashToken, newCode, newToken, sameHash } from "./secrets.ts";
+
+export const CODE_TTL_MS = 10 * 60_000;
+export const MAX_WRONG_TRIES = 5;
+export const RATE_WINDOW_MS = 15 * 60_000;
+export const CODES_PER_ADDRESS = 5;
+export const CODES_PER_IP = 20;
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+export const ONE_TIME_TTL_MS = 5 * 60_000;
+
+export const AUTH_MESSAGES = {
+  codeRejected: "Could not verify code.",
+  tooManyTries: "Too many wrong tries. Request a new code.",
+  addressLimited: "Too many codes were requested for this address. Try again in 15 minutes.",
+  ipLimited: "Too many codes were requested from your network. Try again in 15 minutes.",
+  emailTaken: "An account with this e-mail address already exists. Sign in instead.",
+  noEmailAccount: "No account uses this e-mail address. Sign up first.",
+  noPhoneAccount: "No account uses this phone number. Sign in by e-mail and add it first.",
+  emailInUse: "This e-mail address belongs to another account.",
+  phoneInUse: "This phone number belongs to another account.",
+  disabled: "This account is disabled.",
+  badOneTimeToken: "Could not authenticate with token",
+  badParent: "accountId: no partner or reseller has this id",
+} as const;
+
+/** Digits with a leading +: the form phone numbers are stored and compared in. */
+export function normalisePhone(phoneNumber: string): string {
+  const digits = phoneNumber.replace(/[^0-9]/g, "");
+  return `+${digits.length === 10 ? `1${digits}` : digits}`;
+}
+
+type Deps = {
+  repo: AuthRepository;
+  accounts: AccountsRepository;
+  email: EmailProvider;
+  sms: SmsProvider;
+  secretKey: string;
+  loadAccount: (id: number) => Promise<AccountRow | null>;
+};
+
+export function createAuthService(deps: Deps) {
+  const { repo } = deps;
+
+  async function sendCode(input: {
+    purpose: CodePurpose;
+    channel: "email" | "sms";
+    address: string;
+    ip: string;
+    userId?: number;
+    payload?: Record<string, unknown>;
+  }): Promise<void> {
+    const since = new Date(Date.now() - RATE_WINDOW_MS);
+    if ((await repo.countRecentCodes({ address: input.address }, since)) >= CODES_PER_ADDRESS) {
+      throw new ApiError(429, AUTH_MESSAGES.addressLimited);
+    }
+    if ((await repo.countRecentCodes({ ip: input.ip }, since)) >= CODES_PER_IP) {
+      throw new ApiError(429, AUTH_MESSAGES.ipLimited);
+    }
+    const code = newCode();
+    await repo.insertCode({
+      purpose: input.purpose,
+      address: input.address,
+      userId: input.userId ?? null,
+      codeHash: hashCode(deps.secretKey, input.address, code),
+      payload: input.payload ?? {},
+      requesterIp: input.ip,
+      expiresAt: new Date(Date.now() + CODE_TTL_MS),
+    });
+    const text = `Your Switchboard code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this message.`;
+    if (input.channel === "email") {
+      await deps.email.send({ to: input.address, subject: `Your Switchboard code: ${code}`, text });
+    } else {
+      await deps.sms.send({ to: input.address, body: text });
+    }
+  }
+
+  /** Checks a code: single use, expiring, at most five wrong tries. Answers the code's row. */
+  async function checkCode(by: { address?: string; userId?: number }, purposes: CodePurpose[], code: string) {
+    const open = await repo.findOpenCode(by, purposes);
+    if (!open) throw new ApiError(400, AUTH_MESSAGES.codeRejected);
+    if (open.attempts >= MAX_WRONG_TRIES) throw new ApiError(400, AUTH_MESSAGES.tooManyTries);
+    if (!sameHash(open.codeHash, hashCode(deps.secretKey, open.address, code))) {
+      const counted = await repo.countWrongTry(open.id, MAX_WRONG_TRIES);
+      throw new ApiError(400, counted ? AUTH_MESSAGES.codeRejected : AUTH_MESSAGES.tooManyTries);
+    }
+    if (!(await repo.consumeCode(open.id))) throw new ApiError(400, AUTH_MESSAGES.codeRejected);
+    return open;
+  }
+
+  async function issueSession(userId: number, account: AccountRow | null): Promise<Session> {
+    const token = newToken();
+    await repo.insertToken({
+      userId,
+      accountId: account?.id ?? null,
+      kind: "session",
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+    });
+    return {
+      success: true,
+      token,
+      authToken: token,
+      id: account?.id ?? userId,
+      username: account?.username ?? `user-${userId}`,
+      accountId: account?.id ?? null,
+      accountType: account?.accountType ?? null,
+    };
+  }
+
+  async function signInUser(userId: number): Promise<Session> {
+    const home = await repo.homeAccountOf(userId);
+    if (home?.account.disabledAt) throw new ApiError(403, AUTH_MESSAGES.disabled);
+    return issueSession(userId, home?.account ?? null);
+  }
+
+  async function createOrganizationFor(
+    email: string,
+    payload: Record<string, unknown>,
+  ): Promise<{ userId: number; account: AccountRow }> {
+    const name = typeof payload.name === "string" ? payload.name : null;
+    const businessName =
+      typeof payload.businessName === "string" && payload.businessName ? payload.businessName : null;
+    const parentId = typeof payload.accountId === "number" ? payload.accountId : null;
+    const parent = parentId ? await deps.loadAccount(parentId) : null;
+    const tempUser =
+      typeof payload.tempUserToken === "string"
+        ? await repo.takeToken(hashToken(payload.tempUserToken), "session")
+        : null;
+    const existingTemp = tempUser ? await repo.findUser(tempUser.userId) : null;
+    let userId: number;
+    if (existingTemp?.temporary) {
+      userId = existingTemp.id;
+      await repo.updateUser(userId, { email, fullName: name, temporary: false, emailVerifiedAt: new Date() });
+      await repo.revokeUserTokens(userId);
+    } else {
+      userId = (await repo.insertUser({ email, fullName: name, emailVerifiedAt: new Date() })).id;
+    }
+    const account = await deps.accounts.insertAccount(
+      parent,
+      {
+        accountType: "organization",
+        usernameFrom: businessName ?? email,
+        email,
+        phoneNumber: typeof payload.number === "string" && payload.number ? payload.number : null,
+        externalAccountId: typeof payload.externalAccountId === "string" ? payload.externalAccountId : null,
+        details: { orgName: businessName ?? name ?? email, fullName: name ?? undefined },
+      },
+      { userId },
+    );
+    return { userId, account };
+  }
+
+  return {
+    async signupEmail(input: {
+      email: string;
+      name?: string;
+      businessName?: string;
+      number?: string;
+      accountId?: number;
+      externalAccountId?: string;
+      tempUserToken?: string;
+      ip: string;
+    }) {
+      const existing = await repo.findUserByEmail(input.email);
+      if (existing && !existing.temporary) throw new ApiError(409, AUTH_MESSAGES.emailTaken);
+      if (input.accountId) {
+        const parent = await deps.loadAccount(input.accountId);
+        if (
+          !parent ||
+          (parent.accountType !== "partner" && parent.accountType !== "reseller") ||
+          parent.disabledAt
+        ) {
+          throw new ApiError(400, AUTH_MESSAGES.badParent);
+        }
+        if (parent.settings.allowSignup === false)
+          throw new ApiError(403, "Sign-up is closed for this partner.");
+      }
+      const { ip, email, ...payload } = input;
+      await sendCode({ purpose: "signup", channel: "email", address: email, ip, payload });
+      return { success: true as const, message: `We sent a 6-digit code to ${email}.` };
+    },
+
+    async signinEmail(email: string, ip: string) {
+      const user = await repo.findUserByEmail(email);
+      if (!user || user.temporary) throw new ApiError(404, AUTH_MESSAGES.noEmailAccount);
+      await sendCode({ purpose: "signinEmail", channel: "email", address: email, ip, userId: user.id });
+      return { success: true as const, message: `We sent a 6-digit code to ${email}.` };
+    },
+
+    async verifyEmail(email: string, code: string): Promise<Session> {
+      const row = await checkCode({ address: email }, ["signup", "signinEmail"], code);
+      if (row.purpose === "signup") {
+        const existing = await repo.findUserByEmail(email);
+        if (existing && !existing.temporary) return signInUser(existing.id);
+        const { userId, account } = await createOrganizationFor(email, row.payload);
+        return issueSession(userId, account);
+      }
+      const user = await repo.findUserByEmail(email);
+      if (!user) throw new ApiError(400, AUTH_MESSAGES.codeRejected);
+      return signInUser(user.id);
+    },
+
+    async signinPhone(phoneNumber: string, ip: string) {
+      const phone = normalisePhone(phoneNumber);
+      const user = await repo.findUserByPhone(phone);
+      if (!user?.phoneVerifiedAt) throw new ApiError(404, AUTH_MESSAGES.noPhoneAccount);
+      await sendCode({ purpose: "signinPhone", channel: "sms", address: phone, ip, userId: user.id });
+      return { success: true as const, message: `We texted a 6-digit code to ${phone}.` };
+    },
+
+    async verifyPhone(phoneNumber: string, code: string): Promise<Session> {
+      const phone = normalisePhone(phoneNumber);
+      const row = await checkCode({ address: phone }, ["signinPhone"], code);
+      if (!row.userId) throw new ApiError(400, AUTH_MESSAGES.codeRejected);
+      return signInUser(row.userId);
+    },
+
+    async requestEmailVerification(caller: Caller, email: string, ip: string) {
+      const owner = await repo.findUserByEmail(email);
+      if (owner && owner.id !== caller.user.id) throw new ApiError(409, AUTH_MESSAGES.emailInUse);
+      await sendCode({
+        purpose: "verifyEmail",
+        channel: "email",
+        address: email,
+        ip,
+        userId: caller.user.id,
+      });
+      return { success: true as const, message: `We sent a 6-digit code to ${email}.` };
+    },
+
+    async validateEmailVerification(caller: Caller, code: string) {
+      const row = await checkCode({ userId: caller.user.id }, ["verifyEmail"], code);
+      const owner = await repo.findUserByEmail(row.address);
+      if (owner && owner.id !== caller.user.id) throw new ApiError(409, AUTH_MESSAGES.emailInUse);
+      await repo.updateUser(caller.user.id, {
+        email: row.address,
+        emailVerifiedAt: new Date(),
+        temporary: false,
+      });
+      return { success: true as const, message: "E-mail address verified." };
+    },
+
+    async requestPhoneVerification(caller: Caller, phoneNumber: string, ip: string) {
+      const phone = normalisePhone(phoneNumber);
+      const owner = await repo.findUserByPhone(phone);
+      if (owner && owner.id !== caller.user.id) throw new ApiError(409, AUTH_MESSAGES.phoneInUse);
+      await sendCode({ purpose: "verifyPhone", channel: "sms", address: phone, ip, userId: caller.user.id });
+      return { success: true as const, message: `We texted a 6-digit code to ${phone}.` };
+    },
+
+    async validatePhoneVerification(caller: Caller, code: string) {
+      const row = await checkCode({ userId: caller.user.id }, ["verifyPhone"], code);
+      const owner = await repo.findUserByPhone(row.address);
+      if (owner && owner.id !== caller.user.id) throw new ApiError(409, AUTH_MESSAGES.phoneInUse);
+      await repo.updateUser(caller.user.id, { phoneNumber: row.address, phoneVerifiedAt: new Date() });
+      return { success: true as const, message: "Phone number verified." };
+    },
+
+    async allocateTempUserSession() {
+      const user = await repo.insertUser({ temporary: true });
+      const session = await issueSession(user.id, null);
+      return { success: true as const, id: user.id, token: session.token };
+    },
+
+    async createOneTimeToken(caller: Caller) {
+      const token = newToken();
+      const expiresAt = new Date(Date.now() + ONE_TIME_TTL_MS);
+      await repo.insertToken({
+        userId: caller.user.id,
+        accountId: caller.account?.id ?? null,
+        kind: "oneTime",
+        tokenHash: hashToken(token),
+        expiresAt,
+      });
+      return { success: true as const, oneTimeToken: token, expiresAt: expiresAt.toISOString() };
+    },
+
+    async exchangeOneTimeToken(oneTimeToken: string) {
+      const taken = await repo.takeToken(hashToken(oneTimeToken), "oneTime");
+      if (!taken) throw new ApiError(401, AUTH_MESSAGES.badOneTimeToken);
+      const account = taken.accountId ? await deps.loadAccount(taken.accountId) : null;
+      if (account?.disabledAt) throw new ApiError(403, AUTH_MESSAGES.disabled);
+      const session = await issueSession(taken.userId, account);
+      return { success: true as const, id: session.id, username: session.username, token: session.token };
+    },
+
+    async logout(caller: Caller) {
+      await repo.revokeToken(caller.tokenId);
+      return { success: true as const };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

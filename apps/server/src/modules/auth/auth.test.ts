@@ -1,0 +1,292 @@
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, logCapture } from "../../../test/helpers.ts";
+
+let app: FastifyInstance;
+const logs = logCapture();
+let ipCounter = 1;
+/** Each test speaks from its own address so the per-IP limit only bites where a test wants it. */
+const nextIp = () => `10.0.${Math.floor(ipCounter / 250)}.${(ipCounter++ % 250) + 1}`;
+
+beforeAll(async () => {
+  app = await buildTestApp({ LOG_LEVEL: "info" }, { logDestination: logs.stream });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+async function post(url: string, payload: unknown, ip = nextIp(), token?: string) {
+  const res = await app.inject({
+    method: "POST",
+    url: token ? `${url}?token=${token}` : url,
+    payload: payload as object,
+    remoteAddress: ip,
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+async function latestCode(to: string): Promise<string> {
+  const res = await app.inject({ method: "GET", url: "/api/dev/outbox?limit=50" });
+  const message = res.json().messages.find((m: { to: string }) => m.to === to);
+  const code = /\b(\d{6})\b/.exec(message?.body ?? "")?.[1];
+  if (!code) throw new Error(`no code in the outbox for ${to}`);
+  return code;
+}
+
+async function signUp(email: string, extra: Record<string, unknown> = {}) {
+  expect(
+    (await post("/api/v1/signup/email", { email, businessName: "Acme Plumbing", ...extra })).status,
+  ).toBe(200);
+  const res = await post("/api/v1/email/verify", { email, verificationCode: await latestCode(email) });
+  expect(res.status).toBe(200);
+  return res.body as { token: string; accountId: number; username: string; id: number };
+}
+
+const db = () => app.context.database.db;
+const rowsOf = async (query: ReturnType<typeof sql>) =>
+  ((await db().execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
+
+describe("sign-up and sign-in by e-mail", () => {
+  it("sign-up e-mails a code; the code creates the organisation with its owner and signs in", async () => {
+    const sent = await post("/api/v1/signup/email", {
+      email: "Owner@Example.com",
+      name: "Olive Owner",
+      businessName: "Acme Plumbing",
+    });
+    expect(sent).toEqual({
+      status: 200,
+      body: { success: true, message: "We sent a 6-digit code to owner@example.com." },
+    });
+    const code = await latestCode("owner@example.com");
+    const session = await post("/api/v1/email/verify", {
+      email: "owner@example.com",
+      verificationCode: Number(code),
+    });
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({
+      success: true,
+      username: "acme-plumbing",
+      accountType: "organization",
+    });
+    expect(session.body.token).toBe(session.body.authToken);
+    expect(session.body.token.length).toBeGreaterThanOrEqual(43);
+
+    const again = await post("/api/v1/signup/email", { email: "owner@example.com" });
+    expect(again).toEqual({
+      status: 409,
+      body: {
+        success: false,
+        message: "An account with this e-mail address already exists. Sign in instead.",
+      },
+    });
+
+    expect((await post("/api/v1/signin/email", { email: "owner@example.com" })).status).toBe(200);
+    const signin = await post("/api/v1/email/verify", {
+      email: "owner@example.com",
+      verificationCode: await latestCode("owner@example.com"),
+    });
+    expect(signin.body).toMatchObject({ accountId: session.body.accountId, username: "acme-plumbing" });
+    expect(signin.body.token).not.toBe(session.body.token);
+  });
+
+  it("sign-in for an unknown address says so", async () => {
+    expect(await post("/api/v1/signin/email", { email: "nobody@example.com" })).toEqual({
+      status: 404,
+      body: { success: false, message: "No account uses this e-mail address. Sign up first." },
+    });
+  });
+
+  it("a wrong code is refused with the spec's message, and a code works only once", async () => {
+    await post("/api/v1/signup/email", { email: "once@example.com" });
+    const code = await latestCode("once@example.com");
+    const wrong = code === "000000" ? "111111" : "000000";
+    expect(
+      await post("/api/v1/email/verify", { email: "once@example.com", verificationCode: wrong }),
+    ).toEqual({
+      status: 400,
+      body: { success: false, message: "Could not verify code." },
+    });
+    expect(
+      (await post("/api/v1/email/verify", { email: "once@example.com", verificationCode: code })).status,
+    ).toBe(200);
+    expect(
+      (await post("/api/v1/email/verify", { email: "once@example.com", verificationCode: code })).body
+        .message,
+    ).toBe("Could not verify code.");
+  });
+
+  it("after five wrong tries even the right code is refused", async () => {
+    await post("/api/v1/signup/email", { email: "tries@example.com" });
+    const code = await latestCode("tries@example.com");
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await post("/api/v1/email/verify", { email: "tries@example.com", verificationCode: wrong })).status,
+      ).toBe(400);
+    }
+    expect(
+      await post("/api/v1/email/verify", { email: "tries@example.com", verificationCode: code }),
+    ).toEqual({
+      status: 400,
+      body: { success: false, message: "Too many wrong tries. Request a new code." },
+    });
+  });
+
+  it("an expired code is refused", async () => {
+    await post("/api/v1/signup/email", { email: "late@example.com" });
+    const code = await latestCode("late@example.com");
+    await db().execute(sql`update verification_codes set expires_at = now() - interval '1 second'`);
+    expect(
+      (await post("/api/v1/email/verify", { email: "late@example.com", verificationCode: code })).body,
+    ).toEqual({
+      success: false,
+      message: "Could not verify code.",
+    });
+  });
+
+  it("a code must be six digits", async () => {
+    expect(
+      (await post("/api/v1/email/verify", { email: "x@example.com", verificationCode: "12345a" })).body,
+    ).toEqual({
+      success: false,
+      message: "verificationCode: The code has 6 digits.",
+    });
+  });
+
+  it("limits codes per address and per network with a 429", async () => {
+    for (let i = 0; i < 5; i++)
+      expect((await post("/api/v1/signup/email", { email: "busy@example.com" })).status).toBe(200);
+    expect(await post("/api/v1/signup/email", { email: "busy@example.com" })).toEqual({
+      status: 429,
+      body: {
+        success: false,
+        message: "Too many codes were requested for this address. Try again in 15 minutes.",
+      },
+    });
+    const ip = "192.0.2.77";
+    for (let i = 0; i < 20; i++)
+      expect((await post("/api/v1/signup/email", { email: `n${i}@example.com` }, ip)).status).toBe(200);
+    expect(await post("/api/v1/signup/email", { email: "n99@example.com" }, ip)).toEqual({
+      status: 429,
+      body: {
+        success: false,
+        message: "Too many codes were requested from your network. Try again in 15 minutes.",
+      },
+    });
+  });
+});
+
+describe("sessions", () => {
+  it("a token works by query or bearer header; logout revokes it", async () => {
+    const { token } = await signUp("session@example.com");
+    const byQuery = await post("/api/v1/oneTimeAuth", {}, nextIp(), token);
+    expect(byQuery.status).toBe(200);
+    const byHeader = await app.inject({
+      method: "POST",
+      url: "/api/v1/oneTimeAuth",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(byHeader.statusCode).toBe(200);
+    expect((await post("/api/v1/logout", {}, nextIp(), token)).body).toEqual({ success: true });
+    expect(await post("/api/v1/oneTimeAuth", {}, nextIp(), token)).toEqual({
+      status: 401,
+      body: { success: false, message: "Could not authenticate with token" },
+    });
+  });
+
+  it("without a token: No auth token provided", async () => {
+    expect(await post("/api/v1/logout", {})).toEqual({
+      status: 401,
+      body: { success: false, message: "No auth token provided" },
+    });
+  });
+
+  it("a one-time token hands the session to another device once", async () => {
+    const { token, username, accountId } = await signUp("handoff@example.com");
+    const { oneTimeToken } = (await post("/api/v1/oneTimeAuth", {}, nextIp(), token)).body;
+    const first = await app.inject({
+      method: "GET",
+      url: `/api/v1/oneTimeAuth?oneTimeToken=${oneTimeToken}`,
+    });
+    expect(first.json()).toMatchObject({ success: true, id: accountId, username });
+    expect(first.json().token).not.toBe(token);
+    const second = await app.inject({
+      method: "GET",
+      url: `/api/v1/oneTimeAuth?oneTimeToken=${oneTimeToken}`,
+    });
+    expect(second.statusCode).toBe(401);
+    expect(second.json().message).toBe("Could not authenticate with token");
+  });
+
+  it("an anonymous session becomes a real account at sign-up", async () => {
+    const temp = await app.inject({ method: "GET", url: "/api/v1/allocateTempUserSession" });
+    const { id, token } = temp.json();
+    expect(id).toBeGreaterThan(0);
+    await post("/api/v1/signup/email", { email: "was-anon@example.com", tempUserToken: token });
+    const session = await post("/api/v1/email/verify", {
+      email: "was-anon@example.com",
+      verificationCode: await latestCode("was-anon@example.com"),
+    });
+    expect(session.status).toBe(200);
+    expect(await rowsOf(sql`select id, temporary, email from users where id = ${id}`)).toEqual([
+      { id, temporary: false, email: "was-anon@example.com" },
+    ]);
+    expect((await post("/api/v1/logout", {}, nextIp(), token)).status).toBe(401);
+  });
+
+  it("phone sign-in works once the number is verified on the signed-in account", async () => {
+    const { token, accountId } = await signUp("phone@example.com");
+    expect((await post("/api/v1/signin/phoneNumber", { phoneNumber: "(415) 555-0101" })).status).toBe(404);
+    expect(
+      (
+        await post(
+          "/api/v1/phoneNumber/requestVerificationCode",
+          { phoneNumber: "415-555-0101" },
+          nextIp(),
+          token,
+        )
+      ).status,
+    ).toBe(200);
+    const code = await latestCode("+14155550101");
+    expect(
+      (
+        await post(
+          "/api/v1/phoneNumber/validateVerificationCode",
+          { verificationCode: code },
+          nextIp(),
+          token,
+        )
+      ).status,
+    ).toBe(200);
+    expect((await post("/api/v1/signin/phoneNumber", { phoneNumber: "+1 415 555 0101" })).status).toBe(200);
+    const session = await post("/api/v1/signin/phoneNumber/verify", {
+      phoneNumber: "4155550101",
+      verificationCode: await latestCode("+14155550101"),
+    });
+    expect(session.body).toMatchObject({ success: true, accountId });
+  });
+
+  it("keeps no plaintext token or code in the database or the logs", async () => {
+    const { token } = await signUp("secret@example.com");
+    await post("/api/v1/signin/email", { email: "secret@example.com" });
+    const code = await latestCode("secret@example.com");
+    const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+    const tokens = JSON.stringify(await rowsOf(sql`select * from auth_tokens`));
+    expect(tokens).not.toContain(token);
+    expect(tokens).toContain(sha(token));
+    const [stored] = await rowsOf(
+      sql`select code_hash from verification_codes where address = 'secret@example.com' order by id desc limit 1`,
+    );
+    expect(stored?.code_hash).toMatch(/^[0-9a-f]{64}$/);
+    for (const plain of [code, sha(code), sha(`secret@example.com\n${code}`)])
+      expect(stored?.code_hash).not.toBe(plain);
+
+    await post("/api/v1/email/verify", { email: "secret@example.com", verificationCode: code });
+    const text = logs.text();
+    expect(text).toContain("/api/v1/email/verify");
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(code);
+  });
+});

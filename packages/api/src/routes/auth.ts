@@ -1,0 +1,234 @@
+import { z } from "zod";
+import { defineRoute } from "../route.ts";
+
+const ok = z.object({ success: z.literal(true), message: z.string().optional() });
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: "Enter a valid e-mail address." }));
+
+/** Phone numbers as typed: digits with optional +, spaces, dashes, dots and brackets. */
+export const phoneNumberSchema = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 ().-]{7,24}$/, { message: "Enter a valid phone number." });
+
+/** Six digits; the catalogue sends it as a number (leading zeros lost) or as a string. */
+export const verificationCodeSchema = z
+  .union([z.string(), z.number().int().nonnegative()])
+  .transform((value) => (typeof value === "number" ? String(value).padStart(6, "0") : value.trim()))
+  .pipe(z.string().regex(/^[0-9]{6}$/, { message: "The code has 6 digits." }));
+
+/** What a successful sign-in answers: the session token and the account signed in to. */
+export const sessionSchema = z.object({
+  success: z.literal(true),
+  token: z.string(),
+  authToken: z.string(),
+  id: z.number().int(),
+  username: z.string(),
+  accountId: z.number().int().nullable(),
+  accountType: z.enum(["partner", "reseller", "organization", "agent"]).nullable(),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const signupEmail = defineRoute({
+  id: "signupEmail",
+  method: "POST",
+  path: "/api/v1/signup/email",
+  summary: "Start sign-up: e-mails a 6-digit code that /email/verify turns into a new organisation.",
+  tag: "Authentication",
+  auth: "none",
+  body: z.object({
+    email: emailSchema,
+    name: z.string().trim().max(120).optional(),
+    businessName: z.string().trim().max(120).optional(),
+    number: z.string().trim().max(32).optional(),
+    accountId: z.coerce.number().int().positive().optional(),
+    externalAccountId: z.string().max(200).optional(),
+    tempUserToken: z.string().max(200).optional(),
+  }),
+  response: ok,
+});
+
+export const signinEmail = defineRoute({
+  id: "signinEmail",
+  method: "POST",
+  path: "/api/v1/signin/email",
+  summary: "Start sign-in by e-mail: sends a 6-digit code.",
+  tag: "Authentication",
+  auth: "none",
+  body: z.object({ email: emailSchema }),
+  response: ok,
+});
+
+export const emailVerify = defineRoute({
+  id: "emailVerify",
+  method: "POST",
+  path: "/api/v1/email/verify",
+  summary: "Submit the e-mailed code of a sign-up or sign-in; answers the session token.",
+  tag: "Authentication",
+  auth: "none",
+  body: z.object({
+    email: emailSchema,
+    verificationCode: verificationCodeSchema,
+    mobile: z.boolean().optional(),
+  }),
+  response: sessionSchema,
+});
+
+export const signinPhoneNumber = defineRoute({
+  id: "signinPhoneNumber",
+  method: "POST",
+  path: "/api/v1/signin/phoneNumber",
+  summary: "Start sign-in by phone: texts a 6-digit code to a verified phone number.",
+  tag: "Authentication",
+  auth: "none",
+  body: z.object({ phoneNumber: phoneNumberSchema }),
+  response: ok,
+});
+
+export const signinPhoneNumberVerify = defineRoute({
+  id: "signinPhoneNumberVerify",
+  method: "POST",
+  path: "/api/v1/signin/phoneNumber/verify",
+  summary: "Submit the texted code; answers the session token.",
+  tag: "Authentication",
+  auth: "none",
+  body: z.object({
+    phoneNumber: phoneNumberSchema,
+    verificationCode: verificationCodeSchema,
+    mobile: z.boolean().optional(),
+  }),
+  response: sessionSchema,
+});
+
+export const emailRequestVerificationCode = defineRoute({
+  id: "emailRequestVerificationCode",
+  method: "POST",
+  path: "/api/v1/email/requestVerificationCode",
+  summary: "Signed in: e-mail a code to confirm this address as the user's e-mail.",
+  tag: "Authentication",
+  auth: "token",
+  body: z.object({ email: emailSchema }),
+  response: ok,
+});
+
+export const emailValidateVerificationCode = defineRoute({
+  id: "emailValidateVerificationCode",
+  method: "POST",
+  path: "/api/v1/email/validateVerificationCode",
+  summary: "Signed in: submit the e-mailed code; the address becomes the user's verified e-mail.",
+  tag: "Authentication",
+  auth: "token",
+  body: z.object({ verificationCode: verificationCodeSchema }),
+  response: ok,
+});
+
+export const phoneRequestVerificationCode = defineRoute({
+  id: "phoneRequestVerificationCode",
+  method: "POST",
+  path: "/api/v1/phoneNumber/requestVerificationCode",
+  summary: "Signed in: text a code to confirm this phone number.",
+  tag: "Authentication",
+  auth: "token",
+  body: z.object({ phoneNumber: phoneNumberSchema }),
+  response: ok,
+});
+
+export const phoneValidateVerificationCode = defineRoute({
+  id: "phoneValidateVerificationCode",
+  method: "POST",
+  path: "/api/v1/phoneNumber/validateVerificationCode",
+  summary: "Signed in: submit the texted code; the number becomes the user's verified phone.",
+  tag: "Authentication",
+  auth: "token",
+  body: z.object({ verificationCode: verificationCodeSchema }),
+  response: ok,
+});
+
+export const allocateTempUserSession = defineRoute({
+  id: "allocateTempUserSession",
+  method: "GET",
+  path: "/api/v1/allocateTempUserSession",
+  summary:
+    "An anonymous session (id, token) that sign-up can later turn into a real account (tempUserToken).",
+  tag: "Authentication",
+  auth: "none",
+  response: z.object({ success: z.literal(true), id: z.number().int(), token: z.string() }),
+});
+
+export const createOneTimeAuth = defineRoute({
+  id: "createOneTimeAuth",
+  method: "POST",
+  path: "/api/v1/oneTimeAuth",
+  summary:
+    "Signed in: a one-time token (valid 5 minutes) that hands this session to another device or the app.",
+  tag: "Authentication",
+  auth: "token",
+  response: z.object({ success: z.literal(true), oneTimeToken: z.string(), expiresAt: z.string() }),
+});
+
+export const oneTimeAuth = defineRoute({
+  id: "oneTimeAuth",
+  method: "GET",
+  path: "/api/v1/oneTimeAuth",
+  summary: "Exchange a one-time token for a session (id, username, token). Single use.",
+  tag: "Authentication",
+  auth: "none",
+  query: z.object({ oneTimeToken: z.string().min(1, { message: "Could not authenticate with token" }) }),
+  response: z.object({
+    success: z.literal(true),
+    id: z.number().int(),
+    username: z.string(),
+    token: z.string(),
+  }),
+});
+
+export const logout = defineRoute({
+  id: "logout",
+  method: "POST",
+  path: "/api/v1/logout",
+  summary: "Revoke the session token the call carries.",
+  tag: "Authentication",
+  auth: "token",
+  response: ok,
+});
+
+export const devOutboxMessageSchema = z.object({
+  id: z.number().int(),
+  channel: z.enum(["email", "sms"]),
+  to: z.string(),
+  subject: z.string().nullable(),
+  body: z.string(),
+  time: z.string(),
+});
+
+export const devOutbox = defineRoute({
+  id: "devOutbox",
+  method: "GET",
+  path: "/api/dev/outbox",
+  summary: "Development only: every e-mail and SMS the server sent, newest first. 404 in production.",
+  tag: "Development",
+  auth: "none",
+  query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
+  response: z.object({ success: z.literal(true), messages: z.array(devOutboxMessageSchema) }),
+});
+
+export const authRoutes = [
+  signupEmail,
+  signinEmail,
+  emailVerify,
+  signinPhoneNumber,
+  signinPhoneNumberVerify,
+  emailRequestVerificationCode,
+  emailValidateVerificationCode,
+  phoneRequestVerificationCode,
+  phoneValidateVerificationCode,
+  allocateTempUserSession,
+  createOneTimeAuth,
+  oneTimeAuth,
+  logout,
+  devOutbox,
+] as const;
