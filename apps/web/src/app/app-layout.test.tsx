@@ -72,4 +72,15 @@ describe("the /app shell", () => {
     ).toBeTruthy();
     expect(screen.queryByRole("navigation", { name: "Product areas" })).toBeNull();
   });
+
+  it("records the mobile-app flags for the session on any page", async () => {
+    renderAt("/app/inbox?mobileApp=true&platform=Android&appVersion=5.0", null, { routes });
+    expect(await screen.findByRole("heading", { name: "Inbox", level: 1 })).toBeTruthy();
+    expect(JSON.parse(window.sessionStorage.getItem("mobileApp") ?? "null")).toEqual({
+      isMobileApp: true,
+      genericBrand: false,
+      appVersion: "5.0",
+      platform: "Android",
+    });
+  });
 });

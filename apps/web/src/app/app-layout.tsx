@@ -9,7 +9,7 @@ import { appPath } from "../lib/account-path.ts";
 import { minWidthQuery } from "../lib/breakpoints.ts";
 import { OverlayHost } from "../overlays/overlay-host.tsx";
 import { useAppPath } from "./account-context.ts";
-import { useEmbedded } from "./environment.ts";
+import { useEmbedded } from "./environment.tsx";
 
 const NAVBAR_WIDTH = 240;
 const NAVBAR_MINIMISED_WIDTH = 68;
@@ -92,6 +92,7 @@ export function AppLayout() {
               hiddenFrom="sm"
               size="sm"
               aria-label="Open navigation"
+              aria-expanded={navOpened}
             />
             <UnstyledButton component={Link} to={accountPrefix}>
               <Text fw={700} size="lg">

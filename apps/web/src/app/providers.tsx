@@ -40,7 +40,7 @@ export function Providers({
     >
       <QueryClientProvider client={queryClient}>
         <HostProfileContext.Provider value={hostProfile}>
-          <NavigationProgress size={3} />
+          <NavigationProgress size={3} data-testid="route-progress" />
           <Notifications position="bottom-center" limit={TOAST_LIMIT} autoClose={TOAST_AUTO_CLOSE_MS} />
           <ConfirmHost />
           {children}

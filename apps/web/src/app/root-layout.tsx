@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { Outlet, useNavigation } from "react-router";
 import { completeRouteProgress, startRouteProgress } from "../lib/route-progress.ts";
+import { EnvironmentProvider } from "./environment.tsx";
 
 /** Drives the top progress bar from React Router's navigation state (spec §2.2). */
 function RouteProgress() {
@@ -14,10 +15,10 @@ function RouteProgress() {
 
 export function RootLayout() {
   return (
-    <>
+    <EnvironmentProvider>
       <RouteProgress />
       <Outlet />
-    </>
+    </EnvironmentProvider>
   );
 }
 

@@ -14,7 +14,7 @@ import { useViewportSize } from "@mantine/hooks";
 import type { ReactNode } from "react";
 import { useLocation } from "react-router";
 import { useAccountInView } from "../app/account-context.ts";
-import { useEmbedded, useMobileApp } from "../app/environment.ts";
+import { useEmbedded, useMobileApp } from "../app/environment.tsx";
 import { confirm } from "../components/confirm/confirm-store.ts";
 import { useSystemInfo } from "../features/system/api.ts";
 import { describeAccount } from "../lib/account-path.ts";
