@@ -6,12 +6,14 @@ import type { AppContext } from "./app-context.ts";
 import type { Config } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { migrateDatabase } from "./db/migrate.ts";
+import { DEMO_USERS, seedDemoData } from "./db/seed.ts";
 import { registerApiDocs } from "./http/api-docs.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { registerRoutes } from "./http/routes.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createLogger } from "./logger.ts";
 import { createAccountsRepository } from "./modules/accounts/accounts.repository.ts";
+import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
 import { createAccessResolver } from "./modules/auth/access.ts";
 import { createAuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
@@ -26,6 +28,14 @@ import { outboxSmsProvider } from "./providers/sms/sms-provider.ts";
 export const VERSION: string = JSON.parse(
   readFileSync(new URL("../package.json", import.meta.url), "utf8"),
 ).version;
+
+function demoSignInHelp(publicUrl: string): string {
+  return [
+    "Demo data created. Sign in at " + `${publicUrl}/signin with one of:`,
+    ...Object.entries(DEMO_USERS).map(([role, email]) => `  ${role.padEnd(10)} ${email}`),
+    `The 6-digit code arrives in the dev outbox: ${publicUrl}/api/dev/outbox (also printed here).`,
+  ].join("\n");
+}
 
 export type BuildOptions = {
   /** An already-open database (tests pass one cloned from a migrated template). Closed with the app. */
@@ -50,6 +60,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await database.close();
   });
   await migrateDatabase(database);
+
+  if (config.demoData && (await seedDemoData(database.db))) {
+    app.log.info("seeded the demo hierarchy");
+    console.log(demoSignInHelp(config.publicUrl));
+  }
 
   const registration = await startInstanceRegistration(database.db, VERSION);
   app.addHook("preClose", async () => {
@@ -88,7 +103,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.decorate("context", context);
   installErrorHandler(app);
-  registerRoutes(app, context, routeTable, [...systemRoutes(registration), ...authRoutes(auth)]);
+  registerRoutes(app, context, routeTable, [
+    ...systemRoutes(registration),
+    ...authRoutes(auth),
+    ...accountsRoutes(),
+  ]);
   await registerApiDocs(app, routeTable, { version: VERSION, publicUrl: config.publicUrl });
   await registerWebApp(app, config.webDistDir);
   return app;

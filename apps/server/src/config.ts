@@ -33,6 +33,7 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
     .optional(),
   EMAIL_FROM: z.string().min(3).default("Switchboard <no-reply@switchboard.local>"),
+  DEMO_DATA: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
   SECRET_KEY: z.string().min(32, { message: "must be at least 32 characters" }).optional(),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
@@ -52,6 +53,8 @@ export type Config = {
   bodyLimitBytes: number;
   webDistDir: string;
   shutdownGraceMs: number;
+  /** Seed the demo hierarchy into an empty database at start (default: in development only). */
+  demoData: boolean;
   /** Real e-mail through SMTP when set; otherwise the dev outbox. */
   smtpUrl: string | undefined;
   emailFrom: string;
@@ -102,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: path.resolve(v.WEB_DIST_DIR ?? defaultWebDist),
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
     secretKey: v.SECRET_KEY,
+    demoData: v.DEMO_DATA ? v.DEMO_DATA === "true" : v.NODE_ENV === "development",
     smtpUrl: v.SMTP_URL,
     emailFrom: v.EMAIL_FROM,
   };

@@ -1,6 +1,7 @@
 import type { RouteDefinition } from "./route.ts";
+import { accountsRoutes } from "./routes/accounts.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { systemRoutes } from "./routes/system.ts";
 
 /** Every call of the API. The server registers exactly these; the OpenAPI document is generated from them. */
-export const routeTable: readonly RouteDefinition[] = [...systemRoutes, ...authRoutes];
+export const routeTable: readonly RouteDefinition[] = [...systemRoutes, ...authRoutes, ...accountsRoutes];

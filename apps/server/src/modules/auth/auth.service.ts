@@ -6,13 +6,13 @@ import type { AccountsRepository } from "../accounts/accounts.repository.ts";
 import type { AccountRow, Caller } from "./access.ts";
 import type { AuthRepository, CodePurpose } from "./auth.repository.ts";
 import { hashCode, hashToken, newCode, newToken, sameHash } from "./secrets.ts";
+import { issueSessionToken } from "./sessions.ts";
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_WRONG_TRIES = 5;
 export const RATE_WINDOW_MS = 15 * 60_000;
 export const CODES_PER_ADDRESS = 5;
 export const CODES_PER_IP = 20;
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
 export const ONE_TIME_TTL_MS = 5 * 60_000;
 
 export const AUTH_MESSAGES = {
@@ -95,14 +95,7 @@ export function createAuthService(deps: Deps) {
   }
 
   async function issueSession(userId: number, account: AccountRow | null): Promise<Session> {
-    const token = newToken();
-    await repo.insertToken({
-      userId,
-      accountId: account?.id ?? null,
-      kind: "session",
-      tokenHash: hashToken(token),
-      expiresAt: new Date(Date.now() + SESSION_TTL_MS),
-    });
+    const token = await issueSessionToken(repo.db, userId, account?.id ?? null);
     return {
       success: true,
       token,

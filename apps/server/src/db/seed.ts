@@ -1,0 +1,87 @@
+import { count } from "drizzle-orm";
+import { createAccountsRepository } from "../modules/accounts/accounts.repository.ts";
+import type { Database } from "./client.ts";
+import { accounts, memberships, users } from "./schema/index.ts";
+
+export const DEMO_USERS = {
+  superAdmin: "admin@switchboard.local",
+  partner: "partner@acmevoice.example",
+  reseller: "reseller@northwind.example",
+  owner: "owner@bluebird.example",
+  admin: "admin@bluebird.example",
+} as const;
+
+/**
+ * A demo hierarchy for a new embedded database: a super admin, a partner, a reseller, an organisation with
+ * an owner and an admin, and two agent accounts. Returns false when the database already holds accounts.
+ */
+export async function seedDemoData(db: Database): Promise<boolean> {
+  const [existing] = await db.select({ value: count() }).from(accounts);
+  if ((existing?.value ?? 0) > 0) return false;
+  const repo = createAccountsRepository(db);
+  const user = async (email: string, fullName: string, superAdmin = false) => {
+    const [row] = await db
+      .insert(users)
+      .values({ email, fullName, superAdmin, emailVerifiedAt: new Date() })
+      .returning();
+    if (!row) throw new Error("seed: user insert failed");
+    return row.id;
+  };
+
+  const superAdminId = await user(DEMO_USERS.superAdmin, "Sam Super", true);
+  await repo.insertAccount(
+    null,
+    { accountType: "partner", usernameFrom: "switchboard", details: { partnerName: "Switchboard" } },
+    { userId: superAdminId },
+  );
+  const partner = await repo.insertAccount(
+    null,
+    {
+      accountType: "partner",
+      usernameFrom: "acme-voice",
+      email: DEMO_USERS.partner,
+      details: { partnerName: "Acme Voice" },
+    },
+    { userId: await user(DEMO_USERS.partner, "Pat Partner") },
+  );
+  const reseller = await repo.insertAccount(
+    partner,
+    {
+      accountType: "reseller",
+      usernameFrom: "northwind",
+      email: DEMO_USERS.reseller,
+      details: { resellerName: "Northwind Resellers" },
+    },
+    { userId: await user(DEMO_USERS.reseller, "Rae Reseller") },
+  );
+  const organization = await repo.insertAccount(
+    reseller,
+    {
+      accountType: "organization",
+      usernameFrom: "bluebird-dental",
+      email: DEMO_USERS.owner,
+      details: { orgName: "Bluebird Dental" },
+      premium: true,
+      smsEnabled: true,
+    },
+    { userId: await user(DEMO_USERS.owner, "Olive Owner") },
+  );
+  await db
+    .insert(memberships)
+    .values({
+      userId: await user(DEMO_USERS.admin, "Adam Admin"),
+      accountId: organization.id,
+      role: "admin",
+    });
+  for (const [username, agentName] of [
+    ["bluebird-front-desk", "Front Desk"],
+    ["bluebird-after-hours", "After Hours"],
+  ] as const) {
+    await repo.insertAccount(organization, {
+      accountType: "agent",
+      usernameFrom: username,
+      details: { agentName },
+    });
+  }
+  return true;
+}

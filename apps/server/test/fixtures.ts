@@ -1,0 +1,74 @@
+import type { FastifyInstance } from "fastify";
+import { memberships, users } from "../src/db/schema/index.ts";
+import { createAccountsRepository } from "../src/modules/accounts/accounts.repository.ts";
+import type { AccountRow } from "../src/modules/auth/access.ts";
+import { issueSessionToken } from "../src/modules/auth/sessions.ts";
+
+export type Member = { userId: number; token: string; email: string };
+
+/**
+ * Two partner trees and one stand-alone organisation:
+ *   P1 > R1 > O1 (owner, admin) > A1      P2 > R2 > O2 (owner) > A2      U (owner)
+ * plus a super admin. Names and e-mails are unique per call so files can build several.
+ */
+export async function buildHierarchy(app: FastifyInstance, tag = Math.random().toString(36).slice(2, 8)) {
+  const db = app.context.database.db;
+  const repo = createAccountsRepository(db);
+  const member = async (
+    account: AccountRow | null,
+    name: string,
+    role: "owner" | "admin" = "owner",
+    superAdmin = false,
+  ) => {
+    const email = `${name}-${tag}@example.com`;
+    const [user] = await db.insert(users).values({ email, fullName: name, superAdmin }).returning();
+    if (!user) throw new Error("fixture user");
+    if (account) await db.insert(memberships).values({ userId: user.id, accountId: account.id, role });
+    return {
+      userId: user.id,
+      email,
+      token: await issueSessionToken(db, user.id, account?.id ?? null),
+    } as Member;
+  };
+  const account = (parent: AccountRow | null, accountType: AccountRow["accountType"], name: string) =>
+    repo.insertAccount(parent, {
+      accountType,
+      usernameFrom: `${name}-${tag}`,
+      email: `${name}-${tag}@tenant.example`,
+      details: { displayName: `${name} ${tag} Display` },
+    });
+
+  const P1 = await account(null, "partner", "p1");
+  const R1 = await account(P1, "reseller", "r1");
+  const O1 = await account(R1, "organization", "o1");
+  const A1 = await account(O1, "agent", "a1");
+  const P2 = await account(null, "partner", "p2");
+  const R2 = await account(P2, "reseller", "r2");
+  const O2 = await account(R2, "organization", "o2");
+  const A2 = await account(O2, "agent", "a2");
+  const U = await account(null, "organization", "u");
+  const HQ = await account(null, "partner", "hq");
+
+  return {
+    tag,
+    accounts: { P1, R1, O1, A1, P2, R2, O2, A2, U },
+    members: {
+      p1Owner: await member(P1, "p1owner"),
+      r1Owner: await member(R1, "r1owner"),
+      o1Owner: await member(O1, "o1owner"),
+      o1Admin: await member(O1, "o1admin", "admin"),
+      o2Owner: await member(O2, "o2owner"),
+      uOwner: await member(U, "uowner"),
+      superAdmin: await member(HQ, "super", "owner", true),
+    },
+  };
+}
+
+/** Everything in an account row that would identify it in an answer. */
+export function fingerprints(account: AccountRow): string[] {
+  return [
+    account.username,
+    account.email ?? "",
+    String((account.details as Record<string, unknown>).displayName ?? ""),
+  ].filter((value) => value.length > 0);
+}
