@@ -55,13 +55,34 @@ function extreme(values: readonly FormulaValue[], pick: (a: number, b: number) =
   return result;
 }
 
+/** Distinct values: numbers and strings as they are (1 and "1" differ); arrays and objects by content. */
+function distinctCount(values: readonly FormulaValue[]): number {
+  const primitives = new Set<FormulaValue>();
+  const structures = new Set<string>();
+  for (const value of values) {
+    if (typeof value !== "object" || value === null) {
+      primitives.add(value);
+      continue;
+    }
+    let key: string;
+    try {
+      key = JSON.stringify(value, (_key, part: unknown) => (typeof part === "bigint" ? String(part) : part));
+    } catch {
+      primitives.add(value); // a cyclic structure counts by identity
+      continue;
+    }
+    structures.add(key);
+  }
+  return primitives.size + structures.size;
+}
+
 export const FORMULA_AGGREGATES: Readonly<Record<string, FormulaAggregate>> = {
   sum,
   avg: mean,
   min: (values) => extreme(values, Math.min),
   max: (values) => extreme(values, Math.max),
   count: (values) => values.length,
-  d_count: (values) => new Set(values).size,
+  d_count: distinctCount,
   med: median,
   variance,
   std_dev: (values) => Math.sqrt(variance(values)),

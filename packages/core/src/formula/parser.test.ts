@@ -132,7 +132,11 @@ describe("parseFormula: precedence and associativity", () => {
   });
 
   it("not binds looser than comparisons and predicates, tighter than and", () => {
-    expect(parseFormula("not a = b")).toEqual({ type: "unary", operator: "not", operand: bin("=", v("a"), v("b")) });
+    expect(parseFormula("not a = b")).toEqual({
+      type: "unary",
+      operator: "not",
+      operand: bin("=", v("a"), v("b")),
+    });
     expect(parseFormula("not a and b")).toEqual(
       bin("and", { type: "unary", operator: "not", operand: v("a") }, v("b")),
     );
@@ -194,13 +198,25 @@ describe("parseFormula: errors", () => {
     expect(parseFormula(ok)).toEqual(num(1));
     const deep = `${"(".repeat(FORMULA_MAX_NESTING + 1)}1${")".repeat(FORMULA_MAX_NESTING + 1)}`;
     expect(parseError(deep).message).toBe("Formula is too deeply nested.");
-    expect(parseError("-".repeat(5000) + "1").message).toBe("Formula is too deeply nested.");
+    expect(parseError(`${"-".repeat(5000)}1`).message).toBe("Formula is too deeply nested.");
   });
 
   it("refuses trees deeper than the limit (long left-associative chains)", () => {
-    expect(formulaDepth(parseFormula(Array(FORMULA_MAX_DEPTH - 1).fill("1").join("+")))).toBe(FORMULA_MAX_DEPTH - 1);
-    expect(parseError(Array(FORMULA_MAX_DEPTH + 1).fill("1").join("+")).message).toBe(
-      "Formula is too deeply nested.",
-    );
+    expect(
+      formulaDepth(
+        parseFormula(
+          Array(FORMULA_MAX_DEPTH - 1)
+            .fill("1")
+            .join("+"),
+        ),
+      ),
+    ).toBe(FORMULA_MAX_DEPTH - 1);
+    expect(
+      parseError(
+        Array(FORMULA_MAX_DEPTH + 1)
+          .fill("1")
+          .join("+"),
+      ).message,
+    ).toBe("Formula is too deeply nested.");
   });
 });

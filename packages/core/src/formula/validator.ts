@@ -150,8 +150,11 @@ function unknownIdentifiers(text: string, fields: readonly string[]): string[] {
  * Validates formula text. The checks and messages of spec §5.1, in this order:
  * `Formula cannot be empty.` (alone); `Invalid characters: <each offending character once, joined
  * with ", ">`; `Mismatched parentheses.`; `Unknown field: <name>` for each unknown identifier.
- * A leading `=` is ignored. When those pass, the formula must also parse and compile: a parse or
- * compile failure adds its FormulaError message (for example `Unexpected token`).
+ * The alphabet check covers the whole text, quoted strings included (as the spec states it), so a
+ * regex pattern is written with the same characters (`[+]1` rather than `^\+1`); the parenthesis and
+ * field checks skip quoted strings. A leading `=` is ignored. When those pass, the formula must also
+ * parse and compile: a parse or compile failure adds its FormulaError message (for example
+ * `Unexpected token`).
  *
  * @param fields the known field names (log row fields plus dynamic fields); matched case-insensitively.
  */
