@@ -31,7 +31,7 @@ export const VERSION: string = JSON.parse(
 
 function demoSignInHelp(publicUrl: string): string {
   return [
-    "Demo data created. Sign in at " + `${publicUrl}/signin with one of:`,
+    `Demo data created. Sign in at ${publicUrl}/signin with one of:`,
     ...Object.entries(DEMO_USERS).map(([role, email]) => `  ${role.padEnd(10)} ${email}`),
     `The 6-digit code arrives in the dev outbox: ${publicUrl}/api/dev/outbox (also printed here).`,
   ].join("\n");

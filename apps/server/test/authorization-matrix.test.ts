@@ -24,7 +24,9 @@ afterAll(async () => {
 
 async function call(route: RouteDefinition, query: Record<string, string | number>, paramValue: number) {
   const params = Object.fromEntries(pathParamNames(route.path).map((name) => [name, paramValue]));
-  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const search = new URLSearchParams(
+    Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString();
   const res = await app.inject({
     method: route.method,
     url: `${fillPath(route.path, params)}${search ? `?${search}` : ""}`,

@@ -66,13 +66,11 @@ export async function seedDemoData(db: Database): Promise<boolean> {
     },
     { userId: await user(DEMO_USERS.owner, "Olive Owner") },
   );
-  await db
-    .insert(memberships)
-    .values({
-      userId: await user(DEMO_USERS.admin, "Adam Admin"),
-      accountId: organization.id,
-      role: "admin",
-    });
+  await db.insert(memberships).values({
+    userId: await user(DEMO_USERS.admin, "Adam Admin"),
+    accountId: organization.id,
+    role: "admin",
+  });
   for (const [username, agentName] of [
     ["bluebird-front-desk", "Front Desk"],
     ["bluebird-after-hours", "After Hours"],
