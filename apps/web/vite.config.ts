@@ -25,13 +25,5 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     sourcemap: true,
-    rolldownOptions: {
-      treeshake: {
-        // packages/core and packages/api are pure modules (no I/O, no globals touched on import) but carry no
-        // `sideEffects: false` in their package.json: without this, top-level tables of core (time zones) and
-        // every zod schema of api would land in the /app shell's initial chunk whether used or not.
-        moduleSideEffects: [{ test: /[\\/]packages[\\/](core|api)[\\/]src[\\/]/, sideEffects: false }],
-      },
-    },
   },
 });
