@@ -1,0 +1,100 @@
+/**
+ * The eight default dashboard metrics of product spec §9, as data. Each row of a conversation log is
+ * one call, carrying `duration` (seconds), `direction` ("inbound" | "outbound"), `transfer` (1 when
+ * the call was transferred, else 0 or empty; stored as text) and collected data such as
+ * `appointmentBooked` (true/false, possibly as the text "true"/"false"). Filters are empty: every
+ * metric runs over all calls of the dashboard's date window.
+ */
+import type { SavedMetric } from "./metric.ts";
+
+/** Field of the collected data the appointment metrics read. */
+export const APPOINTMENT_BOOKED_FIELD = "appointmentBooked";
+
+export const DEFAULT_METRICS: readonly SavedMetric[] = [
+  {
+    // Agent time saved: total call seconds times 0.0166667 (one sixtieth), i.e. minutes.
+    name: "minutesSaved",
+    title: "Minutes Saved",
+    filters: {},
+    formula: "duration",
+    aggregation: "sum",
+    scale: 0.0166667,
+    format: "integer",
+    precision: 0,
+  },
+  {
+    // Calls that were picked up: a call with talk time (duration above 0 s) was answered.
+    name: "callsAnswered",
+    title: "Calls Answered",
+    filters: {},
+    formula: "duration > 0",
+    aggregation: "count",
+    scale: 1,
+    format: "integer",
+    precision: 0,
+  },
+  {
+    // Calls whose collected data says an appointment was booked (true or "true").
+    name: "appointmentsBooked",
+    title: "Appointments Booked",
+    filters: {},
+    formula: `${APPOINTMENT_BOOKED_FIELD} = true`,
+    aggregation: "count",
+    scale: 1,
+    format: "integer",
+    precision: 0,
+  },
+  {
+    // Share of calls with an appointment booked: the average of 1/0 per call, times 100, as a percentage.
+    name: "appointmentBookRate",
+    title: "Appointment Book Rate",
+    filters: {},
+    formula: `${APPOINTMENT_BOOKED_FIELD} = true`,
+    aggregation: "avg",
+    scale: 100,
+    format: "percentage",
+    precision: 1,
+  },
+  {
+    // Mean call length in seconds over all calls.
+    name: "avgCallDuration",
+    title: "Avg Call Duration (sec)",
+    filters: {},
+    formula: "duration",
+    aggregation: "avg",
+    scale: 1,
+    format: "integer",
+    precision: 0,
+  },
+  {
+    // Calls handed over to a person: transfer is 1 (number or text "1").
+    name: "callsTransfered",
+    title: "Calls Transfered",
+    filters: {},
+    formula: "transfer = 1",
+    aggregation: "count",
+    scale: 1,
+    format: "integer",
+    precision: 0,
+  },
+  {
+    name: "inboundCalls",
+    title: "Inbound Calls",
+    filters: {},
+    formula: "direction = 'inbound'",
+    aggregation: "count",
+    scale: 1,
+    format: "integer",
+    precision: 0,
+  },
+  {
+    name: "outboundCalls",
+    title: "Outbound Calls",
+    filters: {},
+    formula: "direction = 'outbound'",
+    aggregation: "count",
+    scale: 1,
+    format: "integer",
+    precision: 0,
+  },
+];

@@ -1,0 +1,19 @@
+export {
+  type ComputeMetricOptions,
+  compileMetricFormula,
+  computeMetric,
+  formatMetric,
+  formatMetricValue,
+} from "./compute.ts";
+export { APPOINTMENT_BOOKED_FIELD, DEFAULT_METRICS } from "./default-metrics.ts";
+export {
+  createMetric,
+  METRIC_AGGREGATIONS,
+  METRIC_DEFAULTS,
+  METRIC_FORMATS,
+  type Metric,
+  type MetricAggregation,
+  type MetricFormat,
+  type SavedMetric,
+  toSavedMetric,
+} from "./metric.ts";
