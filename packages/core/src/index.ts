@@ -5,3 +5,4 @@ export * from "./logs/index.ts";
 export * from "./onboarding/index.ts";
 export * from "./permissions/index.ts";
 export * from "./timezones/index.ts";
+export * from "./walkthrough/index.ts";
