@@ -34,6 +34,8 @@ import {
   normalizeFormulaValue,
   ownField,
   readField,
+  stringToNumberOrNaN,
+  toComparableNumber,
   toFormulaNumber,
   toFormulaText,
   toTimestamp,
@@ -243,41 +245,43 @@ function compileArithmetic(operator: string, left: FormulaNode, right: FormulaNo
   }
 }
 
-/** `field <op> number`: the field's number compared inline. */
-function compileFieldVersusNumber(name: string, operator: string, k: number): BoolFn | undefined {
-  if (isInheritedName(name)) return undefined;
-  const slow = (row: FormulaRow) => compareFormulaValues(normalizeFormulaValue(readField(row, name)), k);
+/**
+ * The field read as a number for comparison, as compareFormulaValues reads it against a number:
+ * numbers, booleans, strings and null inline; anything else (missing, dates, ...) the general way.
+ * Object.prototype holds no numbers, booleans or strings, so the inline reads are safe for any name.
+ */
+function compileFieldComparable(name: string): (row: FormulaRow) => number {
+  return (row) => {
+    const v = row[name];
+    switch (typeof v) {
+      case "number":
+        return v;
+      case "boolean":
+        return v ? 1 : 0;
+      case "string":
+        return stringToNumberOrNaN(v);
+      default:
+        return v === null ? 0 : toComparableNumber(normalizeFormulaValue(readField(row, name)));
+    }
+  };
+}
+
+/** `field <op> number`: the field's number compared inline (NaN compares false, != true). */
+function compileFieldVersusNumber(name: string, operator: string, k: number): BoolFn {
+  const read = compileFieldComparable(name);
   switch (operator) {
     case "=":
-      return (row) => {
-        const v = row[name];
-        return typeof v === "number" ? v === k : slow(row) === 0;
-      };
+      return (row) => read(row) === k;
     case "!=":
-      return (row) => {
-        const v = row[name];
-        return typeof v === "number" ? v !== k : slow(row) !== 0;
-      };
+      return (row) => read(row) !== k;
     case "<":
-      return (row) => {
-        const v = row[name];
-        return typeof v === "number" ? v < k : slow(row) < 0;
-      };
+      return (row) => read(row) < k;
     case "<=":
-      return (row) => {
-        const v = row[name];
-        return typeof v === "number" ? v <= k : slow(row) <= 0;
-      };
+      return (row) => read(row) <= k;
     case ">":
-      return (row) => {
-        const v = row[name];
-        return typeof v === "number" ? v > k : slow(row) > 0;
-      };
+      return (row) => read(row) > k;
     default:
-      return (row) => {
-        const v = row[name];
-        return typeof v === "number" ? v >= k : slow(row) >= 0;
-      };
+      return (row) => read(row) >= k;
   }
 }
 

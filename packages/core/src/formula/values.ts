@@ -68,6 +68,8 @@ export function normalizeFormulaValue(value: unknown): FormulaValue {
 
 /** A string read as a number; NaN when it is not numeric ("" reads 0, "true"/"false" 1/0). */
 export function stringToNumberOrNaN(text: string): number {
+  if (text === "true") return 1;
+  if (text === "false") return 0;
   const number = Number(text);
   if (!Number.isNaN(number)) return number;
   const word = text.trim().toLowerCase();
