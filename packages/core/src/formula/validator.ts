@@ -2,6 +2,7 @@
  * Live validation of formula text (spec §5.1), for the metric formula builder.
  */
 
+import { LOG_FIXED_FIELDS } from "../logs/log-fields.ts";
 import { compileFormula } from "./compiler.ts";
 import { FORMULA_VALIDATION_MESSAGES, FormulaError } from "./errors.ts";
 import { FORMULA_FUNCTIONS } from "./functions.ts";
@@ -14,22 +15,8 @@ import {
   scanFormulaString,
 } from "./tokenizer.ts";
 
-/** Fields of a conversation log row (spec §3); dynamic fields come on top of these. */
-export const FORMULA_LOG_FIELDS: readonly string[] = [
-  "accountId",
-  "accountName",
-  "agentId",
-  "timestamp",
-  "duration",
-  "fromNumber",
-  "toNumber",
-  "cnam",
-  "roomId",
-  "direction",
-  "transfer",
-  "callId",
-  "uuid",
-];
+/** Fixed fields of a conversation log row (spec §3); dynamic fields come on top of these. */
+export const FORMULA_LOG_FIELDS: readonly string[] = LOG_FIXED_FIELDS;
 
 /**
  * Names a formula may use besides fields (spec §5.1): the functions and operator words, plus the
