@@ -131,10 +131,17 @@ describe("normalizeFilters", () => {
       op: fc.constantFrom("is", "isNot", "eq", "gt", "on", "between"),
     });
     fc.assert(
-      fc.property(fc.dictionary(fc.stringMatching(/^[a-z][a-zA-Z]{0,8}[a-z]$/), entry), (filters) => {
-        const screen = toScreenFilters(filters);
-        expect(normalizeFilters(JSON.stringify(screen))).toEqual(filters);
-      }),
+      fc.property(
+        fc.dictionary(
+          // A field whose name ends in Op cannot be told from an operator key, by the rule itself.
+          fc.stringMatching(/^[a-z][a-zA-Z]{0,8}[a-z]$/).filter((field) => !field.endsWith("Op")),
+          entry,
+        ),
+        (filters) => {
+          const screen = toScreenFilters(filters);
+          expect(normalizeFilters(JSON.stringify(screen))).toEqual(filters);
+        },
+      ),
     );
   });
 });
