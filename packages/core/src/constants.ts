@@ -78,3 +78,6 @@ export const LOCAL_STORAGE_KEYS = {
   contactDisplayNames: "contact-display-names",
   enableProdLogs: "enableProdLogs",
 } as const;
+
+/** Milliseconds in a day (UTC calendar arithmetic of date filters, windows and usage series). */
+export const DAY_MS = 86_400_000;

@@ -1,3 +1,5 @@
+import { DAY_MS } from "../constants.ts";
+
 /**
  * Relative date ranges of the log filters (product spec §5.2): last N day, week, month or year, resolved
  * against a supplied `now` (epoch ms, UTC calendar arithmetic). Nothing here reads the clock.
@@ -8,7 +10,6 @@ export type RelativeDateUnit = (typeof RELATIVE_DATE_UNITS)[number];
 export type RelativeDate = { amount: number; unit: RelativeDateUnit };
 export type DateRange = { start: number; end: number };
 
-const DAY_MS = 86_400_000;
 const RELATIVE = /^(?:(?:last|next)[\s_-]*)?(\d{1,6})[\s_-]*(day|week|month|year)s?$/i;
 
 /**

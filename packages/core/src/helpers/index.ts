@@ -1,3 +1,4 @@
+export * from "./calendar-day.ts";
 export * from "./caller-name.ts";
 export * from "./favorites.ts";
 export * from "./form-field.ts";

@@ -1,4 +1,5 @@
-import { USAGE_PADDING_DAYS } from "../constants.ts";
+import { DAY_MS, USAGE_PADDING_DAYS } from "../constants.ts";
+import { parseIsoDay, utcDay } from "./calendar-day.ts";
 
 /** Usage result buckets (call catalogue §3). */
 export const USAGE_BUCKETS = [
@@ -19,23 +20,11 @@ export type UsageSeriesInput =
   | Readonly<Record<string, Partial<UsageBuckets> & Record<string, unknown>>>
   | ReadonlyArray<{ date: string } & Partial<UsageBuckets> & Record<string, unknown>>;
 
-const DAY_MS = 86_400_000;
-
-/** UTC midnight (ms) of a calendar day; null when the day does not exist (e.g. 02-30). */
-function utcDay(year: number, month: number, day: number): number | null {
-  const ms = Date.UTC(year, month - 1, day);
-  const check = new Date(ms);
-  return check.getUTCFullYear() === year && check.getUTCMonth() === month - 1 && check.getUTCDate() === day
-    ? ms
-    : null;
-}
-
 /** Day (UTC midnight, ms) of `MM-DD-YYYY`, `YYYY-MM-DD` or an ISO timestamp; null when not a real date. */
 export function parseUsageDate(text: string): number | null {
   const us = /^(\d{2})-(\d{2})-(\d{4})$/.exec(text);
   if (us) return utcDay(Number(us[3]), Number(us[1]), Number(us[2]));
-  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (iso) return utcDay(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return parseIsoDay(text);
   if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return null;
   const ms = Date.parse(text);
   if (Number.isNaN(ms)) return null;

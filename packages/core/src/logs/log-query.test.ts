@@ -212,6 +212,7 @@ describe("resolveLogDateWindow", () => {
       { start: Date.UTC(2024, 4, 1, 6), end: 1715000000000 },
     ],
     ["2024-05-03,2024-05-01", { start: NOW - 30 * DAY, end: NOW }],
+    ["2024-02-30,2024-03-05", { start: NOW - 30 * DAY, end: NOW }],
     ['{"start":"x"}', { start: NOW - 30 * DAY, end: NOW }],
   ])("%j", (dateFilter, expected) => {
     expect(resolveLogDateWindow(dateFilter, NOW)).toEqual(expected);

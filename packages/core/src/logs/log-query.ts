@@ -1,7 +1,8 @@
-import { DEFAULT_LOG_RANGE_DAYS, LOG_EXPORT_PAGE, PAGE_SIZES } from "../constants.ts";
+import { DAY_MS, DEFAULT_LOG_RANGE_DAYS, LOG_EXPORT_PAGE, PAGE_SIZES } from "../constants.ts";
 import { type Filters, normalizeFilters, toScreenFilters } from "../filters/normalize.ts";
 import type { FilterFieldType } from "../filters/operators.ts";
 import { type DateRange, lastRange, parseRelativeDate } from "../filters/relative-date.ts";
+import { parseIsoDay } from "../helpers/calendar-day.ts";
 import { LOG_REQUIRED_FIELDS, logFilterFieldTypes } from "./log-fields.ts";
 
 /**
@@ -135,17 +136,18 @@ export function serializeLogScreenQuery(state: LogScreenState): string {
   return parts.join("&");
 }
 
-const DAY_MS = 86_400_000;
-
 function readInstant(value: unknown, edge: "start" | "end"): number | null {
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   if (typeof value !== "string" || value.trim() === "") return null;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text);
+  // A bare day covers the whole day (UTC); days that do not exist are refused.
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    const day = parseIsoDay(text);
+    return day === null ? null : edge === "end" ? day + DAY_MS - 1 : day;
+  }
   const ms = Date.parse(text);
-  if (Number.isNaN(ms)) return null;
-  // A bare day covers the whole day (UTC).
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && edge === "end" ? ms + DAY_MS - 1 : ms;
+  return Number.isNaN(ms) ? null : ms;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { DAY_MS } from "../constants.ts";
 import type { Filters, FilterValue } from "../filters/normalize.ts";
 import {
   type FilterFieldType,
@@ -7,6 +8,7 @@ import {
   RELATIVE_DATE_OPERATORS,
 } from "../filters/operators.ts";
 import { lastRange, nextRange, parseRelativeDate } from "../filters/relative-date.ts";
+import { parseIsoDay } from "../helpers/calendar-day.ts";
 import { isNumericString } from "../helpers/numeric.ts";
 import {
   isLogFixedField,
@@ -82,7 +84,6 @@ export type TranslateLogFiltersOptions = {
   utcOffsetMinutes?: number;
 };
 
-const DAY_MS = 86_400_000;
 const MAX_SHOWN = 64;
 
 /** A caller-supplied name shown safely in a message: JSON-quoted, long ones cut. */
@@ -137,16 +138,11 @@ function dayStart(field: string, item: string | number | boolean, offsetMs: numb
   let ms = Number.NaN;
   if (typeof item === "number") ms = item;
   else if (typeof item === "string") {
-    const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(item.trim());
-    if (day) {
-      const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
-      const utc = Date.UTC(year, month - 1, date);
-      const check = new Date(utc);
-      const real =
-        check.getUTCFullYear() === year && check.getUTCMonth() === month - 1 && check.getUTCDate() === date;
-      if (real) return utc - offsetMs;
-    } else if (/^\d+$/.test(item.trim())) ms = Number(item);
-    else if (/^\d{4}-\d{2}-\d{2}[T ]/.test(item.trim())) ms = Date.parse(item.trim());
+    const text = item.trim();
+    const day = parseIsoDay(text);
+    if (day !== null) return day - offsetMs;
+    if (/^\d+$/.test(text)) ms = Number(text);
+    else if (/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) ms = Date.parse(text);
   }
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
     fail(
