@@ -1,3 +1,4 @@
+import { isPlainRecord } from "../helpers/plain-record.ts";
 import {
   DEFAULT_FILTER_FIELD_TYPES,
   defaultOperatorOf,
@@ -23,10 +24,6 @@ export type NormalizeFiltersOptions = {
 
 const OPERATOR_SUFFIX = "Op";
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** How deep `{ value: { value: ... } }` nesting is followed before the value counts as empty. */
 const MAX_VALUE_DEPTH = 8;
 
@@ -37,7 +34,7 @@ function normalizeScalar(value: unknown, depth = 0): FilterScalar | undefined {
   }
   if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
   if (typeof value === "boolean") return value;
-  if (isRecord(value) && depth < MAX_VALUE_DEPTH) return normalizeScalar(value.value, depth + 1);
+  if (isPlainRecord(value) && depth < MAX_VALUE_DEPTH) return normalizeScalar(value.value, depth + 1);
   return undefined;
 }
 
@@ -51,7 +48,7 @@ export function normalizeFilterValue(value: unknown, depth = 0): FilterValue | u
     const items = value.map((item) => normalizeScalar(item)).filter((item) => item !== undefined);
     return items.length > 0 ? items : undefined;
   }
-  if (isRecord(value))
+  if (isPlainRecord(value))
     return depth < MAX_VALUE_DEPTH ? normalizeFilterValue(value.value, depth + 1) : undefined;
   return normalizeScalar(value);
 }
@@ -61,13 +58,13 @@ export function normalizeFilterValue(value: unknown, depth = 0): FilterValue | u
  * is not a JSON object reads as no filters.
  */
 export function parseFiltersParam(raw: unknown): Record<string, unknown> {
-  if (isRecord(raw)) return raw;
+  if (isPlainRecord(raw)) return raw;
   if (typeof raw !== "string") return {};
   let text = raw.trim();
   for (let attempt = 0; attempt < 4 && text !== ""; attempt++) {
     try {
       const parsed: unknown = JSON.parse(text);
-      return isRecord(parsed) ? parsed : {};
+      return isPlainRecord(parsed) ? parsed : {};
     } catch {
       // not JSON yet: maybe URL-encoded
     }
@@ -113,7 +110,11 @@ export function normalizeFilters(raw: unknown, options: NormalizeFiltersOptions 
     if (entries.has(field) || (isOpKey && Object.hasOwn(input, field))) continue;
     const rawValue = isOpKey ? undefined : input[field];
     const opKey = `${field}${OPERATOR_SUFFIX}`;
-    const rawOp = Object.hasOwn(input, opKey) ? input[opKey] : isRecord(rawValue) ? rawValue.op : undefined;
+    const rawOp = Object.hasOwn(input, opKey)
+      ? input[opKey]
+      : isPlainRecord(rawValue)
+        ? rawValue.op
+        : undefined;
     const op =
       typeof rawOp === "string" && rawOp.trim() !== ""
         ? rawOp.trim()

@@ -1,3 +1,4 @@
+import { isPlainRecord } from "../helpers/plain-record.ts";
 import { isOnboardingMethod, isOnboardingStep, type OnboardingMethod, type OnboardingStep } from "./steps.ts";
 import type { TemplateField } from "./template-fields.ts";
 
@@ -62,10 +63,6 @@ export function toPersisted(state: OnboardingState, now?: number): PersistedOnbo
   return { ...rest, updatedAt: now === undefined ? state.updatedAt : epochSeconds(now) };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 const index = (value: unknown) =>
   Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : 0;
 const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
@@ -75,16 +72,16 @@ const text = (value: unknown) => (typeof value === "string" && value !== "" ? va
  * takes its default; skip flags are never read; updatedAt given in ms is converted to seconds.
  */
 export function fromPersisted(raw: unknown): OnboardingState {
-  if (!isRecord(raw)) return createOnboardingState();
+  if (!isPlainRecord(raw)) return createOnboardingState();
   const fields = Array.isArray(raw.templateFields)
     ? raw.templateFields.filter(
-        (field): field is TemplateField => isRecord(field) && typeof field.key === "string",
+        (field): field is TemplateField => isPlainRecord(field) && typeof field.key === "string",
       )
     : [];
   const integrations = Array.isArray(raw.templateIntegrations)
     ? raw.templateIntegrations.filter((name): name is string => typeof name === "string")
     : [];
-  const connected: Array<[string, boolean]> = isRecord(raw.connectedIntegrations)
+  const connected: Array<[string, boolean]> = isPlainRecord(raw.connectedIntegrations)
     ? Object.entries(raw.connectedIntegrations).filter(
         (entry): entry is [string, boolean] => typeof entry[1] === "boolean",
       )
@@ -109,9 +106,9 @@ export function fromPersisted(raw: unknown): OnboardingState {
 
 /** Of two saved copies (e.g. local storage and account settings), the one updated last; the first on a tie. */
 export function pickLatestPersisted(first: unknown, second: unknown): unknown {
-  const at = (raw: unknown) => (isRecord(raw) && typeof raw.updatedAt === "number" ? raw.updatedAt : -1);
-  if (!isRecord(first)) return isRecord(second) ? second : undefined;
-  if (!isRecord(second)) return first;
+  const at = (raw: unknown) => (isPlainRecord(raw) && typeof raw.updatedAt === "number" ? raw.updatedAt : -1);
+  if (!isPlainRecord(first)) return isPlainRecord(second) ? second : undefined;
+  if (!isPlainRecord(second)) return first;
   const normalise = (value: number) => (value > 100_000_000_000 ? value / 1000 : value);
   return normalise(at(second)) > normalise(at(first)) ? second : first;
 }

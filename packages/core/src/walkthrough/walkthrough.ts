@@ -1,4 +1,5 @@
 import { WALKTHROUGH_VERSION } from "../constants.ts";
+import { isPlainRecord } from "../helpers/plain-record.ts";
 import { isLegacyAccount } from "../permissions/roles.ts";
 
 /**
@@ -28,7 +29,7 @@ export function isWalkthroughStep(value: unknown): value is WalkthroughStep {
 
 /** Reads stored settings defensively: unknown steps and repeats dropped, a missing version stays null. */
 export function readWalkthrough(raw: unknown): WalkthroughState {
-  const record = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {};
+  const record = isPlainRecord(raw) ? raw : {};
   const completed = Array.isArray(record.completed)
     ? [...new Set(record.completed.filter(isWalkthroughStep))]
     : [];
