@@ -115,11 +115,6 @@ function stepBefore(state: OnboardingState, step: OnboardingStep): OnboardingSte
   return at <= 0 ? null : (flow[at - 1] ?? null);
 }
 
-/** After the last field: integrations if any, else the time zone (entering rules may skip further). */
-function afterFields(state: OnboardingState, env: OnboardingEnv): OnboardingState {
-  return enter(state, "SETUP_INTEGRATIONS", env);
-}
-
 /**
  * Enters a step going forward, applying the entering rules: WELCOME becomes SELECT_TEMPLATE without the full
  * editor; SETUP_TEMPLATE and SETUP_INTEGRATIONS need a template (else SELECT_TEMPLATE); SETUP_TEMPLATE lands on
@@ -140,7 +135,9 @@ function enter(
     case "SETUP_TEMPLATE": {
       if (state.templateId === null) return enter(state, "SELECT_TEMPLATE", env);
       const index = nextActiveFieldIndex(state.templateFields, at.fieldIndex ?? 0);
-      return index === null ? afterFields(state, env) : { ...state, activeStep: step, fieldIndex: index };
+      return index === null
+        ? enter(state, "SETUP_INTEGRATIONS", env)
+        : { ...state, activeStep: step, fieldIndex: index };
     }
     case "SETUP_INTEGRATIONS": {
       if (state.templateId === null) return enter(state, "SELECT_TEMPLATE", env);
@@ -197,7 +194,7 @@ function next(state: OnboardingState, env: OnboardingEnv): OnboardingState | "co
       return state.templateId ? enter(state, "SETUP_TEMPLATE", env) : state;
     case "SETUP_TEMPLATE": {
       const index = nextActiveFieldIndex(state.templateFields, state.fieldIndex + 1);
-      return index === null ? afterFields(state, env) : { ...state, fieldIndex: index };
+      return index === null ? enter(state, "SETUP_INTEGRATIONS", env) : { ...state, fieldIndex: index };
     }
     case "SETUP_INTEGRATIONS":
       return state.integrationIndex + 1 < activeIntegrations(state, env).length
