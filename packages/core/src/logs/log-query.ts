@@ -221,9 +221,9 @@ export function buildLogRequest(
   if (page !== undefined) request.page = page;
   if (pageSize !== undefined) request.pageSize = pageSize;
   if (options.now !== undefined) {
-    const window = resolveLogDateWindow(state.dateFilter, options.now);
-    request.start = new Date(window.start).toISOString();
-    request.end = new Date(window.end).toISOString();
+    const range = resolveLogDateWindow(state.dateFilter, options.now);
+    request.start = new Date(range.start).toISOString();
+    request.end = new Date(range.end).toISOString();
   }
   return request;
 }
