@@ -1,19 +1,30 @@
 import { screen, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import { fakeAccount, fakeAccountView, signInAs } from "../test/accounts.ts";
 import { renderAt } from "../test/render.tsx";
 import { routes } from "./router.tsx";
 
 describe("the /app shell", () => {
+  beforeEach(() => {
+    signInAs((call) => {
+      const id = Number(call.url.searchParams.get("targetAccountId") ?? 42);
+      return fakeAccountView({ account: fakeAccount({ id, organizationId: id }) });
+    });
+  });
+
   it("shows the header and every product area, landing on the dashboard", async () => {
     renderAt("/app", null, { routes });
     expect(await screen.findByRole("heading", { name: "Dashboard", level: 1 })).toBeTruthy();
     expect(screen.getByText("Switchboard")).toBeTruthy();
+    expect(screen.getByTestId("account-name").textContent).toBe("Bluebird Dental");
+    expect(screen.getByTestId("account-type").textContent).toBe("Organization");
     expect(screen.getByRole("button", { name: "Help" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Dark theme" })).toBeTruthy();
     const nav = screen.getByRole("navigation", { name: "Product areas" });
     const links = within(nav).getAllByRole("link");
     expect(links.map((link) => link.textContent)).toEqual([
       "Dashboard",
+      "Accounts",
       "Agents",
       "Inbox",
       "Contacts",

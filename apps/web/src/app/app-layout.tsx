@@ -1,15 +1,30 @@
-import { AppShell, Burger, Group, NavLink, ScrollArea, Text, UnstyledButton } from "@mantine/core";
+import {
+  AppShell,
+  Burger,
+  Center,
+  Divider,
+  Group,
+  Image,
+  Loader,
+  NavLink,
+  ScrollArea,
+  Text,
+  UnstyledButton,
+} from "@mantine/core";
 import { useDisclosure, useMediaQuery } from "@mantine/hooks";
 import { useEffect } from "react";
 import { Link, Outlet, useLocation } from "react-router";
 import { HelpButton } from "../components/help-button.tsx";
 import { ThemeToggle } from "../components/theme-toggle.tsx";
-import { FEATURES, featureForSegments } from "../features/registry.ts";
+import { featureForSegments, visibleFeatures } from "../features/registry.ts";
 import { appPath } from "../lib/account-path.ts";
 import { minWidthQuery } from "../lib/breakpoints.ts";
+import { brandName, useHostProfile } from "../lib/host-profile.ts";
 import { OverlayHost } from "../overlays/overlay-host.tsx";
 import { useAppPath } from "./account-context.ts";
+import { useOptionalAccountState } from "./account-state.ts";
 import { useEmbedded } from "./environment.tsx";
+import { AccountSwitcher, UserMenu, ViewingBadge } from "./header-account.tsx";
 
 const NAVBAR_WIDTH = 240;
 const NAVBAR_MINIMISED_WIDTH = 68;
@@ -17,10 +32,14 @@ const HEADER_HEIGHT = 56;
 
 function Navigation({ minimised, onNavigate }: { minimised: boolean; onNavigate: () => void }) {
   const { accountPrefix, rest } = useAppPath();
+  const state = useOptionalAccountState();
   const current = featureForSegments(rest);
+  const features = state
+    ? visibleFeatures({ permissions: state.view.permissions, accountType: state.view.account.accountType })
+    : [];
   return (
     <ScrollArea type="never">
-      {FEATURES.map(({ slug, label, icon: Icon }) => {
+      {features.map(({ slug, label, icon: Icon }) => {
         const active = current === slug;
         return (
           <NavLink
@@ -53,6 +72,8 @@ export function AppLayout() {
   const embedded = useEmbedded();
   const { pathname } = useLocation();
   const { accountPrefix, rest } = useAppPath();
+  const host = useHostProfile();
+  const switching = useOptionalAccountState()?.switching ?? false;
   const [navOpened, nav] = useDisclosure(false);
   const wide = useMediaQuery(minWidthQuery("md"), false, { getInitialValueInEffect: false });
   const minimised = Boolean(wide) && rest[0] === "settings";
@@ -62,12 +83,18 @@ export function AppLayout() {
     nav.close();
   }, [pathname]);
 
+  const main = switching ? (
+    <Center py="xl">
+      <Loader size="sm" aria-label="Loading the account" />
+    </Center>
+  ) : (
+    <Outlet />
+  );
+
   if (embedded) {
     return (
       <AppShell padding="md">
-        <AppShell.Main>
-          <Outlet />
-        </AppShell.Main>
+        <AppShell.Main>{main}</AppShell.Main>
         <OverlayHost />
       </AppShell>
     );
@@ -94,24 +121,29 @@ export function AppLayout() {
               aria-label="Open navigation"
               aria-expanded={navOpened}
             />
-            <UnstyledButton component={Link} to={accountPrefix}>
-              <Text fw={700} size="lg">
-                Switchboard
-              </Text>
+            <UnstyledButton component={Link} to={accountPrefix} aria-label={`${brandName(host)} home`}>
+              <Group gap={8} wrap="nowrap">
+                {host.image ? <Image src={host.image} alt="" h={28} w="auto" fit="contain" /> : null}
+                <Text fw={700} size="lg" visibleFrom="xs">
+                  {brandName(host)}
+                </Text>
+              </Group>
             </UnstyledButton>
+            <Divider orientation="vertical" my={12} visibleFrom="xs" />
+            <AccountSwitcher />
+            <ViewingBadge />
           </Group>
           <Group gap="xs" wrap="nowrap">
             <ThemeToggle />
             <HelpButton />
+            <UserMenu />
           </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Product areas" data-minimised={minimised || undefined}>
         <Navigation minimised={minimised} onNavigate={nav.close} />
       </AppShell.Navbar>
-      <AppShell.Main>
-        <Outlet />
-      </AppShell.Main>
+      <AppShell.Main>{main}</AppShell.Main>
       <OverlayHost />
     </AppShell>
   );

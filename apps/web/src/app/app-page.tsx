@@ -1,11 +1,22 @@
+import { Button, Center, Stack, Text, Title } from "@mantine/core";
 import {
   data,
+  Link,
   type LoaderFunctionArgs,
   type ShouldRevalidateFunctionArgs,
   useLoaderData,
 } from "react-router";
-import { type FeatureSlug, featureForSegments, loadedFeature, loadFeature } from "../features/registry.ts";
+import {
+  type FeatureSlug,
+  featureForSegments,
+  getFeature,
+  isFeatureVisible,
+  loadedFeature,
+  loadFeature,
+} from "../features/registry.ts";
 import { parseAppPath } from "../lib/account-path.ts";
+import { useAppPath } from "./account-context.ts";
+import { useOptionalAccountState } from "./account-state.ts";
 
 type AppPageData = { slug: FeatureSlug };
 
@@ -30,8 +41,35 @@ export function shouldRevalidateAppPage({
   return currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate;
 }
 
+/** An area the permission flags (or the account type) do not open for the account in view. */
+function NotAvailable({ label }: { label: string }) {
+  const { accountPrefix } = useAppPath();
+  return (
+    <Center mih="60vh" p="md">
+      <Stack align="center" gap="sm" maw={460} ta="center">
+        <Title order={1}>{label}</Title>
+        <Text c="dimmed">This area is not available for the account in view.</Text>
+        <Button component={Link} to={accountPrefix}>
+          Go to the dashboard
+        </Button>
+      </Stack>
+    </Center>
+  );
+}
+
 export function AppPage() {
   const { slug } = useLoaderData() as AppPageData;
+  const state = useOptionalAccountState();
+  const feature = getFeature(slug);
+  if (
+    state &&
+    !isFeatureVisible(feature, {
+      permissions: state.view.permissions,
+      accountType: state.view.account.accountType,
+    })
+  ) {
+    return <NotAvailable label={feature.label} />;
+  }
   const Page = loadedFeature(slug);
   return Page ? <Page /> : null;
 }

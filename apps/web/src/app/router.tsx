@@ -19,7 +19,10 @@ const appPageRoute = {
   errorElement: <RouteError />,
 } satisfies RouteObject;
 
-/** Routes of spec §2.2: /app (wrapped in the account layer) with a catch-all, /mobile/start, / -> /app. */
+/**
+ * Routes of spec §2.2: /app (wrapped in the account layer) with a catch-all, the bare /signin, /signup and
+ * /mobile/start, / -> /app.
+ */
 export const routes: RouteObject[] = [
   {
     id: "root",
@@ -43,6 +46,18 @@ export const routes: RouteObject[] = [
           { index: true, ...appPageRoute },
           { path: "*", ...appPageRoute },
         ],
+      },
+      {
+        path: "signin",
+        lazy: async () => ({
+          Component: (await import("../features/auth/signin-page.tsx")).SignInPage,
+        }),
+      },
+      {
+        path: "signup",
+        lazy: async () => ({
+          Component: (await import("../features/auth/signup-page.tsx")).SignUpPage,
+        }),
       },
       {
         path: "mobile/start",

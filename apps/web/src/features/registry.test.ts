@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { FEATURE_SLUGS, FEATURES, featureForSegments, loadedFeature, loadFeature } from "./registry.ts";
+import {
+  FEATURE_SLUGS,
+  FEATURES,
+  featureForSegments,
+  loadedFeature,
+  loadFeature,
+  visibleFeatures,
+} from "./registry.ts";
 
 describe("product areas", () => {
   it("lists every area in sidebar order", () => {
     expect(FEATURES.map((feature) => feature.slug)).toEqual([...FEATURE_SLUGS]);
     expect(FEATURES.map((feature) => feature.label)).toEqual([
       "Dashboard",
+      "Accounts",
       "Agents",
       "Inbox",
       "Contacts",
@@ -34,5 +42,30 @@ describe("product areas", () => {
       expect(typeof page).toBe("function");
       expect(loadedFeature(slug)).toBe(page);
     }
+  });
+});
+
+describe("permission-gated areas", () => {
+  const all = Object.fromEntries(
+    ["canViewBilling", "canViewTasks", "canViewOrg"].map((flag) => [flag, true]),
+  ) as Record<string, boolean>;
+  const labels = (permissions: Record<string, boolean>, accountType: "partner" | "organization" | "agent") =>
+    visibleFeatures({ permissions, accountType }).map((feature) => feature.label);
+
+  it("Billing and Wallet need canViewBilling", () => {
+    expect(labels(all, "organization")).toEqual(expect.arrayContaining(["Billing", "Wallet"]));
+    const noBilling = labels({ ...all, canViewBilling: false }, "organization");
+    expect(noBilling).not.toContain("Billing");
+    expect(noBilling).not.toContain("Wallet");
+  });
+
+  it("Tasks needs canViewTasks", () => {
+    expect(labels({ ...all, canViewTasks: false }, "organization")).not.toContain("Tasks");
+  });
+
+  it("Accounts shows for partners, resellers and organisations, not agent accounts", () => {
+    expect(labels(all, "partner")).toContain("Accounts");
+    expect(labels(all, "organization")).toContain("Accounts");
+    expect(labels(all, "agent")).not.toContain("Accounts");
   });
 });

@@ -1,6 +1,8 @@
+import type { PermissionFlag } from "@switchboard/core";
 import type { TablerIcon } from "@tabler/icons-react";
 import IconAddressBook from "@tabler/icons-react/dist/esm/icons/IconAddressBook.mjs";
 import IconBook from "@tabler/icons-react/dist/esm/icons/IconBook.mjs";
+import IconBuildingCommunity from "@tabler/icons-react/dist/esm/icons/IconBuildingCommunity.mjs";
 import IconCode from "@tabler/icons-react/dist/esm/icons/IconCode.mjs";
 import IconDialpad from "@tabler/icons-react/dist/esm/icons/IconDialpad.mjs";
 import IconInbox from "@tabler/icons-react/dist/esm/icons/IconInbox.mjs";
@@ -12,9 +14,11 @@ import IconRobot from "@tabler/icons-react/dist/esm/icons/IconRobot.mjs";
 import IconSettings from "@tabler/icons-react/dist/esm/icons/IconSettings.mjs";
 import IconWallet from "@tabler/icons-react/dist/esm/icons/IconWallet.mjs";
 import type { ComponentType } from "react";
+import type { SegmentAccountType } from "../lib/account-path.ts";
 
 export const FEATURE_SLUGS = [
   "dashboard",
+  "accounts",
   "agents",
   "inbox",
   "contacts",
@@ -37,6 +41,10 @@ export type FeatureDefinition = {
   icon: TablerIcon;
   /** Loads the page: every product area is a chunk of its own. */
   load: () => Promise<ComponentType>;
+  /** Shown only when this permission flag is granted for the account in view (spec §6). */
+  permission?: PermissionFlag;
+  /** Shown only when the account in view is of one of these types. */
+  accountTypes?: readonly SegmentAccountType[];
 };
 
 /** The product areas of the sidebar, in order; `/app/<slug>` (after any account prefix) shows each. */
@@ -46,6 +54,13 @@ export const FEATURES: readonly FeatureDefinition[] = [
     label: "Dashboard",
     icon: IconLayoutDashboard,
     load: async () => (await import("./dashboard/dashboard-page.tsx")).DashboardPage,
+  },
+  {
+    slug: "accounts",
+    label: "Accounts",
+    icon: IconBuildingCommunity,
+    load: async () => (await import("./accounts/accounts-page.tsx")).AccountsPage,
+    accountTypes: ["partner", "reseller", "organization"],
   },
   {
     slug: "agents",
@@ -76,6 +91,7 @@ export const FEATURES: readonly FeatureDefinition[] = [
     label: "Tasks",
     icon: IconListCheck,
     load: async () => (await import("./tasks/tasks-page.tsx")).TasksPage,
+    permission: "canViewTasks",
   },
   {
     slug: "knowledge-base",
@@ -100,12 +116,14 @@ export const FEATURES: readonly FeatureDefinition[] = [
     label: "Billing",
     icon: IconReceipt,
     load: async () => (await import("./billing/billing-page.tsx")).BillingPage,
+    permission: "canViewBilling",
   },
   {
     slug: "wallet",
     label: "Wallet",
     icon: IconWallet,
     load: async () => (await import("./wallet/wallet-page.tsx")).WalletPage,
+    permission: "canViewBilling",
   },
   {
     slug: "settings",
@@ -120,6 +138,24 @@ export function featureForSegments(rest: readonly string[]): FeatureSlug | null 
   const first = rest[0];
   if (first === undefined) return "dashboard";
   return (FEATURE_SLUGS as readonly string[]).includes(first) ? (first as FeatureSlug) : null;
+}
+
+/** What decides whether an area shows: the flags granted for the account in view and its type. */
+export type FeatureAccess = {
+  permissions: Partial<Record<PermissionFlag, boolean>>;
+  accountType: SegmentAccountType;
+};
+
+/** Whether the sidebar shows the area (and its page opens) for the account in view. */
+export function isFeatureVisible(feature: FeatureDefinition, access: FeatureAccess): boolean {
+  if (feature.permission && access.permissions[feature.permission] !== true) return false;
+  if (feature.accountTypes && !feature.accountTypes.includes(access.accountType)) return false;
+  return true;
+}
+
+/** The areas of the sidebar for the account in view, in order. */
+export function visibleFeatures(access: FeatureAccess): FeatureDefinition[] {
+  return FEATURES.filter((feature) => isFeatureVisible(feature, access));
 }
 
 export function getFeature(slug: FeatureSlug): FeatureDefinition {

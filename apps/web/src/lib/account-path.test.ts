@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { appPath, describeAccount, parseAppPath } from "./account-path.ts";
+import {
+  ACCOUNT_TYPE_MISMATCH,
+  accountAppPath,
+  appPath,
+  checkAccountType,
+  describeAccount,
+  parseAppPath,
+  segmentForAccountType,
+} from "./account-path.ts";
 
 describe("parseAppPath", () => {
   it("returns null outside /app", () => {
@@ -74,5 +82,27 @@ describe("describeAccount", () => {
   it("labels the account type", () => {
     expect(describeAccount({ type: "org", id: 42 })).toBe("Organization 42");
     expect(describeAccount({ type: "agent", id: 3 })).toBe("Agent account 3");
+  });
+});
+
+describe("the account-type check (spec §5)", () => {
+  it("passes when the path names no type or the same type", () => {
+    expect(checkAccountType(null, "organization")).toBeNull();
+    expect(checkAccountType("org", "organization")).toBeNull();
+    expect(checkAccountType("reseller", "reseller")).toBeNull();
+    expect(checkAccountType("agent", "agent")).toBeNull();
+  });
+
+  it("fails with Account type does not match otherwise", () => {
+    expect(checkAccountType("reseller", "organization")).toBe("Account type does not match");
+    expect(checkAccountType("org", "agent")).toBe(ACCOUNT_TYPE_MISMATCH);
+  });
+});
+
+describe("accountAppPath", () => {
+  it("writes the account's segment", () => {
+    expect(accountAppPath("organization", 42)).toBe("/app/org/42");
+    expect(accountAppPath("reseller", 3, "accounts")).toBe("/app/reseller/3/accounts");
+    expect(segmentForAccountType("agent")).toBe("agent");
   });
 });

@@ -72,3 +72,57 @@ const ACCOUNT_TYPE_LABELS: Record<AccountSegmentType, string> = {
 export function describeAccount(account: AccountRef): string {
   return `${ACCOUNT_TYPE_LABELS[account.type]} ${account.id}`;
 }
+
+/** The account type an /app segment names: `org` is an organization. */
+export const SEGMENT_ACCOUNT_TYPE = {
+  partner: "partner",
+  reseller: "reseller",
+  org: "organization",
+  agent: "agent",
+} as const satisfies Record<AccountSegmentType, string>;
+
+export type SegmentAccountType = (typeof SEGMENT_ACCOUNT_TYPE)[AccountSegmentType];
+
+const SEGMENT_FOR_TYPE: Record<SegmentAccountType, AccountSegmentType> = {
+  partner: "partner",
+  reseller: "reseller",
+  organization: "org",
+  agent: "agent",
+};
+
+/** The path segment of an account type: organization -> org. */
+export function segmentForAccountType(type: SegmentAccountType): AccountSegmentType {
+  return SEGMENT_FOR_TYPE[type];
+}
+
+/** The app path that puts an account in view: accountAppPath("organization", 42) -> /app/org/42. */
+export function accountAppPath(type: SegmentAccountType, id: number, ...segments: string[]): string {
+  return appPath(`/app/${SEGMENT_FOR_TYPE[type]}/${id}`, ...segments);
+}
+
+/** Message of the account-type check (spec §5 and §8), word for word. */
+export const ACCOUNT_TYPE_MISMATCH = "Account type does not match";
+
+/**
+ * The account-type check (spec §5): when the path names a type and the fetched account is of another,
+ * the check fails with "Account type does not match". Answers the message, or null when the types agree.
+ */
+export function checkAccountType(
+  expected: AccountSegmentType | null | undefined,
+  actual: SegmentAccountType,
+): string | null {
+  if (!expected) return null;
+  return SEGMENT_ACCOUNT_TYPE[expected] === actual ? null : ACCOUNT_TYPE_MISMATCH;
+}
+
+const TYPE_LABELS: Record<SegmentAccountType, string> = {
+  partner: "Partner",
+  reseller: "Reseller",
+  organization: "Organization",
+  agent: "Agent account",
+};
+
+/** "Organization", "Agent account", ... */
+export function accountTypeLabel(type: SegmentAccountType): string {
+  return TYPE_LABELS[type];
+}

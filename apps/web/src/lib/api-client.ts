@@ -1,8 +1,35 @@
 import { createApiClient } from "@switchboard/api";
+import { getTargetAccountId, readStoredViewingAs, readToken } from "./session.ts";
 
 /**
- * The typed API client of the web app (same origin). Import it only from lazy chunks (overlays, feature
- * pages, their api.ts): @switchboard/api carries zod and every route schema, which the /app shell's initial
- * bundle must not.
+ * Adds the viewing-as value in force to every call that carries a token, so the server grants the same
+ * permission flags the shell shows (it reads `viewingAs` on every call, default the rank's own).
  */
-export const apiClient = createApiClient();
+export function withViewingAs(
+  doFetch: typeof fetch,
+  viewingAs: () => string | null = readStoredViewingAs,
+): typeof fetch {
+  return (input, init) => {
+    if (typeof input !== "string") return doFetch(input, init);
+    const value = viewingAs();
+    if (!value) return doFetch(input, init);
+    const url = new URL(input, "http://same-origin.invalid");
+    if (!url.searchParams.has("token") || url.searchParams.has("viewingAs")) return doFetch(input, init);
+    url.searchParams.set("viewingAs", value);
+    const text =
+      url.origin === "http://same-origin.invalid" ? `${url.pathname}${url.search}` : url.toString();
+    return doFetch(text, init);
+  };
+}
+
+/**
+ * The typed API client of the web app (same origin): every call carries the stored `token`, the account in
+ * view as `targetAccountId` (set by the account layer) and the viewing-as value. Import it only from lazy
+ * chunks (overlays, feature pages, their api.ts): @switchboard/api carries zod and every route schema,
+ * which the /app shell's initial bundle must not.
+ */
+export const apiClient = createApiClient({
+  getToken: () => readToken(),
+  getTargetAccountId: () => getTargetAccountId(),
+  fetch: withViewingAs((input, init) => fetch(input, init)),
+});

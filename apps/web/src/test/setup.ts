@@ -1,5 +1,7 @@
 import { cleanup } from "@testing-library/react";
-import { afterEach } from "vitest";
+import { afterEach, vi } from "vitest";
+import { setLogoutNavigation } from "../lib/logout.ts";
+import { sessionStorageChanged, setTargetAccountId } from "../lib/session.ts";
 
 // jsdom lacks the layout APIs Mantine reads.
 if (!window.matchMedia) {
@@ -31,4 +33,11 @@ afterEach(() => {
   cleanup();
   window.localStorage.clear();
   window.sessionStorage.clear();
+  sessionStorageChanged();
+  setTargetAccountId(null);
+  setLogoutNavigation(() => {});
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
 });

@@ -1,0 +1,40 @@
+import * as api from "@switchboard/api";
+import { describe, expect, it } from "vitest";
+import { stubFetch } from "../test/accounts.ts";
+import { fetchAccountView, RequestError, requestJson, SHELL_PATHS } from "./shell-api.ts";
+
+describe("the shell's own calls", () => {
+  it("use the route table's paths and methods", () => {
+    expect(SHELL_PATHS.getAccount).toBe(api.getAccount.path);
+    expect(SHELL_PATHS.logout).toBe(api.logout.path);
+    expect(SHELL_PATHS.oneTimeAuth).toBe(api.oneTimeAuth.path);
+    expect(api.getAccount.method).toBe("GET");
+    expect(api.logout.method).toBe("POST");
+    expect(api.oneTimeAuth.method).toBe("GET");
+  });
+
+  it("send token, targetAccountId and viewingAs in the query", async () => {
+    const calls = stubFetch({ "GET /api/v1/account": () => ({ success: true, account: {} }) });
+    await fetchAccountView({ token: "t", targetAccountId: 42, viewingAs: "owner" });
+    expect(Object.fromEntries(calls[0]?.url.searchParams ?? [])).toEqual({
+      token: "t",
+      targetAccountId: "42",
+      viewingAs: "owner",
+    });
+  });
+
+  it("throw the server's message with the status", async () => {
+    stubFetch({});
+    const error = await requestJson("GET", "/api/v1/nothing").catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RequestError);
+    expect((error as RequestError).status).toBe(404);
+    expect((error as RequestError).message).toBe("Not found: GET /api/v1/nothing");
+  });
+
+  it("count an account answer with success false as failed", async () => {
+    stubFetch({ "GET /api/v1/account": () => ({ success: false, message: "Gone" }) });
+    await expect(fetchAccountView({ token: "t", targetAccountId: null, viewingAs: null })).rejects.toThrow(
+      "Gone",
+    );
+  });
+});
