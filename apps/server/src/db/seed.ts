@@ -1,7 +1,7 @@
 import { count } from "drizzle-orm";
 import { createAccountsRepository } from "../modules/accounts/accounts.repository.ts";
 import type { Database } from "./client.ts";
-import { accounts, memberships, users } from "./schema/index.ts";
+import { accounts, domains, memberships, users } from "./schema/index.ts";
 
 export const DEMO_USERS = {
   superAdmin: "admin@switchboard.local",
@@ -11,9 +11,13 @@ export const DEMO_USERS = {
   admin: "admin@bluebird.example",
 } as const;
 
+/** The demo partner's white-label host: open http://voice.acme.localhost:3000/app to see it applied. */
+export const DEMO_WHITE_LABEL_HOST = "voice.acme.localhost";
+
 /**
  * A demo hierarchy for a new embedded database: a super admin, a partner, a reseller, an organisation with
- * an owner and an admin, and two agent accounts. Returns false when the database already holds accounts.
+ * an owner and an admin, and two agent accounts; the partner has a white-label domain. Returns false when
+ * the database already holds accounts.
  */
 export async function seedDemoData(db: Database): Promise<boolean> {
   const [existing] = await db.select({ value: count() }).from(accounts);
@@ -44,6 +48,18 @@ export async function seedDemoData(db: Database): Promise<boolean> {
     },
     { userId: await user(DEMO_USERS.partner, "Pat Partner") },
   );
+  await db.insert(domains).values({
+    accountId: partner.id,
+    host: DEMO_WHITE_LABEL_HOST,
+    name: "Acme Voice",
+    settings: {
+      supportUrl: "https://support.acmevoice.example",
+      smsMessaging: true,
+      allowEmbeds: true,
+      appScripts: [],
+    },
+    isDefault: true,
+  });
   const reseller = await repo.insertAccount(
     partner,
     {

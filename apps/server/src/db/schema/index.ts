@@ -1,4 +1,5 @@
 export * from "./accounts.ts";
 export * from "./auth.ts";
+export * from "./domains.ts";
 export * from "./outbox.ts";
 export * from "./system.ts";
