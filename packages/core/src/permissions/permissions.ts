@@ -93,3 +93,15 @@ export function derivePermissions(input: PermissionInput): Permissions {
     return allFlags((flag) => settingAllows(input.settings, flag));
   return allFlags((flag) => !OWNER_ONLY_FLAGS.has(flag) && settingAllows(input.settings, flag));
 }
+
+/**
+ * The fixed test accounts of §6 (the spec leaves the five usernames out; these are Switchboard's own).
+ * They may view and edit their organisation, onboard without a plan, pick a number and deactivate.
+ */
+export const TEST_ACCOUNT_USERNAMES: readonly string[] = [
+  "test-account-1",
+  "test-account-2",
+  "test-account-3",
+  "test-account-4",
+  "test-account-5",
+];
