@@ -5,6 +5,7 @@ import type { AccessResolver } from "./modules/auth/access.ts";
 import type { EmailProvider } from "./providers/email/email-provider.ts";
 import type { Outbox } from "./providers/outbox/outbox.ts";
 import type { SmsProvider } from "./providers/sms/sms-provider.ts";
+import type { StorageProvider } from "./providers/storage/storage-provider.ts";
 
 /** What every module's handlers and services may use: built once per app. */
 export type AppContext = {
@@ -19,6 +20,8 @@ export type AppContext = {
   outbox: Outbox;
   email: EmailProvider;
   sms: SmsProvider;
+  /** Uploaded files (DATA_DIR/files by default), served read-only at /files/... */
+  storage: StorageProvider;
 };
 
 declare module "fastify" {

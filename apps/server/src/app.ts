@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
+import multipart from "@fastify/multipart";
 import { routeTable } from "@switchboard/api";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
@@ -6,24 +8,36 @@ import type { AppContext } from "./app-context.ts";
 import type { Config } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { migrateDatabase } from "./db/migrate.ts";
-import { DEMO_USERS, seedDemoData } from "./db/seed.ts";
+import { DEMO_USERS, DEMO_WHITE_LABEL_HOST, seedDemoData } from "./db/seed.ts";
 import { registerApiDocs } from "./http/api-docs.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
+import { registerFiles } from "./http/files.ts";
 import { registerRoutes } from "./http/routes.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createLogger } from "./logger.ts";
 import { createAccountsRepository } from "./modules/accounts/accounts.repository.ts";
 import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
+import { createAccountsService } from "./modules/accounts/accounts.service.ts";
+import { createAdminUsersRepository } from "./modules/admin-users/admin-users.repository.ts";
+import { adminUsersRoutes } from "./modules/admin-users/admin-users.routes.ts";
+import { createAdminUsersService } from "./modules/admin-users/admin-users.service.ts";
 import { createAccessResolver } from "./modules/auth/access.ts";
 import { createAuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
 import { resolveSecretKey } from "./modules/auth/secrets.ts";
+import { createDomainsRepository } from "./modules/domains/domains.repository.ts";
+import { domainsRoutes } from "./modules/domains/domains.routes.ts";
+import { createDomainsService } from "./modules/domains/domains.service.ts";
+import { createHierarchyRepository } from "./modules/hierarchy/hierarchy.repository.ts";
+import { hierarchyRoutes } from "./modules/hierarchy/hierarchy.routes.ts";
+import { createHierarchyService } from "./modules/hierarchy/hierarchy.service.ts";
 import { systemRoutes } from "./modules/system/system.routes.ts";
 import { startInstanceRegistration } from "./modules/system/system.service.ts";
 import { outboxEmailProvider, smtpEmailProvider } from "./providers/email/email-provider.ts";
 import { createOutbox } from "./providers/outbox/outbox.ts";
 import { outboxSmsProvider } from "./providers/sms/sms-provider.ts";
+import { localStorageProvider } from "./providers/storage/storage-provider.ts";
 
 export const VERSION: string = JSON.parse(
   readFileSync(new URL("../package.json", import.meta.url), "utf8"),
@@ -34,6 +48,7 @@ function demoSignInHelp(publicUrl: string): string {
     `Demo data created. Sign in at ${publicUrl}/signin with one of:`,
     ...Object.entries(DEMO_USERS).map(([role, email]) => `  ${role.padEnd(10)} ${email}`),
     `The 6-digit code arrives in the dev outbox: ${publicUrl}/api/dev/outbox (also printed here).`,
+    `The partner's white-label host: ${publicUrl.replace(/\/\/[^/:]+/, `//${DEMO_WHITE_LABEL_HOST}`)}/app`,
   ].join("\n");
 }
 
@@ -81,6 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const sms = outboxSmsProvider(outbox);
   const secretKey = await resolveSecretKey(db, config.secretKey);
   const access = createAccessResolver(db);
+  const storage = localStorageProvider(path.join(config.dataDir, "files"), config.publicUrl);
   const context: AppContext = {
     config,
     database,
@@ -91,23 +107,46 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     outbox,
     email,
     sms,
+    storage,
   };
+  const accountsRepository = createAccountsRepository(db);
   const auth = createAuthService({
     repo: createAuthRepository(db),
-    accounts: createAccountsRepository(db),
+    accounts: accountsRepository,
     email,
     sms,
     secretKey,
     loadAccount: access.loadAccount,
   });
 
+  const domains = createDomainsService({ repo: createDomainsRepository(db), publicUrl: config.publicUrl });
+  const adminUsers = createAdminUsersService({
+    repo: createAdminUsersRepository(db),
+    email,
+    publicUrl: config.publicUrl,
+    allowLocalRedirects: config.env !== "production",
+    isPartnerHost: domains.isPartnerHost,
+  });
+  const hierarchy = createHierarchyService({
+    repo: createHierarchyRepository(db),
+    accounts: accountsRepository,
+    access,
+    adminUsers,
+  });
+
   app.decorate("context", context);
   installErrorHandler(app);
+  // Uploads: each route sets its own smaller limit (profile images 2 MB).
+  await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 20, parts: 25 } });
   registerRoutes(app, context, routeTable, [
     ...systemRoutes(registration),
     ...authRoutes(auth),
-    ...accountsRoutes(),
+    ...accountsRoutes(createAccountsService({ repo: accountsRepository, storage })),
+    ...hierarchyRoutes(hierarchy),
+    ...adminUsersRoutes(adminUsers),
+    ...domainsRoutes(domains),
   ]);
+  registerFiles(app, storage);
   await registerApiDocs(app, routeTable, { version: VERSION, publicUrl: config.publicUrl });
   await registerWebApp(app, config.webDistDir);
   return app;

@@ -25,6 +25,8 @@ export type CallInput<T extends RouteDefinition> = {
   query?: RouteQuery<T>;
   params?: RouteParams<T>;
   body?: RouteBody<T>;
+  /** The parts of a `multipart/form-data` call (route.consumes), e.g. an image upload. */
+  form?: FormData;
   signal?: AbortSignal;
 };
 
@@ -63,7 +65,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     Object.assign(query, input.query ?? {});
     const url = `${baseUrl}${fillPath(route.path, input.params as Record<string, string | number> | undefined)}${buildQuery(query)}`;
     const init: RequestInit = { method: route.method, signal: input.signal };
-    if (input.body !== undefined) {
+    if (input.form !== undefined) {
+      init.body = input.form;
+    } else if (input.body !== undefined) {
       init.headers = { "content-type": "application/json" };
       init.body = JSON.stringify(input.body);
     }

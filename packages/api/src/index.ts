@@ -4,5 +4,8 @@ export * from "./openapi.ts";
 export * from "./route.ts";
 export * from "./route-table.ts";
 export * from "./routes/accounts.ts";
+export * from "./routes/admin-users.ts";
 export * from "./routes/auth.ts";
+export * from "./routes/domains.ts";
+export * from "./routes/hierarchy.ts";
 export * from "./routes/system.ts";

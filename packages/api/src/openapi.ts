@@ -66,6 +66,15 @@ export function buildOpenApiDocument(
         required: true,
         content: { "application/json": { schema: toSchema(route.body, "input") } },
       };
+    } else if (route.consumes === "multipart/form-data") {
+      operation.requestBody = {
+        required: true,
+        content: {
+          "multipart/form-data": {
+            schema: { type: "object", properties: { image: { type: "string", format: "binary" } } },
+          },
+        },
+      };
     }
     if (route.auth !== "none") {
       operation.security =

@@ -1,7 +1,17 @@
 import type { RouteDefinition } from "./route.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
+import { adminUsersRoutes } from "./routes/admin-users.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { domainsRoutes } from "./routes/domains.ts";
+import { hierarchyRoutes } from "./routes/hierarchy.ts";
 import { systemRoutes } from "./routes/system.ts";
 
 /** Every call of the API. The server registers exactly these; the OpenAPI document is generated from them. */
-export const routeTable: readonly RouteDefinition[] = [...systemRoutes, ...authRoutes, ...accountsRoutes];
+export const routeTable: readonly RouteDefinition[] = [
+  ...systemRoutes,
+  ...authRoutes,
+  ...accountsRoutes,
+  ...hierarchyRoutes,
+  ...adminUsersRoutes,
+  ...domainsRoutes,
+];

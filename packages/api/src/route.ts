@@ -28,6 +28,11 @@ export type RouteDefinition<
   query?: Q;
   params?: P;
   body?: B;
+  /**
+   * Content type of a non-JSON request body. `multipart/form-data` routes have no `body` schema: the
+   * handler reads the parts itself (file type and size checks), and the client sends `form`.
+   */
+  consumes?: "multipart/form-data";
   /** Schema of the success answer (JSON). Omitted for answers that are not JSON (CSV, files). */
   response?: R;
   /** Content type of a non-JSON answer. */

@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Database } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import { jsonbMerge } from "../../db/jsonb.ts";
 import { accounts, memberships } from "../../db/schema/index.ts";
 import type { AccountRow } from "../auth/access.ts";
 import { ancestorsUnder, usernameBase } from "./hierarchy.ts";
@@ -15,7 +18,7 @@ export function createAccountsRepository(db: Database) {
     const rows = await db
       .select({ id: accounts.id })
       .from(accounts)
-      .where(eq(accounts.username, username))
+      .where(sql`lower(${accounts.username}) = ${username.toLowerCase()}`)
       .limit(1);
     return rows.length === 0;
   }
@@ -29,8 +32,59 @@ export function createAccountsRepository(db: Database) {
     }
   }
 
+  /** A live (not deleted) account by username, whatever its case. */
+  async function findByUsername(username: string): Promise<AccountRow | null> {
+    const [row] = await db
+      .select()
+      .from(accounts)
+      .where(and(sql`lower(${accounts.username}) = ${username.toLowerCase()}`, isNull(accounts.deletedAt)))
+      .limit(1);
+    return row ?? null;
+  }
+
+  async function update(id: number, values: PgUpdateSetSource<typeof accounts>): Promise<AccountRow> {
+    const [row] = await db.update(accounts).set(values).where(eq(accounts.id, id)).returning();
+    if (!row) throw new Error(`account ${id} vanished`);
+    return row;
+  }
+
   return {
     uniqueUsername,
+    usernameFree,
+    findByUsername,
+    update,
+    /** Columns and details keys in one statement; details keys are merged, `removeDetails` dropped. */
+    async updateFields(
+      id: number,
+      columns: Partial<typeof accounts.$inferInsert>,
+      details: Record<string, unknown> = {},
+      removeDetails: readonly string[] = [],
+    ): Promise<AccountRow> {
+      const touchesDetails = Object.keys(details).length > 0 || removeDetails.length > 0;
+      if (!touchesDetails && Object.keys(columns).length === 0) {
+        const [row] = await db.select().from(accounts).where(eq(accounts.id, id)).limit(1);
+        if (!row) throw new Error(`account ${id} vanished`);
+        return row;
+      }
+      return update(id, {
+        ...columns,
+        ...(touchesDetails ? { details: jsonbMerge(accounts.details, details, removeDetails) } : {}),
+      });
+    },
+    /** Merges settings keys and removes others atomically; answers the settings as stored. */
+    async mergeSettings(id: number, patch: Record<string, unknown>, remove: readonly string[]) {
+      const row = await update(id, { settings: jsonbMerge(accounts.settings, patch, remove) });
+      return row.settings;
+    },
+    /** False when another account holds the username (any case). */
+    async setUsername(id: number, username: string): Promise<AccountRow | null> {
+      try {
+        return await update(id, { username });
+      } catch (error) {
+        if (isUniqueViolation(error)) return null;
+        throw error;
+      }
+    },
 
     /** Inserts an account under `parent` with its ancestor ids; an organisation is its own organisation. */
     async insertAccount(parent: AccountRow | null, input: NewAccountInput, owner?: { userId: number }) {

@@ -1,9 +1,27 @@
+import type {} from "@fastify/multipart";
 import * as api from "@switchboard/api";
 import { allowedViewingAs, isActingAsHigherRole } from "@switchboard/core";
+import type { FastifyRequest } from "fastify";
+import { ApiError } from "../../http/api-error.ts";
 import { handle } from "../../http/routes.ts";
 import { toApiAccount, toApiUser } from "./account-view.ts";
+import { ACCOUNT_MESSAGES, type AccountsService } from "./accounts.service.ts";
 
-export function accountsRoutes() {
+/** The one file part of a multipart upload, at most `maxBytes`. */
+async function readUpload(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+  if (!request.isMultipart()) throw new ApiError(400, ACCOUNT_MESSAGES.notMultipart);
+  const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
+  if (!part) throw new ApiError(400, ACCOUNT_MESSAGES.noImage);
+  try {
+    return await part.toBuffer();
+  } catch (error) {
+    if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
+      throw new ApiError(413, ACCOUNT_MESSAGES.imageTooLarge);
+    throw error;
+  }
+}
+
+export function accountsRoutes(accounts: AccountsService) {
   return [
     handle(api.getAccount, (_input, { access }) => ({
       success: true as const,
@@ -16,5 +34,42 @@ export function accountsRoutes() {
       actingAsHigherRole: isActingAsHigherRole(access.rank, access.viewingAs),
       permissions: access.permissions,
     })),
+    handle(api.saveAccount, async ({ body }, { access }) => ({
+      success: true as const,
+      account: toApiAccount(await accounts.updateFields(access.target, body)),
+    })),
+    handle(api.updateAccount, async ({ body }, { access }) => ({
+      success: true as const,
+      account: toApiAccount(await accounts.updateFields(access.target, body)),
+    })),
+    handle(api.updateOrganization, async ({ body }, { access }) => ({
+      success: true as const,
+      account: toApiAccount(await accounts.updateOrganization(access, body)),
+    })),
+    handle(api.saveAccountSetting, async ({ body }, { access }) => ({
+      success: true as const,
+      settings: await accounts.saveSettings(access, body.settings),
+    })),
+    handle(api.saveSocialLinks, async ({ body }, { access }) => ({
+      success: true as const,
+      ...(await accounts.saveSocialLinks(access.target, body.socialLinks, body.socialLinksPosition)),
+    })),
+    handle(api.uploadProfileImage, async (_input, { access, request }) => {
+      const data = await readUpload(request, api.PROFILE_IMAGE_MAX_BYTES);
+      const { image, account } = await accounts.setProfileImage(access.target, data);
+      return { success: true as const, image, account: toApiAccount(account) };
+    }),
+    handle(api.updateUsername, async ({ body }, { access }) => ({
+      success: true as const,
+      account: toApiAccount(await accounts.updateUsername(access.target, body.username)),
+    })),
+    handle(api.getPublicProfile, async ({ params }) => ({
+      success: true as const,
+      account: await accounts.publicProfile(params.username),
+    })),
+    handle(api.enableAccount, ({ body }) => accounts.setEnabled(body.username, true)),
+    handle(api.disableAccount, ({ body }) =>
+      accounts.setEnabled(body.username, false, { reason: body.reason, details: body.details }),
+    ),
   ];
 }

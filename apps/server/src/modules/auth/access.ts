@@ -3,7 +3,9 @@ import {
   type AccountRole,
   derivePermissions,
   deriveRole,
+  isActingAsHigherRole,
   type PartnerSettings,
+  type PermissionFlag,
   type Permissions,
   type RealRank,
   restoreViewingAs,
@@ -82,6 +84,27 @@ export function canReach(
   }
 }
 
+/** Is `account` the `root` account itself or below it? (No super-admin shortcut: a position in the tree.) */
+export function isWithin(root: AccountRow, account: AccountRow): boolean {
+  return canReach({ superAdmin: false, account: root }, account);
+}
+
+/**
+ * Does the caller act above `account` (default the target)? Placed above it (isAbove) and acting as that
+ * higher role: not viewing as owner or admin.
+ */
+export function actsAbove(access: Access, account: AccountRow = access.target): boolean {
+  return isActingAsHigherRole(access.rank, access.viewingAs) && isAbove(access.caller, account);
+}
+
+/** Is the caller placed above `account`: a super admin, or a user of a partner or reseller over it? */
+export function isAbove(caller: Pick<Caller, "user" | "account">, account: AccountRow): boolean {
+  if (caller.user.superAdmin) return true;
+  const home = caller.account;
+  if (!home || home.id === account.id) return false;
+  return (home.accountType === "partner" || home.accountType === "reseller") && isWithin(home, account);
+}
+
 export function createAccessResolver(db: Database) {
   async function resolveCaller(token: string): Promise<Caller | null> {
     const [row] = await db
@@ -154,18 +177,39 @@ export function createAccessResolver(db: Database) {
     const role = caller.account ? deriveRole(toRoleSubject(caller.account)) : "organization";
     const rank = { superAdmin: caller.user.superAdmin, role, isOwner: caller.role === "owner" };
     const viewingAs = restoreViewingAs(query.viewingAs, rank);
-    const permissions = derivePermissions({
-      rank,
-      viewingAs,
-      isTestAccount: caller.account ? TEST_ACCOUNT_USERNAMES.includes(caller.account.username) : false,
-      isOwnOrganization: caller.role === "owner" && target.organizationId === caller.account?.id,
-      settings: await settingsFor(target),
-    });
+    const permissions = await permissionsOn({ caller, rank, viewingAs }, target);
     if (route.permission && !permissions[route.permission]) throw new ApiError(403, MESSAGES.forbidden);
     return { caller, target, rank, viewingAs, permissions };
   }
 
-  return { authorize, resolveCaller, loadAccount };
+  /** The flags the caller holds on an account (the target, or one a handler resolved below it). */
+  async function permissionsOn(
+    access: Pick<Access, "caller" | "rank" | "viewingAs">,
+    account: AccountRow,
+  ): Promise<Permissions> {
+    const { caller } = access;
+    return derivePermissions({
+      rank: access.rank,
+      viewingAs: access.viewingAs,
+      isTestAccount: caller.account ? TEST_ACCOUNT_USERNAMES.includes(caller.account.username) : false,
+      isOwnOrganization: caller.role === "owner" && account.organizationId === caller.account?.id,
+      settings: await settingsFor(account),
+    });
+  }
+
+  /**
+   * Refuses unless the caller holds `flag` on `account` — for a handler that acts on an account it resolved
+   * below the target (the route's flag was checked on the target itself).
+   */
+  async function requirePermission(access: Access, account: AccountRow, flag: PermissionFlag): Promise<void> {
+    if (account.id === access.target.id) {
+      if (!access.permissions[flag]) throw new ApiError(403, MESSAGES.forbidden);
+      return;
+    }
+    if (!(await permissionsOn(access, account))[flag]) throw new ApiError(403, MESSAGES.forbidden);
+  }
+
+  return { authorize, resolveCaller, loadAccount, permissionsOn, requirePermission };
 }
 
 export function toRoleSubject(account: AccountRow) {

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { defineRoute } from "../route.ts";
+import { emailSchema } from "./auth.ts";
+import { redirectUrlSchema } from "./hierarchy.ts";
+
+/** A user of an account (owner or admin), as the members screen lists them. */
+export const adminUserSchema = z.object({
+  id: z.number().int(),
+  email: z.string().nullable(),
+  fullName: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
+  role: z.enum(["owner", "admin"]),
+  /** When the user joined the account, ms epoch. */
+  timestamp: z.number(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+/** How long an invitation link signs the invitee in. */
+export const INVITATION_TTL_DAYS = 7;
+
+export const inviteAdminUser = defineRoute({
+  id: "inviteAdminUser",
+  method: "POST",
+  path: "/api/v2/inviteAdminUser",
+  summary:
+    "Add a person (by e-mail; created if new) to the target account as admin, or as owner with isOwner (only owners or those above may make owners), and e-mail an invitation link to redirectUrl (default PUBLIC_URL/app, or a white-label host) with a oneTimeToken valid 7 days that signs them in.",
+  tag: "Admin users",
+  auth: "token",
+  permission: "canInviteUsers",
+  body: z.object({
+    email: emailSchema,
+    redirectUrl: redirectUrlSchema.optional(),
+    isOwner: z.boolean().default(false),
+  }),
+  response: z.object({ success: z.literal(true), message: z.string(), user: adminUserSchema }),
+});
+
+export const listAdminUsers = defineRoute({
+  id: "listAdminUsers",
+  method: "GET",
+  path: "/api/v2/listAdminUsers",
+  summary: "The users (owners and admins) of the target account, owners first.",
+  tag: "Admin users",
+  auth: "token",
+  permission: "canManageUsers",
+  response: z.object({ success: z.literal(true), users: z.array(adminUserSchema) }),
+});
+
+export const deleteAdminUser = defineRoute({
+  id: "deleteAdminUser",
+  method: "DELETE",
+  path: "/api/v2/deleteAdminUser",
+  summary:
+    "Remove the user targetUserId from the target account and end their sessions on it. The last owner cannot be removed; only owners or those above may remove an owner.",
+  tag: "Admin users",
+  auth: "token",
+  permission: "canManageUsers",
+  body: z.object({ targetUserId: z.coerce.number().int().positive() }),
+  response: z.object({ success: z.literal(true), message: z.string() }),
+});
+
+export const adminUsersRoutes = [inviteAdminUser, listAdminUsers, deleteAdminUser] as const;
