@@ -35,7 +35,7 @@ export function UserMenu() {
         <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => overlays.open("settings")}>
           Settings
         </Menu.Item>
-        {view.permissions.canManageUsers && view.account.accountType === "organization" ? (
+        {view.permissions.canManageUsers && view.account.accountType !== "agent" ? (
           <Menu.Item leftSection={<IconUsers size={16} />} onClick={() => overlays.open("members")}>
             Members
           </Menu.Item>

@@ -23,6 +23,8 @@ export type HostProfile = {
   /** The domain profile's id. */
   profileId?: number;
   settings?: HostSettings;
+  /** The lookup has not answered yet: show no brand rather than the wrong one. */
+  loading?: boolean;
 };
 
 export const MAIN_HOST_PROFILE: HostProfile = { isMainHost: true };
@@ -35,5 +37,6 @@ export function useHostProfile(): HostProfile {
 
 /** The brand to show: the white-label host's name, or the product's. */
 export function brandName(host: HostProfile): string {
+  if (host.loading) return "";
   return (!host.isMainHost && host.name?.trim()) || "Switchboard";
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   clearLocalData,
+  createMemoryStorage,
   readSession,
   readStoredViewingAs,
   readToken,
@@ -76,5 +77,20 @@ describe("the stored session (localStorage token, id, userData, viewingAs)", () 
     clearLocalData();
     expect(window.localStorage.length).toBe(1);
     expect(window.localStorage.getItem("theme")).toBe("dark");
+  });
+});
+
+describe("createMemoryStorage", () => {
+  it("stands in for localStorage where the browser denies it", () => {
+    const storage = createMemoryStorage();
+    saveSession(
+      { token: "t", id: 1, userData: { id: 1, username: "u", accountId: 1, accountType: "agent" } },
+      storage,
+    );
+    expect(readSession(storage)?.token).toBe("t");
+    storage.setItem("theme", "dark");
+    clearLocalData(storage);
+    expect(storage.length).toBe(1);
+    expect(storage.key(0)).toBe("theme");
   });
 });

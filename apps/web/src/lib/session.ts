@@ -26,11 +26,38 @@ export type StoredSession = { token: string; id: number; userData: StoredUserDat
 
 type SessionStorage = Pick<Storage, "getItem" | "setItem" | "removeItem" | "clear" | "key" | "length">;
 
+/** A Storage kept in memory for this page: the fallback where the browser denies localStorage. */
+export function createMemoryStorage(): SessionStorage {
+  const values = new Map<string, string>();
+  return {
+    get length() {
+      return values.size;
+    },
+    key: (index) => [...values.keys()][index] ?? null,
+    getItem: (key) => values.get(key) ?? null,
+    setItem: (key, value) => {
+      values.set(key, String(value));
+    },
+    removeItem: (key) => {
+      values.delete(key);
+    },
+    clear: () => values.clear(),
+  };
+}
+
+let memoryFallback: SessionStorage | undefined;
+
+/**
+ * localStorage, or (in a frame whose browser denies third-party storage) a page-lifetime memory store, so
+ * that a page signed in by a one-time token still works for as long as it is open.
+ */
 function browserStorage(): SessionStorage | undefined {
+  if (typeof window === "undefined") return undefined;
   try {
-    return typeof window === "undefined" ? undefined : window.localStorage;
+    return window.localStorage;
   } catch {
-    return undefined;
+    memoryFallback ??= createMemoryStorage();
+    return memoryFallback;
   }
 }
 

@@ -50,6 +50,154 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     size: "lg",
     component: lazyOverlay(() => import("./debug-overlay.tsx"), "DebugOverlay"),
   },
+
+  // Accounts: switching, viewing as, taking over, the hierarchy (issue 3).
+  accountSearch: {
+    title: "Switch account",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/account-search-overlay.tsx"),
+      "AccountSearchOverlay",
+    ),
+  },
+  viewAs: {
+    title: "View as",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/view-as-overlay.tsx"),
+      "ViewAsOverlay",
+    ),
+  },
+  orgTakeover: {
+    title: "Take over organization",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/takeover-overlay.tsx"),
+      "TakeoverOverlay",
+    ),
+  },
+  resellerTakeover: {
+    title: "Take over reseller",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/takeover-overlay.tsx"),
+      "TakeoverOverlay",
+    ),
+  },
+  partnerTakeover: {
+    title: "Take over partner",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/takeover-overlay.tsx"),
+      "TakeoverOverlay",
+    ),
+  },
+  createOrgAccount: {
+    title: "New organization",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/create-account-overlays.tsx"),
+      "CreateOrgAccountOverlay",
+    ),
+  },
+  createResellerAccount: {
+    title: "New reseller",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/create-account-overlays.tsx"),
+      "CreateResellerAccountOverlay",
+    ),
+  },
+  createAgentAccount: {
+    title: "New agent account",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/create-account-overlays.tsx"),
+      "CreateAgentAccountOverlay",
+    ),
+  },
+  deleteOrganization: {
+    title: "Delete organization",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/delete-organization-overlay.tsx"),
+      "DeleteOrganizationOverlay",
+    ),
+  },
+  orgAdmin: {
+    title: "Administer organization",
+    presentation: "drawer",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/org-admin-overlay.tsx"),
+      "OrgAdminOverlay",
+    ),
+  },
+  orgInfo: {
+    title: "Organization",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/account-info-overlay.tsx"),
+      "AccountInfoOverlay",
+    ),
+  },
+  resellerInfo: {
+    title: "Reseller",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/account-info-overlay.tsx"),
+      "AccountInfoOverlay",
+    ),
+  },
+  partnerInfo: {
+    title: "Partner",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/account-info-overlay.tsx"),
+      "AccountInfoOverlay",
+    ),
+  },
+  resellerPreview: {
+    title: "Reseller preview",
+    size: "lg",
+    component: lazyOverlay(
+      () => import("../features/accounts/overlays/reseller-preview-overlay.tsx"),
+      "ResellerPreviewOverlay",
+    ),
+  },
+
+  // Members of the account in view.
+  members: {
+    title: "Members",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/members/members-overlays.tsx"), "MembersOverlay"),
+  },
+  memberInvite: {
+    title: "Invite a member",
+    component: lazyOverlay(() => import("../features/members/members-overlays.tsx"), "MemberInviteOverlay"),
+  },
+  memberDelete: {
+    title: "Remove a member",
+    component: lazyOverlay(() => import("../features/members/members-overlays.tsx"), "MemberDeleteOverlay"),
+  },
+
+  // Profile and settings.
+  settings: {
+    title: "Settings",
+    presentation: "drawer",
+    component: lazyOverlay(() => import("../features/profile/settings-overlay.tsx"), "SettingsOverlay"),
+  },
+  editEmail: {
+    title: "E-mail address",
+    component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditEmailOverlay"),
+  },
+  editFullName: {
+    title: "Full name",
+    component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditFullNameOverlay"),
+  },
+  editAvatar: {
+    title: "Profile image",
+    component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditAvatarOverlay"),
+  },
+  editUserAccount: {
+    title: "Account details",
+    component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditUserAccountOverlay"),
+  },
+  editSlug: {
+    title: "Username",
+    component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditSlugOverlay"),
+  },
+  editSocial: {
+    title: "Social links",
+    component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditSocialOverlay"),
+  },
 };
 
 export function getOverlayDefinition(name: OverlayName): OverlayDefinition | undefined {

@@ -9,6 +9,7 @@ import { type FormEvent, useState } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import { useMobileApp } from "../../app/environment.tsx";
 import { CodeEntry } from "../../components/code-entry.tsx";
+import { useHostProfile } from "../../lib/host-profile.ts";
 import { safeNextPath } from "../../lib/next-path.ts";
 import { useStoredSession } from "../../lib/session.ts";
 import { errorMessage } from "../../lib/shell-api.ts";
@@ -41,13 +42,16 @@ function parseFields(values: Record<keyof FieldErrors, string>, accountId: numbe
  * /signup: e-mail (and optionally name, business name and phone number), then the e-mailed 6-digit
  * code creates the account and signs in. An anonymous session kept in this browser is sent as
  * tempUserToken, so what was done in it carries over. `?accountId=` signs up under that partner or
- * reseller.
+ * reseller, and on a white-label host the host's partner is the default.
  */
 export function SignUpPage() {
   const [params] = useSearchParams();
   const next = safeNextPath(params.get("next"));
   const parentId = Number(params.get("accountId"));
-  const accountId = Number.isSafeInteger(parentId) && parentId > 0 ? parentId : undefined;
+  const host = useHostProfile();
+  // On a white-label host, sign-up creates the organisation under that host's partner.
+  const accountId =
+    Number.isSafeInteger(parentId) && parentId > 0 ? parentId : host.isMainHost ? undefined : host.profileId;
   const navigate = useNavigate();
   const mobileApp = useMobileApp();
   const { session } = useStoredSession();
