@@ -1,10 +1,13 @@
 import { expect, type Page, test } from "@playwright/test";
+import { DEMO, homeAccountId, oneTimeToken, signInAs } from "./helpers.ts";
 
 // The /app shell (issue "Foundation", web shell): layout, overlays in the query, the confirm dialog, toasts,
-// the theme and the embedded view, driven against the built app served by the real server.
+// the theme and the embedded view, driven against the built app served by the real server. /app needs a
+// signed-in user: every test starts signed in as the demo organisation's owner (who sees every area).
 
 const AREAS = [
   "Dashboard",
+  "Accounts",
   "Agents",
   "Inbox",
   "Contacts",
@@ -17,6 +20,10 @@ const AREAS = [
   "Wallet",
   "Settings",
 ];
+
+test.beforeEach(async ({ page }) => {
+  await signInAs(page, DEMO.owner);
+});
 
 function sidebar(page: Page) {
   return page.getByRole("navigation", { name: "Product areas" });
@@ -52,14 +59,15 @@ test.describe("layout", () => {
   });
 
   test("the account segment stays in the links and names the account in view", async ({ page }) => {
-    await page.goto("/app/org/42/inbox?info=true");
+    const orgId = await homeAccountId(page.request, DEMO.owner);
+    await page.goto(`/app/org/${orgId}/inbox?info=true`);
     await expect(page.getByRole("heading", { level: 1, name: "Inbox" })).toBeVisible();
     await expect(sidebar(page).getByRole("link", { name: "Settings" })).toHaveAttribute(
       "href",
-      "/app/org/42/settings",
+      `/app/org/${orgId}/settings`,
     );
     const info = page.getByRole("dialog", { name: "About Switchboard" });
-    await expect(info.getByText("Organization 42")).toBeVisible();
+    await expect(info.getByText(`Organization ${orgId}`)).toBeVisible();
   });
 
   test("unknown addresses show Not found", async ({ page }) => {
@@ -160,12 +168,13 @@ test.describe("overlays", () => {
   });
 
   test("the debug overlay shows the build, the route and the server", async ({ page }) => {
-    await page.goto("/app/org/7/logs?debug=true");
+    const orgId = await homeAccountId(page.request, DEMO.owner);
+    await page.goto(`/app/org/${orgId}/logs?debug=true`);
     const debug = page.getByRole("dialog", { name: "Debug" });
     await expect(debug).toBeVisible();
-    await expect(debug.getByText("/app/org/7/logs?debug=true")).toBeVisible();
+    await expect(debug.getByText(`/app/org/${orgId}/logs?debug=true`)).toBeVisible();
     await expect(debug.getByText("debug=true", { exact: true })).toBeVisible();
-    await expect(debug.getByText("Organization 7")).toBeVisible();
+    await expect(debug.getByText(`Organization ${orgId}`)).toBeVisible();
     await expect(debug.getByRole("heading", { name: "Server" })).toBeVisible();
     await expect(debug.getByRole("row", { name: /Active instances/ })).toBeVisible();
   });
@@ -291,11 +300,15 @@ test.describe("embedding", () => {
     await expect(page.getByRole("banner")).toHaveCount(0);
   });
 
-  test("a page framed by another origin hides the chrome", async ({ page, baseURL }) => {
-    await page.setContent(
-      `<iframe title="Embedded Switchboard" src="${baseURL}/app" width="900" height="600"></iframe>`,
+  test("a page framed by another origin hides the chrome", async ({ page, context, baseURL }) => {
+    // A fresh page of no origin frames the app, so the frame is cross-origin. The frame gets no storage
+    // of the signed-in page: it signs in through its own address (and keeps the session in memory).
+    const token = await oneTimeToken(page.request, DEMO.owner);
+    const host = await context.newPage();
+    await host.setContent(
+      `<iframe title="Embedded Switchboard" src="${baseURL}/app?oneTimeToken=${token}" width="900" height="600"></iframe>`,
     );
-    const frame = page.frameLocator('iframe[title="Embedded Switchboard"]');
+    const frame = host.frameLocator('iframe[title="Embedded Switchboard"]');
     await expect(frame.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
     await expect(frame.getByRole("navigation", { name: "Product areas" })).toHaveCount(0);
     await expect(frame.getByRole("banner")).toHaveCount(0);

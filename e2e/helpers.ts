@@ -1,0 +1,162 @@
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
+
+// Shared steps of the browser journeys: the demo people, codes from the dev outbox, and signing in.
+
+/** The demo hierarchy the e2e server seeds on its fresh database (NODE_ENV unset = development). */
+export const DEMO = {
+  superAdmin: "admin@switchboard.local",
+  partner: "partner@acmevoice.example",
+  reseller: "reseller@northwind.example",
+  owner: "owner@bluebird.example",
+  admin: "admin@bluebird.example",
+} as const;
+
+export const DEMO_NAMES = {
+  partner: "Acme Voice",
+  reseller: "Northwind Resellers",
+  organization: "Bluebird Dental",
+} as const;
+
+type OutboxMessage = {
+  id: number;
+  channel: "email" | "sms";
+  to: string;
+  subject: string | null;
+  body: string;
+};
+
+/** A unique e-mail address for a test (sign-up, invitations). */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@e2e.example`;
+}
+
+async function outbox(request: APIRequestContext): Promise<OutboxMessage[]> {
+  const response = await request.get("/api/dev/outbox?limit=200");
+  expect(response.ok(), "the dev outbox answers").toBe(true);
+  return ((await response.json()) as { messages: OutboxMessage[] }).messages;
+}
+
+/** The newest outbox message id so far: messages after it were sent by what the test does next. */
+export async function outboxMark(request: APIRequestContext): Promise<number> {
+  return (await outbox(request))[0]?.id ?? 0;
+}
+
+/** Waits for a message to `to` newer than `after` (newest first) and answers it. */
+export async function waitForMessage(
+  request: APIRequestContext,
+  to: string,
+  after: number,
+): Promise<OutboxMessage> {
+  let found: OutboxMessage | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = (await outbox(request)).find(
+          (message) => message.id > after && message.to.toLowerCase() === to.toLowerCase(),
+        );
+        return found !== undefined;
+      },
+      { message: `a message to ${to} in the dev outbox`, timeout: 10_000 },
+    )
+    .toBe(true);
+  return found as OutboxMessage;
+}
+
+/** The 6-digit code of the newest message to `to` after `after`. */
+export async function codeFor(request: APIRequestContext, to: string, after: number): Promise<string> {
+  const message = await waitForMessage(request, to, after);
+  const code = /\b(\d{6})\b/.exec(`${message.subject ?? ""} ${message.body}`)?.[1];
+  expect(code, `a 6-digit code in "${message.subject}"`).toBeTruthy();
+  return code as string;
+}
+
+/** The first link of the newest message to `to` after `after`. */
+export async function linkFor(request: APIRequestContext, to: string, after: number): Promise<string> {
+  const message = await waitForMessage(request, to, after);
+  const link = /https?:\/\/\S+/.exec(message.body)?.[0];
+  expect(link, `a link in "${message.subject}"`).toBeTruthy();
+  return link as string;
+}
+
+/**
+ * One signed-in session per person and worker, made through the API (request a code, read it from the
+ * outbox, submit it). Codes are rate limited per address and per network (5 and 20 per 15 minutes), so
+ * the tests do not each sign in by code: they hand this session to the page through a one-time token.
+ */
+const rootSessions = new Map<string, Promise<string>>();
+
+async function signInByCode(request: APIRequestContext, email: string): Promise<string> {
+  const mark = await outboxMark(request);
+  const asked = await request.post("/api/v1/signin/email", { data: { email } });
+  expect(asked.ok(), `sign-in code for ${email}: ${await asked.text()}`).toBe(true);
+  const verificationCode = await codeFor(request, email, mark);
+  const verified = await request.post("/api/v1/email/verify", { data: { email, verificationCode } });
+  expect(verified.ok(), `sign-in of ${email}: ${await verified.text()}`).toBe(true);
+  return ((await verified.json()) as { token: string }).token;
+}
+
+export function rootSession(request: APIRequestContext, email: string): Promise<string> {
+  let session = rootSessions.get(email);
+  if (!session) {
+    session = signInByCode(request, email);
+    rootSessions.set(email, session);
+    session.catch(() => rootSessions.delete(email));
+  }
+  return session;
+}
+
+/** A one-time token that signs `email` in (POST /api/v1/oneTimeAuth with their session). */
+export async function oneTimeToken(request: APIRequestContext, email: string): Promise<string> {
+  const token = await rootSession(request, email);
+  const response = await request.post(`/api/v1/oneTimeAuth?token=${encodeURIComponent(token)}`);
+  expect(response.ok(), `one-time token for ${email}: ${await response.text()}`).toBe(true);
+  return ((await response.json()) as { oneTimeToken: string }).oneTimeToken;
+}
+
+/**
+ * Opens `path` signed in as `email`: the address carries a one-time token, which the app exchanges for a
+ * fresh session of its own (so a test that logs out does not end another test's session).
+ */
+export async function signInAs(page: Page, email: string, path = "/app"): Promise<void> {
+  const token = await oneTimeToken(page.request, email);
+  const url = new URL(path, "http://placeholder.invalid");
+  url.searchParams.set("oneTimeToken", token);
+  await page.goto(`${url.pathname}${url.search}${url.hash}`);
+  await expect(page).not.toHaveURL(/oneTimeToken=/);
+  await expect(page.getByTestId("account-name")).toBeVisible();
+}
+
+/** The id of the account a demo person signs in to (GET /api/v1/account with their session). */
+export async function homeAccountId(request: APIRequestContext, email: string): Promise<number> {
+  const token = await rootSession(request, email);
+  const response = await request.get(`/api/v1/account?token=${encodeURIComponent(token)}`);
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { account: { id: number } }).account.id;
+}
+
+/** Searches the accounts a person can reach (POST /api/v2/searchAccount) and answers the first match's id. */
+export async function findAccountId(
+  request: APIRequestContext,
+  asEmail: string,
+  phrase: string,
+): Promise<number> {
+  const token = await rootSession(request, asEmail);
+  const response = await request.post(`/api/v2/searchAccount?token=${encodeURIComponent(token)}`, {
+    data: { phrase },
+  });
+  expect(response.ok(), `search for ${phrase}: ${await response.text()}`).toBe(true);
+  const { accounts } = (await response.json()) as { accounts: { id: number; displayName: string }[] };
+  const match = accounts.find((account) => account.displayName === phrase) ?? accounts[0];
+  expect(match, `an account matching ${phrase}`).toBeTruthy();
+  return (match as { id: number }).id;
+}
+
+export function sidebar(page: Page) {
+  return page.getByRole("navigation", { name: "Product areas" });
+}
+
+/** Opens the user menu of the header. */
+export async function openUserMenu(page: Page) {
+  await page.getByRole("button", { name: "User menu" }).click();
+  await expect(page.getByRole("menuitem", { name: "Log out" })).toBeVisible();
+}
