@@ -21,6 +21,9 @@ import { createAccountsService } from "./modules/accounts/accounts.service.ts";
 import { createAdminUsersRepository } from "./modules/admin-users/admin-users.repository.ts";
 import { adminUsersRoutes } from "./modules/admin-users/admin-users.routes.ts";
 import { createAdminUsersService } from "./modules/admin-users/admin-users.service.ts";
+import { createAgentsRepository } from "./modules/agents/agents.repository.ts";
+import { agentsRoutes } from "./modules/agents/agents.routes.ts";
+import { createAgentsService } from "./modules/agents/agents.service.ts";
 import { createAccessResolver } from "./modules/auth/access.ts";
 import { createAuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
@@ -134,6 +137,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     adminUsers,
   });
 
+  const agents = createAgentsService({ repo: createAgentsRepository(db), access });
+
   app.decorate("context", context);
   installErrorHandler(app);
   // Uploads: each route sets its own smaller limit (profile images 2 MB).
@@ -145,6 +150,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...hierarchyRoutes(hierarchy),
     ...adminUsersRoutes(adminUsers),
     ...domainsRoutes(domains),
+    ...agentsRoutes(agents),
   ]);
   registerFiles(app, storage);
   await registerApiDocs(app, routeTable, { version: VERSION, publicUrl: config.publicUrl });

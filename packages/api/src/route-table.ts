@@ -1,6 +1,7 @@
 import type { RouteDefinition } from "./route.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
 import { adminUsersRoutes } from "./routes/admin-users.ts";
+import { agentVersionRoutes, campaignRoutes } from "./routes/agents.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { domainsRoutes } from "./routes/domains.ts";
 import { hierarchyRoutes } from "./routes/hierarchy.ts";
@@ -14,4 +15,6 @@ export const routeTable: readonly RouteDefinition[] = [
   ...hierarchyRoutes,
   ...adminUsersRoutes,
   ...domainsRoutes,
+  ...campaignRoutes,
+  ...agentVersionRoutes,
 ];

@@ -13,7 +13,7 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError | Error, request, reply) => {
     if (error instanceof ApiError) {
-      return reply.status(error.statusCode).send({ success: false, message: error.message });
+      return reply.status(error.statusCode).send({ ...error.extra, success: false, message: error.message });
     }
     const fastifyError = error as FastifyError;
     const status = fastifyError.statusCode ?? 500;

@@ -1,0 +1,265 @@
+import {
+  CAMPAIGN_PUBLISHED_DEFAULT,
+  CONFIRM_TRANSFERS_DEFAULT,
+  RESTORE_TARGET_DEFAULT,
+  VERSION_SOURCE_DEFAULT,
+} from "@switchboard/core";
+import { z } from "zod";
+import { defineRoute } from "../route.ts";
+import { queryBooleanSchema } from "./hierarchy.ts";
+
+/** Product spec §5: a campaign save or publish needs non-empty agentInstructions. */
+export const PROMPT_REQUIRED_MESSAGE = "Please enter a prompt.";
+/** The 409 answer to a save based on a stale revision; the body also carries `current`. */
+export const STALE_SAVE_MESSAGE = "This agent was changed elsewhere. Review the newer version.";
+
+export const stageSchema = z.enum(["staging", "production"]);
+export type Stage = z.infer<typeof stageSchema>;
+
+const id = z.coerce.number().int().positive();
+
+/** An app a campaign uses: both appId and version are needed (product spec §5). */
+export const campaignAppSchema = z.object({
+  appId: z.string().trim().min(1, { message: "appId is required" }).max(100),
+  version: z.string().trim().min(1, { message: "version is required" }).max(40),
+});
+export type CampaignApp = z.infer<typeof campaignAppSchema>;
+
+/** An action of a campaign or template: a name plus its own settings (`schedule` implies a calendar). */
+export const actionSchema = z.looseObject({ name: z.string().trim().min(1).max(100) });
+export type Action = z.infer<typeof actionSchema>;
+
+/** The configuration fields of a campaign (product spec §3 Campaign) as stored and answered. */
+export const campaignFieldsSchema = z.object({
+  agentInstructions: z.string(),
+  published: z.boolean(),
+  confirmTransfers: z.boolean(),
+  apps: z.array(campaignAppSchema),
+  /** Function names enabled per app, keyed `appId@version`. */
+  enabledFunctions: z.record(z.string(), z.array(z.string())),
+  actions: z.array(actionSchema),
+  templateId: z.number().int().nullable(),
+  timezone: z.string().nullable(),
+  language: z.string().nullable(),
+  voice: z.string().nullable(),
+  greeting: z.string().nullable(),
+  /** Values of the template variables (`{key}` in the instructions). */
+  variables: z.record(z.string(), z.string()),
+});
+export type CampaignFields = z.infer<typeof campaignFieldsSchema>;
+
+/** One stored copy (staging or production) of an agent's campaign. */
+export const campaignSchema = campaignFieldsSchema.extend({
+  /** The campaign id: the agent account id. */
+  id: z.number().int(),
+  agentId: z.number().int(),
+  stage: stageSchema,
+  /** Grows with every change of this copy; 0 for a copy never saved. Send it back with the next save. */
+  revision: z.number().int(),
+  updatedAt: z.number().nullable(),
+});
+export type Campaign = z.infer<typeof campaignSchema>;
+
+/** The body of the 409 answer to a stale save. */
+export const staleSaveSchema = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  current: campaignSchema,
+});
+export type StaleSave = z.infer<typeof staleSaveSchema>;
+
+/** Which agent a call acts on: the target when it is an agent account, else `agentId` below the target. */
+const agentRef = { agentId: id.optional() };
+
+const campaignsAnswer = z.object({
+  success: z.literal(true),
+  agentId: z.number().int(),
+  staging: campaignSchema,
+  /** null until the agent is published for the first time. */
+  production: campaignSchema.nullable(),
+});
+export type CampaignsAnswer = z.infer<typeof campaignsAnswer>;
+
+export const getCampaigns = defineRoute({
+  id: "getCampaigns",
+  method: "GET",
+  path: "/api/v2/campaigns",
+  summary:
+    "The staging and production campaign of an agent: the target account when it is an agent, else agentId below the target.",
+  tag: "Agents",
+  auth: "token",
+  permission: "canViewOrg",
+  query: z.object(agentRef),
+  response: campaignsAnswer,
+});
+
+export const saveCampaign = defineRoute({
+  id: "saveCampaign",
+  method: "POST",
+  path: "/api/v2/campaign",
+  summary:
+    "Save the agent's staging campaign. `revision` is the one the edit was based on (absent: no check); a stale one answers 409 with the current campaign. An app already present is not added twice.",
+  tag: "Agents",
+  auth: "token",
+  permission: "canEditOrg",
+  body: z.object({
+    ...agentRef,
+    revision: z.number().int().min(0).optional(),
+    agentInstructions: z.string().default(""),
+    published: z.boolean().default(CAMPAIGN_PUBLISHED_DEFAULT),
+    confirmTransfers: z.boolean().default(CONFIRM_TRANSFERS_DEFAULT),
+    apps: z.array(campaignAppSchema).max(50).optional(),
+    enabledFunctions: z.record(z.string(), z.array(z.string().max(100)).max(100)).optional(),
+    actions: z.array(actionSchema).max(50).optional(),
+    templateId: z.number().int().positive().nullable().optional(),
+    timezone: z.string().max(100).nullable().optional(),
+    language: z.string().max(40).nullable().optional(),
+    voice: z.string().max(200).nullable().optional(),
+    greeting: z.string().max(2000).nullable().optional(),
+    variables: z.record(z.string(), z.string().max(2000)).optional(),
+  }),
+  response: z.object({ success: z.literal(true), campaign: campaignSchema }),
+});
+
+export const publishAgent = defineRoute({
+  id: "publishAgent",
+  method: "POST",
+  path: "/api/v2/agent/publish",
+  summary: "Publish the agent's staging campaign to production.",
+  tag: "Agents",
+  auth: "token",
+  permission: "canEditOrg",
+  body: z.object(agentRef),
+  response: campaignsAnswer,
+});
+
+export const revertAgent = defineRoute({
+  id: "revertAgent",
+  method: "POST",
+  path: "/api/v2/agent/revert",
+  summary: "Replace the agent's staging campaign with its production campaign.",
+  tag: "Agents",
+  auth: "token",
+  permission: "canEditOrg",
+  body: z.object(agentRef),
+  response: campaignsAnswer,
+});
+
+export const detachAgentFromTemplate = defineRoute({
+  id: "detachAgentFromTemplate",
+  method: "POST",
+  path: "/api/v2/detachAgentFromTemplate",
+  summary:
+    "Detach the agent from its template: it keeps its configuration, becomes a full agent and no longer migrates.",
+  tag: "Agents",
+  auth: "token",
+  permission: "canEditOrg",
+  body: z.object(agentRef),
+  response: campaignsAnswer,
+});
+
+// Versions
+
+export const agentVersionSchema = z.object({
+  id: z.number().int(),
+  agentId: z.number().int(),
+  title: z.string(),
+  source: z.string(),
+  /** ms epoch */
+  createdAt: z.number(),
+  /** The whole configuration; only with includeData. */
+  snapshot: campaignFieldsSchema.optional(),
+});
+export type AgentVersion = z.infer<typeof agentVersionSchema>;
+
+const versionTitle = z.string().trim().min(1, { message: "Enter a title." }).max(200);
+const agentPath = z.object({ id });
+const versionPath = z.object({ id, versionId: id });
+const versionAnswer = z.object({ success: z.literal(true), version: agentVersionSchema });
+
+export const listAgentVersions = defineRoute({
+  id: "listAgentVersions",
+  method: "GET",
+  path: "/api/v2/agent/{id}/versions",
+  summary: "The agent's versions, newest first; includeData adds each snapshot.",
+  tag: "Agents",
+  auth: "token",
+  permission: "canViewOrg",
+  params: agentPath,
+  query: z.object({ includeData: queryBooleanSchema.default(false) }),
+  response: z.object({ success: z.literal(true), versions: z.array(agentVersionSchema) }),
+});
+
+export const createAgentVersion = defineRoute({
+  id: "createAgentVersion",
+  method: "POST",
+  path: "/api/v2/agent/{id}/versions",
+  summary: "Make a version: a snapshot of the agent's staging (default) or production campaign.",
+  tag: "Agents",
+  auth: "token",
+  permission: "canEditOrg",
+  params: agentPath,
+  body: z.object({
+    title: versionTitle.optional(),
+    source: stageSchema.default(VERSION_SOURCE_DEFAULT),
+  }),
+  response: versionAnswer,
+});
+
+export const replaceAgentVersion = defineRoute({
+  id: "replaceAgentVersion",
+  method: "POST",
+  path: "/api/v2/agent/{id}/versions/{versionId}",
+  summary:
+    "Replace the version's snapshot: with the given snapshot, else with a fresh snapshot of source (default staging).",
+  tag: "Agents",
+  auth: "token",
+  permission: "canEditOrg",
+  params: versionPath,
+  body: z.object({
+    snapshot: campaignFieldsSchema.partial().optional(),
+    source: stageSchema.default(VERSION_SOURCE_DEFAULT),
+  }),
+  response: versionAnswer,
+});
+
+export const restoreAgentVersion = defineRoute({
+  id: "restoreAgentVersion",
+  method: "POST",
+  path: "/api/v2/agent/{id}/versions/{versionId}/restore",
+  summary: "Restore the version into the target campaign (default staging).",
+  tag: "Agents",
+  auth: "token",
+  permission: "canEditOrg",
+  params: versionPath,
+  body: z.object({ target: stageSchema.default(RESTORE_TARGET_DEFAULT) }),
+  response: z.object({ success: z.literal(true), campaign: campaignSchema }),
+});
+
+export const renameAgentVersion = defineRoute({
+  id: "renameAgentVersion",
+  method: "PUT",
+  path: "/api/v2/agent/{id}/versions/{versionId}/title",
+  summary: "Rename a version.",
+  tag: "Agents",
+  auth: "token",
+  permission: "canEditOrg",
+  params: versionPath,
+  body: z.object({ title: versionTitle }),
+  response: versionAnswer,
+});
+
+export const campaignRoutes = [
+  getCampaigns,
+  saveCampaign,
+  publishAgent,
+  revertAgent,
+  detachAgentFromTemplate,
+] as const;
+export const agentVersionRoutes = [
+  listAgentVersions,
+  createAgentVersion,
+  replaceAgentVersion,
+  restoreAgentVersion,
+  renameAgentVersion,
+] as const;
