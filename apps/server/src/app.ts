@@ -22,8 +22,10 @@ import { createAdminUsersRepository } from "./modules/admin-users/admin-users.re
 import { adminUsersRoutes } from "./modules/admin-users/admin-users.routes.ts";
 import { createAdminUsersService } from "./modules/admin-users/admin-users.service.ts";
 import { createAgentsRepository } from "./modules/agents/agents.repository.ts";
-import { agentsRoutes } from "./modules/agents/agents.routes.ts";
+import { agentsRoutes, templatesRoutes } from "./modules/agents/agents.routes.ts";
 import { createAgentsService } from "./modules/agents/agents.service.ts";
+import { createTemplatesRepository } from "./modules/agents/templates.repository.ts";
+import { createTemplatesService } from "./modules/agents/templates.service.ts";
 import { createAccessResolver } from "./modules/auth/access.ts";
 import { createAuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
@@ -138,6 +140,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   const agents = createAgentsService({ repo: createAgentsRepository(db), access });
+  const templates = createTemplatesService({ repo: createTemplatesRepository(db), agents, hierarchy });
 
   app.decorate("context", context);
   installErrorHandler(app);
@@ -151,6 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...adminUsersRoutes(adminUsers),
     ...domainsRoutes(domains),
     ...agentsRoutes(agents),
+    ...templatesRoutes(templates),
   ]);
   registerFiles(app, storage);
   await registerApiDocs(app, routeTable, { version: VERSION, publicUrl: config.publicUrl });

@@ -10,3 +10,4 @@ export * from "./routes/auth.ts";
 export * from "./routes/domains.ts";
 export * from "./routes/hierarchy.ts";
 export * from "./routes/system.ts";
+export * from "./routes/templates.ts";

@@ -6,6 +6,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { domainsRoutes } from "./routes/domains.ts";
 import { hierarchyRoutes } from "./routes/hierarchy.ts";
 import { systemRoutes } from "./routes/system.ts";
+import { eventRuleRoutes, templateRoutes } from "./routes/templates.ts";
 
 /** Every call of the API. The server registers exactly these; the OpenAPI document is generated from them. */
 export const routeTable: readonly RouteDefinition[] = [
@@ -17,4 +18,6 @@ export const routeTable: readonly RouteDefinition[] = [
   ...domainsRoutes,
   ...campaignRoutes,
   ...agentVersionRoutes,
+  ...templateRoutes,
+  ...eventRuleRoutes,
 ];

@@ -1,6 +1,7 @@
 import * as api from "@switchboard/api";
 import { handle } from "../../http/routes.ts";
 import type { AgentsService } from "./agents.service.ts";
+import type { TemplatesService } from "./templates.service.ts";
 
 export function agentsRoutes(agents: AgentsService) {
   return [
@@ -23,6 +24,26 @@ export function agentsRoutes(agents: AgentsService) {
     ),
     handle(api.renameAgentVersion, ({ params, body }, { access }) =>
       agents.renameVersion(access, params.id, params.versionId, body.title),
+    ),
+  ];
+}
+
+export function templatesRoutes(templates: TemplatesService) {
+  return [
+    handle(api.listTemplates, (_input, { access }) => templates.list(access)),
+    handle(api.createTemplate, ({ body }, { access }) => templates.create(access, body)),
+    handle(api.getTemplate, ({ params }, { access }) => templates.get(access, params.id)),
+    handle(api.updateTemplate, ({ params, body }, { access }) => templates.update(access, params.id, body)),
+    handle(api.deleteTemplate, ({ params }, { access }) => templates.remove(access, params.id)),
+    handle(api.createAgentFromTemplate, ({ body }, { access }) => templates.createAgent(access, body)),
+    handle(api.migrateTemplate, ({ params, body }, { access }) =>
+      templates.migrate(access, params.id, body.dryRun),
+    ),
+    handle(api.getStagingEventRules, ({ query }, { access }) =>
+      templates.eventRules(access, "staging", query),
+    ),
+    handle(api.getDefaultEventRules, ({ query }, { access }) =>
+      templates.eventRules(access, "default", query),
     ),
   ];
 }
