@@ -34,9 +34,13 @@ export function fieldErrors<K extends string>(
 /**
  * A form of text fields validated with the API's own zod schema (the one the server uses): `field(name)`
  * gives an input its value, error and change handler; `parse(extra)` answers the parsed body or null after
- * showing the errors.
+ * showing the errors. Empty optional fields are left out; `required` fields are always sent.
  */
-export function useSchemaForm<K extends string, T>(schema: ParseSchema<T>, initial: Record<K, string>) {
+export function useSchemaForm<K extends string, T>(
+  schema: ParseSchema<T>,
+  initial: Record<K, string>,
+  options: { required?: readonly NoInfer<K>[] } = {},
+) {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors<K>>({});
   const keys = Object.keys(initial) as K[];
@@ -53,8 +57,11 @@ export function useSchemaForm<K extends string, T>(schema: ParseSchema<T>, initi
         setValues((current) => ({ ...current, [key]: value }));
       },
     }),
-    parse: (extra: Record<string, unknown> = {}, options: { keepEmpty?: boolean } = {}): T | null => {
-      const parsed = schema.safeParse({ ...(options.keepEmpty ? values : presentFields(values)), ...extra });
+    parse: (extra: Record<string, unknown> = {}, parseOptions: { keepEmpty?: boolean } = {}): T | null => {
+      // Required fields go as typed, so an empty one gets the schema's own message ("Enter a name.").
+      const required = Object.fromEntries((options.required ?? []).map((key) => [key, values[key]]));
+      const base = parseOptions.keepEmpty ? values : { ...presentFields(values), ...required };
+      const parsed = schema.safeParse({ ...base, ...extra });
       if (parsed.success) {
         setErrors({});
         return parsed.data;

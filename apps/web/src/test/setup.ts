@@ -29,6 +29,13 @@ if (!("ResizeObserver" in window)) {
 
 window.scrollTo = () => {};
 
+// Autosizing text areas listen for web fonts loading.
+if (!("fonts" in document)) {
+  Object.defineProperty(document, "fonts", {
+    value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
+  });
+}
+
 afterEach(() => {
   cleanup();
   window.localStorage.clear();

@@ -201,7 +201,10 @@ export function AccountListPanel({ kind }: { kind: ListKind }) {
           value={page + 1}
           onChange={(value) => setPage(value - 1)}
           aria-label={`Pages of ${labels.title.toLowerCase()}`}
-          getControlProps={(control) => ({ "aria-label": `${control} page` })}
+          getItemProps={(item) => ({ "aria-label": `Page ${item}` })}
+          getControlProps={(control) => ({
+            "aria-label": `${control.charAt(0).toUpperCase()}${control.slice(1)} page`,
+          })}
         />
       ) : null}
     </Stack>

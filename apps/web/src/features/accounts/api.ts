@@ -22,7 +22,7 @@ import {
   searchAccountEnhanced,
   updateOrganization,
 } from "@switchboard/api";
-import { LIST_DEFAULTS } from "@switchboard/core";
+import { LIST_DEFAULTS, LOCAL_STORAGE_KEYS } from "@switchboard/core";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useAccountKey, useAccountState } from "../../app/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
@@ -63,6 +63,47 @@ const LIST_ROUTES = {
   agents: listAgentAccounts,
 } as const;
 
+/**
+ * The first page of the organisations and resellers of the account in view is kept in localStorage
+ * (`orgAccountsData`, `resellerAccountsData`, spec §9) and shown at once on the next visit while it reloads.
+ */
+const CACHE_KEYS: Partial<Record<ListKind, string>> = {
+  organizations: LOCAL_STORAGE_KEYS.orgAccountsData,
+  resellers: LOCAL_STORAGE_KEYS.resellerAccountsData,
+};
+
+type CachedList = { accountId: number; viewingAs: string; list: AccountList };
+
+export function readCachedList(
+  kind: ListKind,
+  accountId: number,
+  viewingAs: string,
+): AccountList | undefined {
+  const key = CACHE_KEYS[kind];
+  if (!key) return undefined;
+  try {
+    const cached = JSON.parse(window.localStorage.getItem(key) ?? "null") as CachedList | null;
+    return cached?.accountId === accountId && cached.viewingAs === viewingAs ? cached.list : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeCachedList(
+  kind: ListKind,
+  accountId: number,
+  viewingAs: string,
+  list: AccountList,
+): void {
+  const key = CACHE_KEYS[kind];
+  if (!key) return;
+  try {
+    window.localStorage.setItem(key, JSON.stringify({ accountId, viewingAs, list } satisfies CachedList));
+  } catch {
+    // A full or blocked storage only loses the head start.
+  }
+}
+
 /** The query key of every account list of the account in view (invalidated after creating or deleting). */
 export const ACCOUNT_LISTS_KEY = "account-lists";
 
@@ -78,14 +119,20 @@ export function useAccountList(
   const [accountInView, viewingAs] = useAccountKey();
   const accountId = options.accountId ?? accountInView;
   const active = options.active ?? true;
+  const cacheable = page === 0 && active && accountId === accountInView;
   return useQuery<AccountList>({
     queryKey: [ACCOUNT_LISTS_KEY, kind, accountId, viewingAs, page, active],
-    queryFn: ({ signal }) => {
+    queryFn: async ({ signal }) => {
       const input = { query: { page, pageSize: ACCOUNT_PAGE_SIZE, pagination: true, active }, signal };
-      if (kind === "partners") return adminCall(listPartners, input);
-      return callFor(LIST_ROUTES[kind], accountId, input);
+      const list =
+        kind === "partners"
+          ? await adminCall(listPartners, input)
+          : await callFor(LIST_ROUTES[kind], accountId, input);
+      if (cacheable) writeCachedList(kind, accountId, viewingAs, list);
+      return list;
     },
-    placeholderData: keepPreviousData,
+    placeholderData: (previous) =>
+      previous ?? (cacheable ? readCachedList(kind, accountId, viewingAs) : undefined),
     enabled: options.enabled ?? true,
   });
 }

@@ -102,7 +102,7 @@ export function MembersOverlay({ name }: OverlayComponentProps) {
 export function MemberInviteOverlay({ name }: OverlayComponentProps) {
   const { view } = useAccountState();
   const overlays = useOverlays();
-  const form = useSchemaForm(bodySchemaOf(inviteAdminUser), { email: "" });
+  const form = useSchemaForm(bodySchemaOf(inviteAdminUser), { email: "" }, { required: ["email"] });
   const [isOwner, setIsOwner] = useState(false);
   const invite = useInviteMember();
   if (!view.permissions.canInviteUsers || view.account.accountType === "agent") return <NotAllowed />;

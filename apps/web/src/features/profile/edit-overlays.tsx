@@ -250,7 +250,11 @@ export function EditSlugOverlay({ name }: OverlayComponentProps) {
   const { view } = useAccountState();
   const back = useBackToSettings(name);
   const save = useUpdateUsername();
-  const form = useSchemaForm(bodySchemaOf(updateUsername), { username: view.account.username });
+  const form = useSchemaForm(
+    bodySchemaOf(updateUsername),
+    { username: view.account.username },
+    { required: ["username"] },
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const body = form.parse();

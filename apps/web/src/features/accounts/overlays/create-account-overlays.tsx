@@ -59,14 +59,18 @@ export function CreateOrgAccountOverlay({ close }: OverlayComponentProps) {
   const { view } = useAccountState();
   const create = useCreateOrganization();
   const isPartner = view.account.accountType === "partner";
-  const form = useSchemaForm(bodySchemaOf(createOrganization), {
-    name: "",
-    email: "",
-    phoneNumber: "",
-    externalAccountId: "",
-    externalBillingId: "",
-    targetResellerId: "",
-  });
+  const form = useSchemaForm(
+    bodySchemaOf(createOrganization),
+    {
+      name: "",
+      email: "",
+      phoneNumber: "",
+      externalAccountId: "",
+      externalBillingId: "",
+      targetResellerId: "",
+    },
+    { required: ["name"] },
+  );
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const extra: Record<string, unknown> = {};
@@ -118,7 +122,11 @@ export function CreateOrgAccountOverlay({ close }: OverlayComponentProps) {
 export function CreateResellerAccountOverlay({ close }: OverlayComponentProps) {
   const { view } = useAccountState();
   const create = useCreateReseller();
-  const form = useSchemaForm(bodySchemaOf(createReseller), { name: "", email: "", externalAccountId: "" });
+  const form = useSchemaForm(
+    bodySchemaOf(createReseller),
+    { name: "", email: "", externalAccountId: "" },
+    { required: ["name"] },
+  );
   const partnerView = view.account.accountType === "partner";
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -164,14 +172,18 @@ export function CreateResellerAccountOverlay({ close }: OverlayComponentProps) {
 export function CreateAgentAccountOverlay({ close }: OverlayComponentProps) {
   const { view } = useAccountState();
   const create = useCreateAgentAccount();
-  const form = useSchemaForm(bodySchemaOf(createAgentAccount), {
-    name: "",
-    accountName: "",
-    username: "",
-    email: "",
-    phoneNumber: "",
-    externalAccountId: "",
-  });
+  const form = useSchemaForm(
+    bodySchemaOf(createAgentAccount),
+    {
+      name: "",
+      accountName: "",
+      username: "",
+      email: "",
+      phoneNumber: "",
+      externalAccountId: "",
+    },
+    { required: ["name"] },
+  );
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const body = form.parse();
