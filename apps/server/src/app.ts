@@ -22,8 +22,10 @@ import { createAdminUsersRepository } from "./modules/admin-users/admin-users.re
 import { adminUsersRoutes } from "./modules/admin-users/admin-users.routes.ts";
 import { createAdminUsersService } from "./modules/admin-users/admin-users.service.ts";
 import { createAgentsRepository } from "./modules/agents/agents.repository.ts";
-import { agentsRoutes, templatesRoutes } from "./modules/agents/agents.routes.ts";
+import { agentsRoutes, appsRoutes, templatesRoutes } from "./modules/agents/agents.routes.ts";
 import { createAgentsService } from "./modules/agents/agents.service.ts";
+import { createAppsRepository } from "./modules/agents/apps.repository.ts";
+import { createAppsService } from "./modules/agents/apps.service.ts";
 import { createTemplatesRepository } from "./modules/agents/templates.repository.ts";
 import { createTemplatesService } from "./modules/agents/templates.service.ts";
 import { createAccessResolver } from "./modules/auth/access.ts";
@@ -140,6 +142,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   const agents = createAgentsService({ repo: createAgentsRepository(db), access });
+  const apps = createAppsService({ repo: createAppsRepository(db), agents });
   const templates = createTemplatesService({ repo: createTemplatesRepository(db), agents, hierarchy });
 
   app.decorate("context", context);
@@ -155,6 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...domainsRoutes(domains),
     ...agentsRoutes(agents),
     ...templatesRoutes(templates),
+    ...appsRoutes(apps),
   ]);
   registerFiles(app, storage);
   await registerApiDocs(app, routeTable, { version: VERSION, publicUrl: config.publicUrl });

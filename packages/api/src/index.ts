@@ -6,6 +6,7 @@ export * from "./route-table.ts";
 export * from "./routes/accounts.ts";
 export * from "./routes/admin-users.ts";
 export * from "./routes/agents.ts";
+export * from "./routes/apps.ts";
 export * from "./routes/auth.ts";
 export * from "./routes/domains.ts";
 export * from "./routes/hierarchy.ts";

@@ -2,6 +2,7 @@ import type { RouteDefinition } from "./route.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
 import { adminUsersRoutes } from "./routes/admin-users.ts";
 import { agentVersionRoutes, campaignRoutes } from "./routes/agents.ts";
+import { appRoutes } from "./routes/apps.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { domainsRoutes } from "./routes/domains.ts";
 import { hierarchyRoutes } from "./routes/hierarchy.ts";
@@ -20,4 +21,5 @@ export const routeTable: readonly RouteDefinition[] = [
   ...agentVersionRoutes,
   ...templateRoutes,
   ...eventRuleRoutes,
+  ...appRoutes,
 ];

@@ -1,6 +1,7 @@
 import * as api from "@switchboard/api";
 import { handle } from "../../http/routes.ts";
 import type { AgentsService } from "./agents.service.ts";
+import type { AppsService } from "./apps.service.ts";
 import type { TemplatesService } from "./templates.service.ts";
 
 export function agentsRoutes(agents: AgentsService) {
@@ -45,5 +46,22 @@ export function templatesRoutes(templates: TemplatesService) {
     handle(api.getDefaultEventRules, ({ query }, { access }) =>
       templates.eventRules(access, "default", query),
     ),
+  ];
+}
+
+export function appsRoutes(apps: AppsService) {
+  return [
+    handle(api.listApps, (_input, { access }) => apps.list(access)),
+    handle(api.getApp, ({ params }, { access }) => apps.get(access, params.appId, params.appVersion)),
+    handle(api.installApp, ({ params, body }, { access }) =>
+      apps.install(access, params.appId, params.appVersion, body.data),
+    ),
+    handle(api.updateApp, ({ params, body }, { access }) =>
+      apps.update(access, params.appId, params.appVersion, body),
+    ),
+    handle(api.uninstallApp, ({ params }, { access }) =>
+      apps.uninstall(access, params.appId, params.appVersion),
+    ),
+    handle(api.listAgentFunctions, ({ query }, { access }) => apps.functions(access, query)),
   ];
 }
