@@ -1,7 +1,16 @@
 import { count } from "drizzle-orm";
 import { createAccountsRepository } from "../modules/accounts/accounts.repository.ts";
 import type { Database } from "./client.ts";
-import { accounts, domains, memberships, users } from "./schema/index.ts";
+import { DEMO_TEMPLATES } from "./demo-templates.ts";
+import {
+  accounts,
+  agentConfigs,
+  agentTemplates,
+  domains,
+  installedApps,
+  memberships,
+  users,
+} from "./schema/index.ts";
 
 export const DEMO_USERS = {
   superAdmin: "admin@switchboard.local",
@@ -87,15 +96,64 @@ export async function seedDemoData(db: Database): Promise<boolean> {
     accountId: organization.id,
     role: "admin",
   });
+  const agents = [];
   for (const [username, agentName] of [
     ["bluebird-front-desk", "Front Desk"],
     ["bluebird-after-hours", "After Hours"],
   ] as const) {
-    await repo.insertAccount(organization, {
-      accountType: "agent",
-      usernameFrom: username,
-      details: { agentName },
-    });
+    agents.push(
+      await repo.insertAccount(organization, {
+        accountType: "agent",
+        usernameFrom: username,
+        details: { agentName },
+      }),
+    );
   }
+  await seedDemoAgents(db, organization.id, agents[0]?.id);
   return true;
+}
+
+/**
+ * The built-in templates, the apps Bluebird Dental installed, and the Front Desk agent made from the dental
+ * template (published), so the agent editor and the template gallery have real content at once.
+ */
+export async function seedDemoAgents(db: Database, organizationId: number, frontDeskId: number | undefined) {
+  const templates = await db
+    .insert(agentTemplates)
+    .values(
+      DEMO_TEMPLATES.map((template) => ({
+        ownerAccountId: null,
+        name: template.name,
+        description: template.description,
+        body: template.body,
+      })),
+    )
+    .returning();
+  for (const appId of ["schedule", "call-transfer", "end-call", "send-sms"]) {
+    await db
+      .insert(installedApps)
+      .values({ accountId: organizationId, orgId: organizationId, appId, appVersion: "1.0.0", data: {} });
+  }
+  const dental = templates[0];
+  if (!dental || frontDeskId === undefined) return;
+  const { templateFields: _fields, templateIntegrations: _integrations, ...content } = dental.body;
+  const config = {
+    ...content,
+    published: true,
+    templateId: dental.id,
+    timezone: "America/Los_Angeles",
+    language: "en-US",
+    variables: {
+      clinicName: "Bluebird Dental",
+      address: "12 Harbour Street, Portland",
+      hours: "Mon-Fri 8am-5pm",
+      insurance: "Most major PPO plans",
+      transferNumber: "+15035550100",
+    },
+  };
+  for (const stage of ["staging", "production"] as const) {
+    await db
+      .insert(agentConfigs)
+      .values({ orgId: organizationId, agentAccountId: frontDeskId, stage, config, revision: 1 });
+  }
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCaller } from "../../../test/api-call.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
+import { seedDemoAgents } from "../../db/seed.ts";
 
 let app: FastifyInstance;
 let call: ReturnType<typeof apiCaller>;
@@ -198,5 +199,44 @@ describe("templates", () => {
       body: { dryRun: true },
     });
     expect(detached.body.migration.agents).toEqual([]);
+  });
+
+  it("the demo's built-in templates and template-made agent work through the API", async () => {
+    const { O1, A1 } = world.accounts;
+    await seedDemoAgents(app.context.database.db, O1.id, A1.id);
+    const o1 = { token: world.members.o1Owner.token };
+    const listed = await call("GET", "/api/v2/templates", o1);
+    const names = listed.body.templates
+      .filter((t: { builtIn: boolean }) => t.builtIn)
+      .map((t: { name: string }) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "Dental clinic receptionist",
+        "Roofing lead qualifier",
+        "Restaurant reservations",
+      ]),
+    );
+    const dental = listed.body.templates.find(
+      (t: { name: string }) => t.name === "Dental clinic receptionist",
+    );
+    expect(dental.templateFields.length).toBeGreaterThan(2);
+    expect(dental.templateIntegrations).toEqual(["calendar"]);
+    const rules = await call("GET", "/api/v2/agentEventRules/default", { ...o1, query: { agentId: A1.id } });
+    expect(rules.body.rules).toMatchObject({ stage: "production", templateId: dental.id });
+    expect(rules.body.rules.agentInstructions).toContain("receptionist of Bluebird Dental");
+    const functions = await call("GET", "/api/v2/agent/functions", { ...o1, query: { agentId: A1.id } });
+    expect(functions.body.functions.find((f: { name: string }) => f.name === "bookAppointment").enabled).toBe(
+      true,
+    );
+    const roofer = await call("POST", "/api/v2/createAgentFromTemplate", {
+      ...o1,
+      body: {
+        templateId: listed.body.templates.find((t: { name: string }) => t.name === "Roofing lead qualifier")
+          .id,
+        name: "Roof leads",
+        templateFields: [{ key: "companyName", value: "Peak Roofing" }],
+      },
+    });
+    expect(roofer.body.campaign.variables).toMatchObject({ companyName: "Peak Roofing" });
   });
 });
