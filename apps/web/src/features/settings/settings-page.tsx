@@ -2,10 +2,12 @@ import { Button, Card, Stack, Text, Title, useMantineColorScheme } from "@mantin
 import { confirm } from "../../components/confirm/confirm-store.ts";
 import { FeaturePlaceholder } from "../../components/feature-placeholder.tsx";
 import { toast } from "../../lib/toast.ts";
+import { useOverlays } from "../../overlays/use-overlays.tsx";
 
 /** Settings: the account areas come later; the preferences kept in this browser can already be reset. */
 export function SettingsPage() {
   const { clearColorScheme } = useMantineColorScheme();
+  const overlays = useOverlays();
 
   const resetPreferences = async () => {
     const reset = await confirm({
@@ -27,6 +29,19 @@ export function SettingsPage() {
       title="Settings"
       description="Your account details, members, notifications and the settings of the account in view will be managed here."
     >
+      <Card withBorder padding="lg" maw={520}>
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            Profile and account
+          </Title>
+          <Text size="sm">
+            Your e-mail address, and the name, image, username and links of the account in view.
+          </Text>
+          <Button variant="light" w="fit-content" onClick={() => overlays.open("settings")}>
+            Open profile and account settings
+          </Button>
+        </Stack>
+      </Card>
       <Card withBorder padding="lg" maw={520}>
         <Stack gap="sm">
           <Title order={2} size="h4">
