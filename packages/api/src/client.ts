@@ -82,7 +82,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
         typeof payload.message === "string"
           ? payload.message
           : `${response.status} ${response.statusText}`.trim();
-      throw new ApiRequestError(response.status, message);
+      throw new ApiRequestError(response.status, message, payload);
     }
     return payload as RouteResponse<T>;
   }

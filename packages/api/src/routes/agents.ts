@@ -125,11 +125,12 @@ export const publishAgent = defineRoute({
   id: "publishAgent",
   method: "POST",
   path: "/api/v2/agent/publish",
-  summary: "Publish the agent's staging campaign to production.",
+  summary:
+    "Publish the agent's staging campaign to production. With `revision`, only the staging copy the caller saw (else 409 with the current one).",
   tag: "Agents",
   auth: "token",
   permission: "canEditOrg",
-  body: z.object(agentRef),
+  body: z.object({ ...agentRef, revision: z.number().int().min(0).optional() }),
   response: campaignsAnswer,
 });
 

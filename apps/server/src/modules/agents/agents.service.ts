@@ -14,6 +14,7 @@ import type { z } from "zod";
 import { badRequest, conflict, forbidden, notFound } from "../../http/api-error.ts";
 import { type Access, type AccessResolver, type AccountRow, isWithin, MESSAGES } from "../auth/access.ts";
 import type { AgentConfigRow, AgentRef, AgentsRepository, AgentVersionRow } from "./agents.repository.ts";
+import { findBuiltInApp } from "./built-in-apps.ts";
 
 export const AGENT_MESSAGES = {
   agentNotFound: "Agent not found",
@@ -57,6 +58,22 @@ export function uniqueApps(apps: readonly CampaignApp[]): CampaignApp[] {
     seen.add(key);
     return true;
   });
+}
+
+/** enabledFunctions keys are `appId@version` of a catalogue app, and the names its functions. */
+export function checkEnabledFunctions(enabled: Record<string, string[]>): Record<string, string[]> {
+  const checked: Record<string, string[]> = {};
+  for (const [key, names] of Object.entries(enabled)) {
+    const at = key.lastIndexOf("@");
+    const app = at > 0 ? findBuiltInApp(key.slice(0, at), key.slice(at + 1)) : undefined;
+    if (!app) throw badRequest(`enabledFunctions: unknown app ${key}`);
+    for (const name of names) {
+      if (!app.functions.some((fn) => fn.name === name))
+        throw badRequest(`enabledFunctions: ${key} has no function ${name}`);
+    }
+    checked[key] = [...new Set(names)];
+  }
+  return checked;
 }
 
 export type SaveCampaignBody = z.output<NonNullable<(typeof saveCampaign)["body"]>>;
@@ -138,7 +155,8 @@ export function createAgentsService(deps: Deps) {
       confirmTransfers: body.confirmTransfers,
     };
     if (body.apps !== undefined) next.apps = uniqueApps(body.apps);
-    if (body.enabledFunctions !== undefined) next.enabledFunctions = body.enabledFunctions;
+    if (body.enabledFunctions !== undefined)
+      next.enabledFunctions = checkEnabledFunctions(body.enabledFunctions);
     if (body.actions !== undefined) next.actions = body.actions;
     if (body.templateId !== undefined) next.templateId = body.templateId;
     if (body.timezone !== undefined) next.timezone = body.timezone;
@@ -154,9 +172,15 @@ export function createAgentsService(deps: Deps) {
     return { success: true as const, campaign: toCampaign(ref, "staging", row) };
   }
 
-  async function publish(access: Access, agentId: number | undefined): Promise<CampaignsAnswer> {
+  async function publish(
+    access: Access,
+    agentId: number | undefined,
+    revision?: number,
+  ): Promise<CampaignsAnswer> {
     const { ref } = await resolveAgent(access, agentId, "canEditOrg");
     const stagingRow = await repo.findConfig(ref, "staging");
+    if (revision !== undefined && revision !== (stagingRow?.revision ?? 0))
+      throw conflict(STALE_SAVE_MESSAGE, { current: toCampaign(ref, "staging", stagingRow) });
     const staging = campaignFields(stagingRow?.config);
     if (!staging.agentInstructions.trim()) throw badRequest(PROMPT_REQUIRED_MESSAGE);
     await overwrite(ref, "production", { ...staging, published: true });

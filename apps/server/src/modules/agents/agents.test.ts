@@ -95,6 +95,12 @@ describe("campaigns", () => {
     // Fields left out keep their values.
     expect(second.body.campaign.apps).toEqual([{ appId: "end-call", version: "1.0.0" }]);
 
+    const unknownApp = await call("POST", "/api/v2/campaign", {
+      token: world.members.o1Owner.token,
+      body: { agentId: agent.id, agentInstructions: "x", enabledFunctions: { "nope@1": ["x"] } },
+    });
+    expect(unknownApp.body).toEqual({ success: false, message: "enabledFunctions: unknown app nope@1" });
+
     const stale = await call("POST", "/api/v2/campaign", {
       token: world.members.o1Owner.token,
       body: { agentId: agent.id, revision: 1, agentInstructions: "Stale edit." },
@@ -131,7 +137,10 @@ describe("campaigns", () => {
       ...owner,
       body: { agentInstructions: "Version A", published: false },
     });
-    const published = await call("POST", "/api/v2/agent/publish", { ...owner, body: {} });
+    const stalePublish = await call("POST", "/api/v2/agent/publish", { ...owner, body: { revision: 0 } });
+    expect(stalePublish.status).toBe(409);
+    expect(stalePublish.body.current).toMatchObject({ agentInstructions: "Version A", revision: 1 });
+    const published = await call("POST", "/api/v2/agent/publish", { ...owner, body: { revision: 1 } });
     expect(published.status).toBe(200);
     expect(published.body.production).toMatchObject({ agentInstructions: "Version A", published: true });
     expect(published.body.staging).toMatchObject({ agentInstructions: "Version A", published: true });

@@ -14,7 +14,13 @@ import type { z } from "zod";
 import { conflict, forbidden, notFound } from "../../http/api-error.ts";
 import { type Access, type AccountRow, actsAbove, isWithin } from "../auth/access.ts";
 import type { HierarchyService } from "../hierarchy/hierarchy.service.ts";
-import { type AgentsService, campaignFields, DEFAULT_CAMPAIGN, uniqueApps } from "./agents.service.ts";
+import {
+  type AgentsService,
+  campaignFields,
+  checkEnabledFunctions,
+  DEFAULT_CAMPAIGN,
+  uniqueApps,
+} from "./agents.service.ts";
 import type { TemplateRow, TemplatesRepository } from "./templates.repository.ts";
 
 export const TEMPLATE_MESSAGES = {
@@ -87,6 +93,17 @@ export function variablesFrom(
   return variables;
 }
 
+/** Product spec §3: an action named schedule implies a calendar integration. */
+export function withImpliedIntegrations<T extends Record<string, unknown>>(body: T): T {
+  const actions = Array.isArray(body.actions) ? (body.actions as { name?: unknown }[]) : [];
+  const integrations = Array.isArray(body.templateIntegrations)
+    ? (body.templateIntegrations as string[])
+    : [];
+  if (actions.some((action) => action.name === "schedule") && !integrations.includes("calendar"))
+    return { ...body, templateIntegrations: [...integrations, "calendar"] };
+  return body;
+}
+
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 type Body<T extends { body?: z.ZodType }> = z.output<NonNullable<T["body"]>>;
@@ -145,6 +162,8 @@ export function createTemplatesService(deps: Deps) {
     const patch: Record<string, unknown> = {};
     for (const key of CONTENT_KEYS) if (body[key] !== undefined) patch[key] = body[key];
     if (patch.apps) patch.apps = uniqueApps(patch.apps as TemplateContent["apps"]);
+    if (patch.enabledFunctions)
+      patch.enabledFunctions = checkEnabledFunctions(patch.enabledFunctions as Record<string, string[]>);
     return patch as Partial<TemplateContent>;
   }
 
@@ -172,7 +191,7 @@ export function createTemplatesService(deps: Deps) {
       ownerAccountId: builtIn ? null : homeOf(access.target),
       name: body.name,
       description,
-      body: rest,
+      body: withImpliedIntegrations(rest),
     });
     return { success: true as const, template: toTemplate(access, row) };
   }
@@ -185,7 +204,7 @@ export function createTemplatesService(deps: Deps) {
       {
         ...(body.name !== undefined ? { name: body.name } : {}),
         ...(description !== undefined ? { description } : {}),
-        body: { ...existing.body, ...patch },
+        body: withImpliedIntegrations({ ...existing.body, ...patch }),
       },
       body.revision,
     );

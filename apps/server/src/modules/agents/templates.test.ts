@@ -78,6 +78,19 @@ describe("templates", () => {
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ success: false, current: { name: "Dental front desk" } });
 
+    const implied = await call("POST", "/api/v2/templates/createTemplate", {
+      ...r1,
+      body: { name: "Booker", actions: [{ name: "schedule" }] },
+    });
+    expect(implied.body.template.templateIntegrations).toEqual(["calendar"]);
+    const badFunction = await call("POST", "/api/v2/templates/createTemplate", {
+      ...r1,
+      body: { name: "Bad", enabledFunctions: { "end-call@1.0.0": ["fly"] } },
+    });
+    expect(badFunction.body).toEqual({
+      success: false,
+      message: "enabledFunctions: end-call@1.0.0 has no function fly",
+    });
     const blank = await call("POST", "/api/v2/templates/createTemplate", { ...r1, body: { name: " " } });
     expect(blank.status).toBe(400);
     const removed = await call("DELETE", `/api/v2/templates/${template.id}`, r1);
