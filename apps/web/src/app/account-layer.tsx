@@ -1,6 +1,6 @@
 import { Button } from "@mantine/core";
 import type { ViewingAs } from "@switchboard/core";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { Link, Navigate, useLocation, useNavigate } from "react-router";
 import { FullPageError, FullPageLoader, RetryButton } from "../components/full-page-state.tsx";
@@ -24,7 +24,7 @@ import {
 } from "../lib/session.ts";
 import { errorMessage, exchangeOneTimeToken, fetchAccountView } from "../lib/shell-api.ts";
 import { AppPathContext } from "./account-context.ts";
-import { type AccountState, AccountStateContext } from "./account-state.ts";
+import { type AccountState, AccountStateContext, forgetSessionQueries } from "./account-state.ts";
 import { useMobileApp } from "./environment.tsx";
 
 const EMPTY_APP_PATH: AppPath = { account: null, accounts: [], accountPrefix: "/app", rest: [] };
@@ -50,6 +50,7 @@ function exchangeOnce(oneTimeToken: string) {
 function HandoffGate({ handoff }: { handoff: Exclude<Handoff, { kind: "none" }> }) {
   const { pathname, search, hash } = useLocation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
   const clean = `${pathname}${searchWithoutHandoff(search)}${hash}`;
 
@@ -57,6 +58,8 @@ function HandoffGate({ handoff }: { handoff: Exclude<Handoff, { kind: "none" }> 
     if (handoff.kind === "error") return;
     let active = true;
     const finish = (session: { token: string; id: number; username: string }) => {
+      // Nothing loaded for whoever was signed in before may show for the new session.
+      forgetSessionQueries(queryClient);
       saveSession({
         token: session.token,
         id: session.id,
@@ -75,7 +78,7 @@ function HandoffGate({ handoff }: { handoff: Exclude<Handoff, { kind: "none" }> 
     return () => {
       active = false;
     };
-  }, [handoff, clean, navigate]);
+  }, [handoff, clean, navigate, queryClient]);
 
   const message = handoff.kind === "error" ? handoff.message : failure;
   if (message) {

@@ -1,4 +1,5 @@
 import type { PermissionFlag, ViewingAs } from "@switchboard/core";
+import type { QueryClient } from "@tanstack/react-query";
 import { createContext, useContext } from "react";
 import type { StoredSession } from "../lib/session.ts";
 import type { AccountView } from "../lib/shell-api.ts";
@@ -50,4 +51,9 @@ export function useLoadedAccount(): Account {
 export function useAccountKey(): readonly [number, ViewingAs] {
   const { view, viewingAs } = useAccountState();
   return [view.account.id, viewingAs] as const;
+}
+
+/** Forgets every loaded query of the previous session (the host's profile is not the person's: it stays). */
+export function forgetSessionQueries(queryClient: QueryClient): void {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== "host-profile" });
 }

@@ -1,11 +1,13 @@
 import { Stack, Table, Text } from "@mantine/core";
 import { useAccountInView } from "../app/account-context.ts";
+import { useOptionalAccountState } from "../app/account-state.ts";
 import { describeAccount } from "../lib/account-path.ts";
 import { APP_VERSION } from "../lib/build-info.ts";
 
 /** `?info`: what Switchboard is, the account in view and the version. */
 export function InfoOverlay() {
   const account = useAccountInView();
+  const loaded = useOptionalAccountState()?.view.account;
   return (
     <Stack gap="md">
       <Text>
@@ -17,7 +19,10 @@ export function InfoOverlay() {
         <Table.Tbody>
           <Table.Tr>
             <Table.Th w={160}>Account in view</Table.Th>
-            <Table.Td>{account ? describeAccount(account) : "None (sign-in is not built yet)"}</Table.Td>
+            <Table.Td>
+              {loaded ? `${loaded.displayName} · ` : ""}
+              {account ? describeAccount(account) : "Your own account"}
+            </Table.Td>
           </Table.Tr>
           <Table.Tr>
             <Table.Th>Version</Table.Th>

@@ -1,8 +1,9 @@
 import { Anchor, Button, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
 import { emailSchema, phoneNumberSchema } from "@switchboard/api";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
+import { forgetSessionQueries } from "../../app/account-state.ts";
 import { useMobileApp } from "../../app/environment.tsx";
 import { CodeEntry } from "../../components/code-entry.tsx";
 import { takeSignedOutReason } from "../../lib/logout.ts";
@@ -34,6 +35,7 @@ export function SignInPage() {
   const next = safeNextPath(params.get("next"));
   const navigate = useNavigate();
   const mobileApp = useMobileApp();
+  const queryClient = useQueryClient();
   const { session } = useStoredSession();
   const [signedOutReason] = useState(() => takeSignedOutReason());
   const [channel, setChannel] = useState<SignInChannel>(params.get("phone") === null ? "email" : "phone");
@@ -50,6 +52,7 @@ export function SignInPage() {
     mutationFn: (code: string) =>
       verifySignInCode(channel, sentTo?.address ?? "", code, mobileApp.isMobileApp),
     onSuccess: (answer) => {
+      forgetSessionQueries(queryClient);
       storeSession(answer);
       navigate(next, { replace: true });
     },

@@ -4,9 +4,10 @@ import { signupEmail } from "@switchboard/api";
 /** The server's own sign-up body schema (defined for this route, so never missing). */
 const signupBodySchema = signupEmail.body as NonNullable<typeof signupEmail.body>;
 
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
+import { forgetSessionQueries } from "../../app/account-state.ts";
 import { useMobileApp } from "../../app/environment.tsx";
 import { CodeEntry } from "../../components/code-entry.tsx";
 import { useHostProfile } from "../../lib/host-profile.ts";
@@ -54,6 +55,7 @@ export function SignUpPage() {
     Number.isSafeInteger(parentId) && parentId > 0 ? parentId : host.isMainHost ? undefined : host.profileId;
   const navigate = useNavigate();
   const mobileApp = useMobileApp();
+  const queryClient = useQueryClient();
   const { session } = useStoredSession();
   const [values, setValues] = useState({
     email: params.get("email") ?? "",
@@ -72,6 +74,7 @@ export function SignUpPage() {
   const verify = useMutation({
     mutationFn: (code: string) => verifySignInCode("email", sent?.email ?? "", code, mobileApp.isMobileApp),
     onSuccess: (answer) => {
+      forgetSessionQueries(queryClient);
       storeSession(answer);
       navigate(next, { replace: true });
     },
