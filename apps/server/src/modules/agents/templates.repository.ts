@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { type AgentConfigColumn, accounts, agentConfigs, agentTemplates } from "../../db/schema/index.ts";
+import type { AccountRow } from "../auth/access.ts";
 
 export type TemplateRow = typeof agentTemplates.$inferSelect;
 export type LinkedConfigRow = typeof agentConfigs.$inferSelect;
@@ -66,14 +67,29 @@ export function createTemplatesRepository(db: Database) {
       await db.update(agentTemplates).set({ deletedAt: new Date() }).where(eq(agentTemplates.id, id));
     },
 
-    /** The stored copies (staging and production) of live agents that link to the template. */
-    async linkedConfigs(templateId: number) {
+    /**
+     * The stored copies (staging and production) of live agents in `scope`'s subtree that link to the
+     * template; an organisation's own agents are found through the org_id index.
+     */
+    async linkedConfigs(templateId: number, scope: AccountRow) {
+      const inScope =
+        scope.accountType === "organization"
+          ? eq(agentConfigs.orgId, scope.id)
+          : scope.accountType === "agent"
+            ? eq(agentConfigs.agentAccountId, scope.id)
+            : scope.accountType === "reseller"
+              ? eq(accounts.resellerId, scope.id)
+              : eq(accounts.partnerId, scope.id);
       return db
         .select({ config: agentConfigs, account: accounts })
         .from(agentConfigs)
         .innerJoin(accounts, eq(accounts.id, agentConfigs.agentAccountId))
         .where(
-          and(sql`${agentConfigs.config}->>'templateId' = ${String(templateId)}`, isNull(accounts.deletedAt)),
+          and(
+            inScope,
+            sql`${agentConfigs.config}->>'templateId' = ${String(templateId)}`,
+            isNull(accounts.deletedAt),
+          ),
         )
         .orderBy(asc(agentConfigs.agentAccountId), asc(agentConfigs.stage));
     },

@@ -246,7 +246,7 @@ export function createTemplatesService(deps: Deps) {
   async function migrate(access: Access, id: number, dryRun: boolean) {
     const template = await findVisible(access, id);
     const content = templateContent(template.body);
-    const linked = await repo.linkedConfigs(id);
+    const linked = await repo.linkedConfigs(id, access.target);
     const byAgent = new Map<number, Migration["agents"][number]>();
     for (const { config, account } of linked) {
       // Only agents in the target's subtree: a migration never reaches another tenant's agents.

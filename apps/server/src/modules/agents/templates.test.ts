@@ -214,6 +214,33 @@ describe("templates", () => {
     expect(detached.body.migration.agents).toEqual([]);
   });
 
+  it("a reseller's template migrates the agents its organisations made from it", async () => {
+    const r1 = { token: world.members.r1Owner.token };
+    const template = (
+      await call("POST", "/api/v2/templates/createTemplate", {
+        ...r1,
+        body: { name: "Reseller base", agentInstructions: "Base {x}" },
+      })
+    ).body.template;
+    const made = await call("POST", "/api/v2/createAgentFromTemplate", {
+      token: world.members.o1Owner.token,
+      body: { templateId: template.id, name: "From reseller" },
+    });
+    expect(made.status).toBe(200);
+    await call("POST", `/api/v2/templates/${template.id}`, {
+      ...r1,
+      body: { agentInstructions: "Base v2 {x}" },
+    });
+    const dry = await call("POST", `/api/v2/templates/${template.id}/migrate`, {
+      ...r1,
+      body: { dryRun: true },
+    });
+    expect(dry.body.migration.agents.map((a: { agentId: number }) => a.agentId)).toEqual([
+      made.body.account.id,
+    ]);
+    expect(dry.body.migration.migrated).toBe(1);
+  });
+
   it("the demo's built-in templates and template-made agent work through the API", async () => {
     const { O1, A1 } = world.accounts;
     await seedDemoAgents(app.context.database.db, O1.id, A1.id);
