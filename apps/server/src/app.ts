@@ -141,9 +141,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     adminUsers,
   });
 
-  const agents = createAgentsService({ repo: createAgentsRepository(db), access });
+  const templatesRepository = createTemplatesRepository(db);
+  const agents = createAgentsService({
+    repo: createAgentsRepository(db),
+    access,
+    findTemplate: templatesRepository.find,
+  });
   const apps = createAppsService({ repo: createAppsRepository(db), agents });
-  const templates = createTemplatesService({ repo: createTemplatesRepository(db), agents, hierarchy });
+  const templates = createTemplatesService({ repo: templatesRepository, agents, hierarchy });
 
   app.decorate("context", context);
   installErrorHandler(app);

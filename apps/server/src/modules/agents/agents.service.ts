@@ -15,6 +15,9 @@ import { badRequest, conflict, forbidden, notFound } from "../../http/api-error.
 import { type Access, type AccessResolver, type AccountRow, isWithin, MESSAGES } from "../auth/access.ts";
 import type { AgentConfigRow, AgentRef, AgentsRepository, AgentVersionRow } from "./agents.repository.ts";
 import { findBuiltInApp } from "./built-in-apps.ts";
+import { isTemplateVisible } from "./template-visibility.ts";
+
+const TEMPLATE_NOT_FOUND = "Template not found";
 
 export const AGENT_MESSAGES = {
   agentNotFound: "Agent not found",
@@ -78,7 +81,12 @@ export function checkEnabledFunctions(enabled: Record<string, string[]>): Record
 
 export type SaveCampaignBody = z.output<NonNullable<(typeof saveCampaign)["body"]>>;
 
-type Deps = { repo: AgentsRepository; access: AccessResolver };
+type Deps = {
+  repo: AgentsRepository;
+  access: AccessResolver;
+  /** A template by id (not deleted), to check that a campaign links only to one its account may use. */
+  findTemplate: (id: number) => Promise<{ ownerAccountId: number | null } | null>;
+};
 
 export function createAgentsService(deps: Deps) {
   const { repo } = deps;
@@ -144,7 +152,7 @@ export function createAgentsService(deps: Deps) {
   }
 
   async function saveCampaign(access: Access, body: SaveCampaignBody) {
-    const { ref } = await resolveAgent(access, body.agentId, "canEditOrg");
+    const { account, ref } = await resolveAgent(access, body.agentId, "canEditOrg");
     if (!body.agentInstructions.trim()) throw badRequest(PROMPT_REQUIRED_MESSAGE);
     const currentRow = await repo.findConfig(ref, "staging");
     const current = campaignFields(currentRow?.config);
@@ -158,7 +166,13 @@ export function createAgentsService(deps: Deps) {
     if (body.enabledFunctions !== undefined)
       next.enabledFunctions = checkEnabledFunctions(body.enabledFunctions);
     if (body.actions !== undefined) next.actions = body.actions;
-    if (body.templateId !== undefined) next.templateId = body.templateId;
+    if (body.templateId !== undefined && body.templateId !== current.templateId) {
+      if (body.templateId !== null) {
+        const template = await deps.findTemplate(body.templateId);
+        if (!template || !isTemplateVisible(account, template)) throw notFound(TEMPLATE_NOT_FOUND);
+      }
+      next.templateId = body.templateId;
+    }
     if (body.timezone !== undefined) next.timezone = body.timezone;
     if (body.language !== undefined) next.language = body.language;
     if (body.voice !== undefined) next.voice = body.voice;

@@ -159,7 +159,26 @@ describe("campaigns", () => {
   it("detaches an agent from its template in both copies", async () => {
     const agent = await newAgent("detach");
     const owner = { token: world.members.o1Owner.token, targetAccountId: agent.id };
-    await call("POST", "/api/v2/campaign", { ...owner, body: { agentInstructions: "Hi", templateId: 7 } });
+    const missing = await call("POST", "/api/v2/campaign", {
+      ...owner,
+      body: { agentInstructions: "Hi", templateId: 999999 },
+    });
+    expect(missing.body).toEqual({ success: false, message: "Template not found" });
+    const foreignTemplate = await call("POST", "/api/v2/templates/createTemplate", {
+      token: world.members.o2Owner.token,
+      body: { name: "O2 only" },
+    });
+    const sideways = await call("POST", "/api/v2/campaign", {
+      ...owner,
+      body: { agentInstructions: "Hi", templateId: foreignTemplate.body.template.id },
+    });
+    expect(sideways.status).toBe(404);
+    const own = await call("POST", "/api/v2/templates/createTemplate", {
+      token: world.members.o1Owner.token,
+      body: { name: "O1 base" },
+    });
+    const templateId = own.body.template.id;
+    await call("POST", "/api/v2/campaign", { ...owner, body: { agentInstructions: "Hi", templateId } });
     await call("POST", "/api/v2/agent/publish", { ...owner, body: {} });
     const res = await call("POST", "/api/v2/detachAgentFromTemplate", { ...owner, body: {} });
     expect(res.status).toBe(200);

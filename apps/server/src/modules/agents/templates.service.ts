@@ -21,6 +21,7 @@ import {
   DEFAULT_CAMPAIGN,
   uniqueApps,
 } from "./agents.service.ts";
+import { isTemplateVisible, visibleTemplateOwners } from "./template-visibility.ts";
 import type { TemplateRow, TemplatesRepository } from "./templates.repository.ts";
 
 export const TEMPLATE_MESSAGES = {
@@ -117,11 +118,7 @@ export function createTemplatesService(deps: Deps) {
   const homeOf = (target: AccountRow) =>
     target.accountType === "agent" && target.organizationId ? target.organizationId : target.id;
 
-  /** Owners whose templates the target may use: itself and its ancestors. */
-  const visibleOwners = (target: AccountRow) =>
-    [target.id, target.partnerId, target.resellerId, target.organizationId].filter(
-      (value): value is number => typeof value === "number",
-    );
+  const visibleOwners = visibleTemplateOwners;
 
   const isEditable = (access: Access, row: TemplateRow) =>
     row.ownerAccountId === null
@@ -147,8 +144,7 @@ export function createTemplatesService(deps: Deps) {
   async function findVisible(access: Access, id: number): Promise<TemplateRow> {
     const row = await repo.find(id);
     if (!row) throw notFound(TEMPLATE_MESSAGES.notFound);
-    if (row.ownerAccountId !== null && !visibleOwners(access.target).includes(row.ownerAccountId))
-      throw notFound(TEMPLATE_MESSAGES.notFound);
+    if (!isTemplateVisible(access.target, row)) throw notFound(TEMPLATE_MESSAGES.notFound);
     return row;
   }
 
