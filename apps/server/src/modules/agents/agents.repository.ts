@@ -73,6 +73,33 @@ export function createAgentsRepository(db: Database) {
       return row ?? null;
     },
 
+    /** Writes several copies at once (publish: production and staging), all or none, each revision +1. */
+    async writeConfigs(
+      agent: AgentRef,
+      writes: { stage: Stage; config: AgentConfigColumn }[],
+    ): Promise<void> {
+      const now = new Date();
+      // PGlite has one connection: inside the transaction only `tx` may be used.
+      await db.transaction(async (tx) => {
+        for (const { stage, config } of writes) {
+          await tx
+            .insert(agentConfigs)
+            .values({
+              orgId: agent.orgId,
+              agentAccountId: agent.id,
+              stage,
+              config,
+              revision: 1,
+              updatedAt: now,
+            })
+            .onConflictDoUpdate({
+              target: [agentConfigs.agentAccountId, agentConfigs.stage],
+              set: { config, revision: sql`${agentConfigs.revision} + 1`, updatedAt: now },
+            });
+        }
+      });
+    },
+
     async listVersions(agent: AgentRef): Promise<AgentVersionRow[]> {
       return db
         .select()

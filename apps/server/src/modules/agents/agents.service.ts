@@ -197,8 +197,10 @@ export function createAgentsService(deps: Deps) {
       throw conflict(STALE_SAVE_MESSAGE, { current: toCampaign(ref, "staging", stagingRow) });
     const staging = campaignFields(stagingRow?.config);
     if (!staging.agentInstructions.trim()) throw badRequest(PROMPT_REQUIRED_MESSAGE);
-    await overwrite(ref, "production", { ...staging, published: true });
-    if (!staging.published) await overwrite(ref, "staging", { ...staging, published: true });
+    await repo.writeConfigs(ref, [
+      { stage: "production", config: { ...staging, published: true } },
+      ...(staging.published ? [] : [{ stage: "staging" as const, config: { ...staging, published: true } }]),
+    ]);
     return campaignsOf(ref);
   }
 

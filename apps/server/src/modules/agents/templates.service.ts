@@ -232,10 +232,10 @@ export function createTemplatesService(deps: Deps) {
       voice: body.voice ?? null,
       language: body.language ?? null,
     };
-    let campaign = await agents.overwrite(ref, "staging", fields);
     // A template with instructions gives a working agent at once: published as it was made.
-    if (fields.agentInstructions.trim()) await agents.overwrite(ref, "production", fields);
-    else campaign = await agents.overwrite(ref, "staging", { ...fields, published: false });
+    const live = fields.agentInstructions.trim() !== "";
+    const campaign = await agents.overwrite(ref, "staging", { ...fields, published: live });
+    if (live) await agents.overwrite(ref, "production", fields);
     return { success: true as const, account: created.account, campaign };
   }
 
