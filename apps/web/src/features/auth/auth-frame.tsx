@@ -1,5 +1,6 @@
 import { Alert, Center, Group, Image, Paper, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
+import { CodeEntry } from "../../components/code-entry.tsx";
 import { brandName, useHostProfile } from "../../lib/host-profile.ts";
 
 /** The frame of the sign-in and sign-up pages: the host's name and image, a title, the form. */
@@ -35,5 +36,33 @@ export function ErrorAlert({ message }: { message: string | null }) {
     <Alert color="red" variant="light" role="alert" title="That did not work">
       {message}
     </Alert>
+  );
+}
+
+/** The second step of sign-in and sign-up: where the code went, the 6-digit entry, then the page's links. */
+export function CodeStep({
+  message,
+  error,
+  submitLabel,
+  submitting,
+  onSubmit,
+  children,
+}: {
+  message: string;
+  error: string | null;
+  submitLabel: string;
+  submitting: boolean;
+  onSubmit: (code: string) => void;
+  children: ReactNode;
+}) {
+  return (
+    <Stack gap="sm">
+      <Text size="sm" role="status">
+        {message}
+      </Text>
+      <ErrorAlert message={error} />
+      <CodeEntry submitLabel={submitLabel} submitting={submitting} onSubmit={onSubmit} />
+      {children}
+    </Stack>
   );
 }

@@ -5,13 +5,12 @@ import { type FormEvent, useState } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import { forgetSessionQueries } from "../../app/account-state.ts";
 import { useMobileApp } from "../../app/environment.tsx";
-import { CodeEntry } from "../../components/code-entry.tsx";
 import { takeSignedOutReason } from "../../lib/logout.ts";
 import { safeNextPath } from "../../lib/next-path.ts";
 import { useStoredSession } from "../../lib/session.ts";
 import { errorMessage } from "../../lib/shell-api.ts";
 import { requestSignInCode, type SignInChannel, storeSession, verifySignInCode } from "./api.ts";
-import { AuthFrame, ErrorAlert } from "./auth-frame.tsx";
+import { AuthFrame, CodeStep, ErrorAlert } from "./auth-frame.tsx";
 
 const CHANNEL_LABELS: Record<SignInChannel, { field: string; placeholder: string; type: string }> = {
   email: { field: "E-mail address", placeholder: "you@example.com", type: "email" },
@@ -82,16 +81,13 @@ export function SignInPage() {
         </Text>
       ) : null}
       {sentTo ? (
-        <Stack gap="sm">
-          <Text size="sm" role="status">
-            {sentTo.message}
-          </Text>
-          <ErrorAlert message={verify.isError ? errorMessage(verify.error) : null} />
-          <CodeEntry
-            submitLabel="Sign in"
-            submitting={verify.isPending || verify.isSuccess}
-            onSubmit={(code) => verify.mutate(code)}
-          />
+        <CodeStep
+          message={sentTo.message}
+          error={verify.isError ? errorMessage(verify.error) : null}
+          submitLabel="Sign in"
+          submitting={verify.isPending || verify.isSuccess}
+          onSubmit={(code) => verify.mutate(code)}
+        >
           <Stack gap={4}>
             <Anchor
               component="button"
@@ -116,7 +112,7 @@ export function SignInPage() {
             </Anchor>
           </Stack>
           <ErrorAlert message={requestCode.isError ? errorMessage(requestCode.error) : null} />
-        </Stack>
+        </CodeStep>
       ) : (
         <form onSubmit={submitAddress} noValidate>
           <Stack gap="sm">

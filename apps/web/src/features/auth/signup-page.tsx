@@ -9,13 +9,12 @@ import { type FormEvent, useState } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import { forgetSessionQueries } from "../../app/account-state.ts";
 import { useMobileApp } from "../../app/environment.tsx";
-import { CodeEntry } from "../../components/code-entry.tsx";
 import { useHostProfile } from "../../lib/host-profile.ts";
 import { safeNextPath } from "../../lib/next-path.ts";
 import { useStoredSession } from "../../lib/session.ts";
 import { errorMessage } from "../../lib/shell-api.ts";
 import { requestSignUpCode, type SignUpFields, storeSession, verifySignInCode } from "./api.ts";
-import { AuthFrame, ErrorAlert } from "./auth-frame.tsx";
+import { AuthFrame, CodeStep, ErrorAlert } from "./auth-frame.tsx";
 
 type FieldErrors = Partial<Record<"email" | "name" | "businessName" | "number", string>>;
 
@@ -107,16 +106,13 @@ export function SignUpPage() {
   return (
     <AuthFrame title="Create your account">
       {sent ? (
-        <Stack gap="sm">
-          <Text size="sm" role="status">
-            {sent.message}
-          </Text>
-          <ErrorAlert message={verify.isError ? errorMessage(verify.error) : null} />
-          <CodeEntry
-            submitLabel="Create account"
-            submitting={verify.isPending || verify.isSuccess}
-            onSubmit={(code) => verify.mutate(code)}
-          />
+        <CodeStep
+          message={sent.message}
+          error={verify.isError ? errorMessage(verify.error) : null}
+          submitLabel="Create account"
+          submitting={verify.isPending || verify.isSuccess}
+          onSubmit={(code) => verify.mutate(code)}
+        >
           <Anchor
             component="button"
             type="button"
@@ -128,7 +124,7 @@ export function SignUpPage() {
           >
             Change the details
           </Anchor>
-        </Stack>
+        </CodeStep>
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
