@@ -290,3 +290,25 @@ describe("sessions", () => {
     expect(text).not.toContain(code);
   });
 });
+
+describe("dev outbox", () => {
+  it("lists what was sent, newest first, with to, channel, subject, body and time", async () => {
+    await post("/api/v1/signup/email", { email: "first@example.com" });
+    await post("/api/v1/signup/email", { email: "second@example.com" });
+    const { messages } = (await app.inject({ method: "GET", url: "/api/dev/outbox?limit=2" })).json();
+    expect(messages.map((m: { to: string }) => m.to)).toEqual(["second@example.com", "first@example.com"]);
+    expect(messages[0]).toMatchObject({
+      channel: "email",
+      subject: expect.stringMatching(/^Your Switchboard code: \d{6}$/),
+    });
+    expect(Date.parse(messages[0].time)).not.toBeNaN();
+  });
+
+  it("is refused with 404 in production", async () => {
+    const production = await buildTestApp({ NODE_ENV: "production", SECRET_KEY: "s".repeat(40) });
+    const res = await production.inject({ method: "GET", url: "/api/dev/outbox" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ success: false, message: "Not found: GET /api/dev/outbox" });
+    await production.close();
+  });
+});
