@@ -2,6 +2,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { authTokens, memberships, users } from "../../db/schema/index.ts";
+import { findUserByEmail } from "../auth/auth.repository.ts";
 
 export type Role = "owner" | "admin";
 export type MemberRow = {
@@ -11,15 +12,6 @@ export type MemberRow = {
 };
 
 export function createAdminUsersRepository(db: Database) {
-  async function findUserByEmail(email: string) {
-    const [row] = await db
-      .select()
-      .from(users)
-      .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
-      .limit(1);
-    return row ?? null;
-  }
-
   async function findMember(accountId: number, userId: number): Promise<MemberRow | null> {
     const [row] = await db
       .select({ user: users, role: memberships.role, joinedAt: memberships.createdAt })
@@ -35,7 +27,7 @@ export function createAdminUsersRepository(db: Database) {
 
     /** The user with this e-mail, created (unverified, no session yet) when there is none. */
     async userForEmail(email: string) {
-      const existing = await findUserByEmail(email);
+      const existing = await findUserByEmail(db, email);
       if (existing) return existing;
       try {
         const [row] = await db.insert(users).values({ email }).returning();
@@ -43,7 +35,7 @@ export function createAdminUsersRepository(db: Database) {
         return row;
       } catch (error) {
         // Invited twice at once: the other request created the user.
-        const raced = isUniqueViolation(error) ? await findUserByEmail(email) : null;
+        const raced = isUniqueViolation(error) ? await findUserByEmail(db, email) : null;
         if (raced) return raced;
         throw error;
       }

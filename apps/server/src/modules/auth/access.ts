@@ -105,6 +105,16 @@ export function isAbove(caller: Pick<Caller, "user" | "account">, account: Accou
   return (home.accountType === "partner" || home.accountType === "reseller") && isWithin(home, account);
 }
 
+/** A live account by id: deleted ones are gone, disabled ones are answered (flagged by disabled_at). */
+export async function findLiveAccount(db: Database, id: number): Promise<AccountRow | null> {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.id, id), isNull(accounts.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
 export function createAccessResolver(db: Database) {
   async function resolveCaller(token: string): Promise<Caller | null> {
     const [row] = await db
@@ -132,14 +142,7 @@ export function createAccessResolver(db: Database) {
     return { tokenId: row.token.id, user: row.user, account: row.account, role: row.role };
   }
 
-  async function loadAccount(id: number): Promise<AccountRow | null> {
-    const [row] = await db
-      .select()
-      .from(accounts)
-      .where(and(eq(accounts.id, id), isNull(accounts.deletedAt)))
-      .limit(1);
-    return row ?? null;
-  }
+  const loadAccount = (id: number) => findLiveAccount(db, id);
 
   async function settingsFor(target: AccountRow): Promise<PartnerSettings> {
     if (target.accountType !== "agent" || !target.organizationId) return target.settings as PartnerSettings;

@@ -5,6 +5,16 @@ import { accounts, authTokens, memberships, users, verificationCodes } from "../
 export type CodePurpose = (typeof verificationCodes.$inferSelect)["purpose"];
 export type NewAccount = typeof accounts.$inferInsert;
 
+/** The user of an e-mail address, compared case-insensitively (the unique index is on lower(email)). */
+export async function findUserByEmail(db: Database, email: string) {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+    .limit(1);
+  return row ?? null;
+}
+
 export function createAuthRepository(db: Database) {
   return {
     db,
@@ -72,14 +82,7 @@ export function createAuthRepository(db: Database) {
       return rows.length > 0;
     },
 
-    async findUserByEmail(email: string) {
-      const [row] = await db
-        .select()
-        .from(users)
-        .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
-        .limit(1);
-      return row ?? null;
-    },
+    findUserByEmail: (email: string) => findUserByEmail(db, email),
 
     async findUserByPhone(phoneNumber: string) {
       const [row] = await db.select().from(users).where(eq(users.phoneNumber, phoneNumber)).limit(1);

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, ilike, inArray, isNull, lte, ne, or, type SQ
 import type { Database } from "../../db/client.ts";
 import { containsPattern } from "../../db/jsonb.ts";
 import { accounts, memberships, users } from "../../db/schema/index.ts";
-import type { AccountRow } from "../auth/access.ts";
+import { type AccountRow, findLiveAccount } from "../auth/access.ts";
 
 type AccountType = AccountRow["accountType"];
 
@@ -79,14 +79,7 @@ function phraseMatch(text: string, enhanced: boolean): SQL {
 export function createHierarchyRepository(db: Database) {
   return {
     /** A live account by id (deleted ones are gone; disabled ones are answered, flagged). */
-    async find(id: number): Promise<AccountRow | null> {
-      const [row] = await db
-        .select()
-        .from(accounts)
-        .where(and(eq(accounts.id, id), isNull(accounts.deletedAt)))
-        .limit(1);
-      return row ?? null;
-    },
+    find: (id: number) => findLiveAccount(db, id),
 
     /** One page of accounts, newest first, and how many match in all. */
     async list(query: AccountQuery): Promise<{ rows: AccountRow[]; total: number }> {
