@@ -7,6 +7,23 @@ export type AgentConfigRow = typeof agentConfigs.$inferSelect;
 export type AgentVersionRow = typeof agentVersions.$inferSelect;
 export type AgentRef = { id: number; orgId: number };
 
+/** The row of a copy written for the first time. */
+const firstRevision = (agent: AgentRef, stage: Stage, config: AgentConfigColumn, updatedAt: Date) => ({
+  orgId: agent.orgId,
+  agentAccountId: agent.id,
+  stage,
+  config,
+  revision: 1,
+  updatedAt,
+});
+
+/** The change of a copy written again: its revision goes up by one. */
+const nextRevision = (config: AgentConfigColumn, updatedAt: Date) => ({
+  config,
+  revision: sql`${agentConfigs.revision} + 1`,
+  updatedAt,
+});
+
 export function createAgentsRepository(db: Database) {
   const configWhere = (agent: AgentRef, stage: Stage) =>
     and(
@@ -35,17 +52,10 @@ export function createAgentsRepository(db: Database) {
       if (expected === undefined) {
         const [row] = await db
           .insert(agentConfigs)
-          .values({
-            orgId: agent.orgId,
-            agentAccountId: agent.id,
-            stage,
-            config,
-            revision: 1,
-            updatedAt: now,
-          })
+          .values(firstRevision(agent, stage, config, now))
           .onConflictDoUpdate({
             target: [agentConfigs.agentAccountId, agentConfigs.stage],
-            set: { config, revision: sql`${agentConfigs.revision} + 1`, updatedAt: now },
+            set: nextRevision(config, now),
           })
           .returning();
         return row ?? null;
@@ -53,21 +63,14 @@ export function createAgentsRepository(db: Database) {
       if (expected === 0) {
         const [row] = await db
           .insert(agentConfigs)
-          .values({
-            orgId: agent.orgId,
-            agentAccountId: agent.id,
-            stage,
-            config,
-            revision: 1,
-            updatedAt: now,
-          })
+          .values(firstRevision(agent, stage, config, now))
           .onConflictDoNothing()
           .returning();
         return row ?? null;
       }
       const [row] = await db
         .update(agentConfigs)
-        .set({ config, revision: sql`${agentConfigs.revision} + 1`, updatedAt: now })
+        .set(nextRevision(config, now))
         .where(and(configWhere(agent, stage), eq(agentConfigs.revision, expected)))
         .returning();
       return row ?? null;
@@ -84,17 +87,10 @@ export function createAgentsRepository(db: Database) {
         for (const { stage, config } of writes) {
           await tx
             .insert(agentConfigs)
-            .values({
-              orgId: agent.orgId,
-              agentAccountId: agent.id,
-              stage,
-              config,
-              revision: 1,
-              updatedAt: now,
-            })
+            .values(firstRevision(agent, stage, config, now))
             .onConflictDoUpdate({
               target: [agentConfigs.agentAccountId, agentConfigs.stage],
-              set: { config, revision: sql`${agentConfigs.revision} + 1`, updatedAt: now },
+              set: nextRevision(config, now),
             });
         }
       });
