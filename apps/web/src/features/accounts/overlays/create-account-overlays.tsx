@@ -1,5 +1,6 @@
 import { Button, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import { createAgentAccount, createOrganization, createReseller } from "@switchboard/api";
+import type { ComponentProps } from "react";
 import { useAccountState } from "../../../app/account-state.ts";
 import { ActionError } from "../../../components/query-state.tsx";
 import { bodySchemaOf, useSchemaForm } from "../../../lib/schema-form.ts";
@@ -10,6 +11,23 @@ import { useAccountList, useCreateAgentAccount, useCreateOrganization, useCreate
 /** Where invitation links of new owners lead: this host's /app (the server checks it). */
 function invitationUrl(): string {
   return `${window.location.origin}/app`;
+}
+
+/** What the toast says once an account is made; with an owner's e-mail, that the invitation went out. */
+function createdMessage(name: string, ownerEmail: string | undefined): string {
+  return ownerEmail ? `${name} created. An invitation was sent to ${ownerEmail}.` : `${name} created.`;
+}
+
+/** The optional owner's e-mail of a new organisation or reseller. */
+function OwnerEmailInput(props: ComponentProps<typeof TextInput>) {
+  return (
+    <TextInput
+      label="Owner's e-mail"
+      description="Optional: they become its owner and receive an invitation that signs them in."
+      type="email"
+      {...props}
+    />
+  );
 }
 
 function FormButtons({
@@ -80,11 +98,7 @@ export function CreateOrgAccountOverlay({ close }: OverlayComponentProps) {
     if (!body) return;
     create.mutate(body, {
       onSuccess: (answer) => {
-        toast.success(
-          body.email
-            ? `${answer.account.displayName} created. An invitation was sent to ${body.email}.`
-            : `${answer.account.displayName} created.`,
-        );
+        toast.success(createdMessage(answer.account.displayName, body.email));
         close();
       },
     });
@@ -102,12 +116,7 @@ export function CreateOrgAccountOverlay({ close }: OverlayComponentProps) {
           />
         ) : null}
         <TextInput label="Organization name" required data-autofocus {...form.field("name")} />
-        <TextInput
-          label="Owner's e-mail"
-          description="Optional: they become its owner and receive an invitation that signs them in."
-          type="email"
-          {...form.field("email")}
-        />
+        <OwnerEmailInput {...form.field("email")} />
         <TextInput label="Phone number" type="tel" {...form.field("phoneNumber")} />
         <TextInput label="External account id" {...form.field("externalAccountId")} />
         <TextInput label="External billing id" {...form.field("externalBillingId")} />
@@ -137,11 +146,7 @@ export function CreateResellerAccountOverlay({ close }: OverlayComponentProps) {
     if (!body) return;
     create.mutate(body, {
       onSuccess: (answer) => {
-        toast.success(
-          body.email
-            ? `${answer.account.displayName} created. An invitation was sent to ${body.email}.`
-            : `${answer.account.displayName} created.`,
-        );
+        toast.success(createdMessage(answer.account.displayName, body.email));
         close();
       },
     });
@@ -154,12 +159,7 @@ export function CreateResellerAccountOverlay({ close }: OverlayComponentProps) {
           A new reseller under {view.account.displayName}.
         </Text>
         <TextInput label="Reseller name" required data-autofocus {...form.field("name")} />
-        <TextInput
-          label="Owner's e-mail"
-          description="Optional: they become its owner and receive an invitation that signs them in."
-          type="email"
-          {...form.field("email")}
-        />
+        <OwnerEmailInput {...form.field("email")} />
         <TextInput label="External account id" {...form.field("externalAccountId")} />
         <ActionError error={create.error} />
         <FormButtons close={close} submitting={create.isPending} label="Create reseller" />
