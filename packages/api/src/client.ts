@@ -1,4 +1,5 @@
 import { ApiRequestError } from "./errors.ts";
+import { refusalMessage } from "./refusal-message.ts";
 import {
   fillPath,
   type RouteBody,
@@ -75,14 +76,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const isJson = response.headers.get("content-type")?.includes("application/json") ?? false;
     const payload: unknown = isJson ? await response.json() : await response.text();
     if (!response.ok) {
-      const message =
-        typeof payload === "object" &&
-        payload !== null &&
-        "message" in payload &&
-        typeof payload.message === "string"
-          ? payload.message
-          : `${response.status} ${response.statusText}`.trim();
-      throw new ApiRequestError(response.status, message, payload);
+      throw new ApiRequestError(response.status, refusalMessage(response, payload), payload);
     }
     return payload as RouteResponse<T>;
   }

@@ -1,6 +1,7 @@
 export * from "./client.ts";
 export * from "./errors.ts";
 export * from "./openapi.ts";
+export * from "./refusal-message.ts";
 export * from "./route.ts";
 export * from "./route-table.ts";
 export * from "./routes/accounts.ts";

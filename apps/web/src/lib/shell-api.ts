@@ -1,8 +1,9 @@
-import type {
-  getAccount,
-  logout as logoutRoute,
-  oneTimeAuth as oneTimeAuthRoute,
-  RouteResponse,
+import {
+  type getAccount,
+  type logout as logoutRoute,
+  type oneTimeAuth as oneTimeAuthRoute,
+  type RouteResponse,
+  refusalMessage,
 } from "@switchboard/api";
 
 /**
@@ -81,14 +82,7 @@ export async function requestJson<T>(
   const isJson = response.headers.get("content-type")?.includes("application/json") ?? false;
   const payload: unknown = isJson ? await response.json().catch(() => null) : null;
   if (!response.ok) {
-    const message =
-      typeof payload === "object" &&
-      payload !== null &&
-      "message" in payload &&
-      typeof payload.message === "string"
-        ? payload.message
-        : `${response.status} ${response.statusText}`.trim();
-    throw new RequestError(response.status, message);
+    throw new RequestError(response.status, refusalMessage(response, payload));
   }
   return payload as T;
 }
