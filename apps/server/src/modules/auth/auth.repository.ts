@@ -15,6 +15,14 @@ export async function findUserByEmail(db: Database, email: string) {
   return row ?? null;
 }
 
+const openToken = (tokenHash: string, kind: "session" | "oneTime") =>
+  and(
+    eq(authTokens.tokenHash, tokenHash),
+    eq(authTokens.kind, kind),
+    isNull(authTokens.revokedAt),
+    gt(authTokens.expiresAt, new Date()),
+  );
+
 export function createAuthRepository(db: Database) {
   return {
     db,
@@ -89,11 +97,6 @@ export function createAuthRepository(db: Database) {
       return row ?? null;
     },
 
-    async findUser(id: number) {
-      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-      return row ?? null;
-    },
-
     async insertUser(user: typeof users.$inferInsert) {
       const [row] = await db.insert(users).values(user).returning();
       if (!row) throw new Error("user insert returned nothing");
@@ -131,19 +134,23 @@ export function createAuthRepository(db: Database) {
       return row.id;
     },
 
+    /** The user of an open (unrevoked, unexpired) session token, without touching it. */
+    async userOfSession(tokenHash: string) {
+      const [row] = await db
+        .select({ user: users })
+        .from(authTokens)
+        .innerJoin(users, eq(users.id, authTokens.userId))
+        .where(openToken(tokenHash, "session"))
+        .limit(1);
+      return row?.user ?? null;
+    },
+
     /** Revokes an open token of a kind and answers it, atomically: a one-time token works once. */
     async takeToken(tokenHash: string, kind: "session" | "oneTime") {
       const [row] = await db
         .update(authTokens)
         .set({ revokedAt: sql`now()` })
-        .where(
-          and(
-            eq(authTokens.tokenHash, tokenHash),
-            eq(authTokens.kind, kind),
-            isNull(authTokens.revokedAt),
-            gt(authTokens.expiresAt, new Date()),
-          ),
-        )
+        .where(openToken(tokenHash, kind))
         .returning();
       return row ?? null;
     },

@@ -122,11 +122,11 @@ export function createAuthService(deps: Deps) {
       typeof payload.businessName === "string" && payload.businessName ? payload.businessName : null;
     const parentId = typeof payload.accountId === "number" ? payload.accountId : null;
     const parent = parentId ? await deps.loadAccount(parentId) : null;
-    const tempUser =
+    // Only an anonymous session is taken over; any other token passed here is left alone.
+    const existingTemp =
       typeof payload.tempUserToken === "string"
-        ? await repo.takeToken(hashToken(payload.tempUserToken), "session")
+        ? await repo.userOfSession(hashToken(payload.tempUserToken))
         : null;
-    const existingTemp = tempUser ? await repo.findUser(tempUser.userId) : null;
     let userId: number;
     if (existingTemp?.temporary) {
       userId = existingTemp.id;

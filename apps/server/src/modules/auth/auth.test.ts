@@ -236,6 +236,16 @@ describe("sessions", () => {
     expect((await post("/api/v1/logout", {}, nextIp(), token)).status).toBe(401);
   });
 
+  it("a signed-in user's token passed as tempUserToken is neither taken over nor revoked", async () => {
+    const { token, accountId } = await signUp("keeps-session@example.com");
+    const other = await signUp("newcomer@example.com", { tempUserToken: token });
+    expect(other.accountId).not.toBe(accountId);
+    expect((await post("/api/v1/oneTimeAuth", {}, nextIp(), token)).status).toBe(200);
+    expect(await rowsOf(sql`select email from users where email like '%keeps-session%'`)).toEqual([
+      { email: "keeps-session@example.com" },
+    ]);
+  });
+
   it("phone sign-in works once the number is verified on the signed-in account", async () => {
     const { token, accountId } = await signUp("phone@example.com");
     expect((await post("/api/v1/signin/phoneNumber", { phoneNumber: "(415) 555-0101" })).status).toBe(404);

@@ -20,7 +20,7 @@ export function newCode(): string {
 
 /**
  * Six digits are easy to brute-force from a plain hash, so codes are keyed with the server's secret
- * and bound to the address and the code's row.
+ * and bound to the address they were sent to.
  */
 export function hashCode(secret: string, address: string, code: string): string {
   return createHmac("sha256", secret).update(`${address}\n${code}`).digest("hex");
