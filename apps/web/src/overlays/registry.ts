@@ -153,6 +153,13 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     ),
   },
 
+  // Agents: the onboarding wizard (spec §2.3, §4.1).
+  onboard: {
+    title: "Build your agent",
+    size: "xl",
+    component: lazyOverlay(() => import("../features/onboarding/onboarding-overlay.tsx"), "OnboardingOverlay"),
+  },
+
   // Members of the account in view.
   members: {
     title: "Members",
