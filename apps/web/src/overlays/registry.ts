@@ -157,7 +157,10 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
   onboard: {
     title: "Build your agent",
     size: "xl",
-    component: lazyOverlay(() => import("../features/onboarding/onboarding-overlay.tsx"), "OnboardingOverlay"),
+    component: lazyOverlay(
+      () => import("../features/onboarding/onboarding-overlay.tsx"),
+      "OnboardingOverlay",
+    ),
   },
 
   // Members of the account in view.
