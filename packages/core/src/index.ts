@@ -7,4 +7,5 @@ export * from "./metrics/index.ts";
 export * from "./onboarding/index.ts";
 export * from "./permissions/index.ts";
 export * from "./timezones/index.ts";
+export * from "./voices/index.ts";
 export * from "./walkthrough/index.ts";
