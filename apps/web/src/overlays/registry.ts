@@ -163,6 +163,82 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     ),
   },
 
+  setupAgent: {
+    title: "New agent",
+    size: "lg",
+    component: lazyOverlay(
+      () => import("../features/agents/overlays/setup-agent-overlay.tsx"),
+      "SetupAgentOverlay",
+    ),
+  },
+  editAgent: {
+    title: "Edit agent",
+    size: "calc(100vw - 2rem)",
+    component: lazyOverlay(
+      () => import("../features/agents/editor/edit-agent-overlay.tsx"),
+      "EditAgentOverlay",
+    ),
+  },
+  saveConflict: {
+    title: "Save conflict",
+    size: "lg",
+    component: lazyOverlay(
+      () => import("../features/agents/editor/compare-overlays.tsx"),
+      "SaveConflictOverlay",
+    ),
+  },
+  compareChanges: {
+    title: "Compare changes",
+    size: "xl",
+    component: lazyOverlay(
+      () => import("../features/agents/editor/compare-overlays.tsx"),
+      "CompareChangesOverlay",
+    ),
+  },
+  agentInfo: {
+    title: "Agent",
+    component: lazyOverlay(
+      () => import("../features/agents/overlays/agent-overlays.tsx"),
+      "AgentInfoOverlay",
+    ),
+  },
+  agentSettings: {
+    title: "Agent settings",
+    component: lazyOverlay(
+      () => import("../features/agents/overlays/agent-overlays.tsx"),
+      "AgentSettingsOverlay",
+    ),
+  },
+  agentAdmin: {
+    title: "Administer agent",
+    presentation: "drawer",
+    component: lazyOverlay(
+      () => import("../features/agents/overlays/agent-overlays.tsx"),
+      "AgentAdminOverlay",
+    ),
+  },
+  deleteAgent: {
+    title: "Delete agent",
+    component: lazyOverlay(
+      () => import("../features/agents/overlays/agent-overlays.tsx"),
+      "DeleteAgentOverlay",
+    ),
+  },
+  createTemplate: {
+    title: "New template",
+    component: lazyOverlay(
+      () => import("../features/agents/overlays/template-overlays.tsx"),
+      "CreateTemplateOverlay",
+    ),
+  },
+  renameTemplate: {
+    title: "Rename template",
+    component: lazyOverlay(
+      () => import("../features/agents/overlays/template-overlays.tsx"),
+      "RenameTemplateOverlay",
+    ),
+  },
+
   // Members of the account in view.
   members: {
     title: "Members",

@@ -34,6 +34,10 @@ export const OVERLAY_ACCOUNT_TYPE: Partial<Record<OverlayName, AccountType>> = {
   resellerPreview: "reseller",
   orgAdmin: "organization",
   deleteOrganization: "organization",
+  agentInfo: "agent",
+  agentAdmin: "agent",
+  agentSettings: "agent",
+  deleteAgent: "agent",
 };
 
 /**

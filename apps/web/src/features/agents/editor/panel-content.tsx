@@ -1,0 +1,37 @@
+import { AgentSettingsForm } from "../overlays/agent-settings-form.tsx";
+import type { CampaignEditor, CampaignEditorState } from "./campaign-editor.ts";
+import { AdvancedPanel, CampaignIdPanel, LinksPanel } from "./panels/about-panels.tsx";
+import { ActionsPanel } from "./panels/actions-panel.tsx";
+import { PromptPanel } from "./panels/prompt-panel.tsx";
+import { PublishPanel } from "./panels/publish-panel.tsx";
+import { RoutesPanel } from "./panels/routes-panel.tsx";
+import { TemplatePanel } from "./panels/template-panel.tsx";
+import { FieldsPanel, VariablesPanel } from "./panels/variables-panels.tsx";
+import { VersionsPanel } from "./panels/versions-panel.tsx";
+import { LanguagePanel, TimezonePanel, VoicesPanel } from "./panels/voice-panels.tsx";
+import type { EditorPanelId } from "./panels.ts";
+
+export type PanelProps = { agentId: number; editor: CampaignEditor; state: CampaignEditorState };
+
+const PANELS: Record<EditorPanelId, (props: PanelProps) => React.ReactNode> = {
+  prompt: PromptPanel,
+  publish: PublishPanel,
+  fields: FieldsPanel,
+  variables: VariablesPanel,
+  actions: ActionsPanel,
+  routes: RoutesPanel,
+  timezone: TimezonePanel,
+  language: LanguagePanel,
+  voices: VoicesPanel,
+  versions: VersionsPanel,
+  template: TemplatePanel,
+  links: LinksPanel,
+  campaignId: CampaignIdPanel,
+  advanced: AdvancedPanel,
+  settings: ({ agentId }) => <AgentSettingsForm agentId={agentId} />,
+};
+
+export function PanelContent({ panel, ...props }: PanelProps & { panel: EditorPanelId }) {
+  const Panel = PANELS[panel];
+  return <Panel {...props} />;
+}

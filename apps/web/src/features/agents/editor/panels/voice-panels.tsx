@@ -1,0 +1,78 @@
+import { Radio, Select, SimpleGrid, Stack, Text } from "@mantine/core";
+import {
+  AGENT_LANGUAGES,
+  AGENT_VOICES,
+  findTimezoneByUtc,
+  findTimezoneByValue,
+  TIMEZONES,
+} from "@switchboard/core";
+import type { PanelProps } from "../panel-content.tsx";
+
+const TIMEZONE_OPTIONS = TIMEZONES.map((entry) => ({ value: entry.value, label: entry.text }));
+
+/** The campaign keeps an IANA zone name; the picker shows the table's entries (spec §3 Time zone entry). */
+function timezoneEntry(timezone: string | null) {
+  if (!timezone) return undefined;
+  return findTimezoneByUtc(timezone) ?? findTimezoneByValue(timezone);
+}
+
+export function TimezonePanel({ editor, state }: PanelProps) {
+  const entry = timezoneEntry(state.draft.timezone);
+  return (
+    <Stack gap="sm">
+      <Select
+        label="Time zone"
+        description="The agent tells the time, books appointments and reads business hours in this zone."
+        searchable
+        clearable
+        data={TIMEZONE_OPTIONS}
+        value={entry?.value ?? null}
+        nothingFoundMessage="No time zone matches"
+        onChange={(value) => {
+          const chosen = value ? findTimezoneByValue(value) : undefined;
+          editor.edit({ timezone: chosen ? (chosen.utc[0] ?? chosen.value) : null });
+        }}
+      />
+      {state.draft.timezone && !entry ? (
+        <Text size="sm" c="dimmed">
+          Saved zone: {state.draft.timezone}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+export function LanguagePanel({ editor, state }: PanelProps) {
+  return (
+    <Select
+      label="Language"
+      description="The language the agent speaks and understands."
+      data={AGENT_LANGUAGES.map((language) => ({ value: language.code, label: language.label }))}
+      value={state.draft.language}
+      clearable
+      onChange={(value) => editor.edit({ language: value })}
+    />
+  );
+}
+
+export function VoicesPanel({ editor, state }: PanelProps) {
+  return (
+    <Radio.Group
+      label="Voice"
+      description="How the agent sounds on calls."
+      value={state.draft.voice ?? ""}
+      onChange={(value) => editor.edit({ voice: value || null })}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }} mt="sm">
+        {AGENT_VOICES.map((voice) => (
+          <Radio.Card key={voice.id} value={voice.id} p="sm" radius="md">
+            <Text fw={600}>{voice.name}</Text>
+            <Text size="sm" c="dimmed">
+              {voice.description} · {voice.language}
+            </Text>
+          </Radio.Card>
+        ))}
+      </SimpleGrid>
+    </Radio.Group>
+  );
+}
