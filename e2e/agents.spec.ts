@@ -1,0 +1,159 @@
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { DEMO, rootSession, signInAs } from "./helpers.ts";
+
+// The agent builder in the browser (issue 5): the agents list, the editor's auto-save and publish,
+// versions, and two people editing one agent at once.
+
+/** A fresh agent of the demo organisation, so that parallel journeys never edit the same one. */
+async function createAgent(request: APIRequestContext, name: string, instructions: string): Promise<number> {
+  const token = encodeURIComponent(await rootSession(request, DEMO.owner));
+  const created = await request.post(`/api/v2/createAccount?token=${token}`, { data: { name } });
+  expect(created.ok(), await created.text()).toBe(true);
+  const agentId = ((await created.json()) as { account: { id: number } }).account.id;
+  const saved = await request.post(`/api/v2/campaign?token=${token}`, {
+    data: { agentId, agentInstructions: instructions, greeting: "Hello!" },
+  });
+  expect(saved.ok(), await saved.text()).toBe(true);
+  return agentId;
+}
+
+function uniqueName(prefix: string): string {
+  return `${prefix} ${Math.random().toString(36).slice(2, 7)}`;
+}
+
+function editor(page: Page) {
+  return page.getByRole("dialog", { name: "Edit agent" });
+}
+
+async function openEditor(page: Page, agentId: number, panel = "") {
+  await signInAs(page, DEMO.owner, `/app/agents?editAgent=${agentId}${panel ? `/${panel}` : ""}`);
+  await expect(editor(page).getByTestId("agent-editor")).toBeVisible();
+}
+
+function instructions(page: Page) {
+  return editor(page).getByRole("textbox", { name: "Instructions" });
+}
+
+test("the owner edits the prompt, sees it save on its own, and publishes it", async ({ page }) => {
+  const name = uniqueName("Reception");
+  const agentId = await createAgent(page.request, name, "You answer calls for Bluebird Dental.");
+  await signInAs(page, DEMO.owner, "/app/agents");
+  const row = page.getByRole("table", { name: "All agents" }).getByRole("row", { name: new RegExp(name) });
+  await row.getByRole("button", { name: "Edit" }).click();
+  await expect(editor(page).getByRole("heading", { name })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`editAgent=${agentId}`));
+
+  await instructions(page).fill("You answer calls for Bluebird Dental. We open at 8 am.");
+  await expect(editor(page).getByTestId("save-status")).toHaveText("Unsaved changes");
+  await expect(editor(page).getByText("Unpublished changes")).toBeVisible();
+  await expect(editor(page).getByTestId("save-status")).toHaveText("All changes saved", { timeout: 6000 });
+
+  await page.reload();
+  await expect(instructions(page)).toHaveValue("You answer calls for Bluebird Dental. We open at 8 am.");
+
+  await editor(page).getByRole("button", { name: "Publish", exact: true }).click();
+  await expect(editor(page).getByText("Published", { exact: true })).toBeVisible({ timeout: 8000 });
+  const token = encodeURIComponent(await rootSession(page.request, DEMO.owner));
+  const live = await page.request.get(`/api/v2/campaigns?token=${token}&agentId=${agentId}`);
+  const { production } = (await live.json()) as { production: { agentInstructions: string } | null };
+  expect(production?.agentInstructions).toBe("You answer calls for Bluebird Dental. We open at 8 am.");
+});
+
+test("an empty prompt is refused with the spec's message", async ({ page }) => {
+  const agentId = await createAgent(page.request, uniqueName("Empty"), "Say hello.");
+  await openEditor(page, agentId);
+  await instructions(page).fill("");
+  await expect(editor(page).getByText("Please enter a prompt.")).toBeVisible({ timeout: 4000 });
+  await expect(editor(page).getByTestId("save-status")).toHaveText("Not saved");
+});
+
+test("the owner makes a version, changes the prompt, and restores the version", async ({ page }) => {
+  const agentId = await createAgent(page.request, uniqueName("Versioned"), "Original instructions.");
+  await openEditor(page, agentId, "versions");
+  await editor(page).getByRole("textbox", { name: "New version" }).fill("Before the change");
+  await editor(page).getByRole("button", { name: "Make a version" }).click();
+  const versions = editor(page).getByRole("table", { name: "Versions" });
+  await expect(versions.getByRole("row", { name: /Before the change/ })).toBeVisible();
+
+  await editor(page).getByRole("navigation", { name: "Agent editor panels" }).getByText("Prompt").click();
+  await instructions(page).fill("Changed instructions.");
+  await expect(editor(page).getByTestId("save-status")).toHaveText("All changes saved", { timeout: 6000 });
+
+  await editor(page).getByRole("navigation", { name: "Agent editor panels" }).getByText("Versions").click();
+  await versions
+    .getByRole("row", { name: /Before the change/ })
+    .getByRole("button", { name: "Compare with draft" })
+    .click();
+  const compare = page.getByRole("dialog", { name: "Compare changes" });
+  await expect(compare.getByTestId("change-agentInstructions")).toContainText("Original instructions.");
+  await expect(compare.getByTestId("change-agentInstructions")).toContainText("Changed instructions.");
+  await compare.getByRole("button", { name: "Close" }).click();
+
+  await versions
+    .getByRole("row", { name: /Before the change/ })
+    .getByRole("button", { name: "Restore" })
+    .click();
+  await page
+    .getByRole("dialog", { name: /Restore/ })
+    .getByRole("button", { name: "Restore" })
+    .click();
+  await editor(page).getByRole("navigation", { name: "Agent editor panels" }).getByText("Prompt").click();
+  await expect(instructions(page)).toHaveValue("Original instructions.");
+});
+
+test("two people edit the same agent: the second sees the save conflict and keeps their changes", async ({
+  browser,
+}) => {
+  const first = await browser.newContext();
+  const second = await browser.newContext();
+  try {
+    const alice = await first.newPage();
+    const bob = await second.newPage();
+    const agentId = await createAgent(alice.request, uniqueName("Shared"), "Shared instructions.");
+    await openEditor(alice, agentId);
+    await openEditor(bob, agentId);
+
+    await instructions(alice).fill("Alice's instructions.");
+    await expect(editor(alice).getByTestId("save-status")).toHaveText("All changes saved", { timeout: 6000 });
+
+    await instructions(bob).fill("Bob's instructions.");
+    const conflict = bob.getByRole("dialog", { name: "Save conflict" });
+    await expect(conflict).toBeVisible({ timeout: 6000 });
+    await expect(conflict).toContainText("This agent was changed elsewhere.");
+    await conflict.getByRole("button", { name: "Compare changes" }).click();
+    const compare = bob.getByRole("dialog", { name: "Compare changes" });
+    await expect(compare.getByTestId("change-agentInstructions")).toContainText("Alice's instructions.");
+    await expect(compare.getByTestId("change-agentInstructions")).toContainText("Bob's instructions.");
+    await compare.getByRole("button", { name: "Close" }).click();
+
+    await conflict.getByRole("button", { name: "Keep my changes" }).click();
+    await expect(conflict).toBeHidden();
+    await expect(editor(bob).getByTestId("save-status")).toHaveText("All changes saved");
+
+    await alice.reload();
+    await expect(instructions(alice)).toHaveValue("Bob's instructions.");
+  } finally {
+    await first.close();
+    await second.close();
+  }
+});
+
+test("favourites come first, and a new agent is made from a template", async ({ page }) => {
+  const name = uniqueName("Starred");
+  await createAgent(page.request, name, "Take messages.");
+  await signInAs(page, DEMO.owner, "/app/agents");
+  const all = page.getByRole("table", { name: "All agents" });
+  await all.getByRole("button", { name: `Add ${name} to favourites` }).click();
+  const favourites = page.getByRole("region", { name: "Favourites" });
+  await expect(favourites.getByTestId("favorite-agent").first()).toContainText(name);
+
+  await page.getByRole("button", { name: "New agent" }).click();
+  const setup = page.getByRole("dialog", { name: "New agent" });
+  await setup.getByText("Restaurant reservations").click();
+  const agentName = uniqueName("Trattoria");
+  await setup.getByRole("textbox", { name: "Agent name" }).fill(agentName);
+  await setup.getByRole("button", { name: "Create agent" }).click();
+  await expect(editor(page).getByRole("heading", { name: agentName })).toBeVisible();
+  await editor(page).getByRole("navigation", { name: "Agent editor panels" }).getByText("Template").click();
+  await expect(editor(page).getByText("Made from the template")).toContainText("Restaurant reservations");
+});
