@@ -45,7 +45,7 @@ test("the owner edits the prompt, sees it save on its own, and publishes it", as
 
   await instructions(page).fill("You answer calls for Bluebird Dental. We open at 8 am.");
   await expect(editor(page).getByTestId("save-status")).toHaveText("Unsaved changes");
-  await expect(editor(page).getByText("Unpublished changes")).toBeVisible();
+  await expect(editor(page).getByText("Not published yet")).toBeVisible();
   await expect(editor(page).getByTestId("save-status")).toHaveText("All changes saved", { timeout: 6000 });
 
   await page.reload();
@@ -57,6 +57,9 @@ test("the owner edits the prompt, sees it save on its own, and publishes it", as
   const live = await page.request.get(`/api/v2/campaigns?token=${token}&agentId=${agentId}`);
   const { production } = (await live.json()) as { production: { agentInstructions: string } | null };
   expect(production?.agentInstructions).toBe("You answer calls for Bluebird Dental. We open at 8 am.");
+
+  await instructions(page).fill("You answer calls for Bluebird Dental. We open at 9 am.");
+  await expect(editor(page).getByText("Unpublished changes")).toBeVisible();
 });
 
 test("an empty prompt is refused with the spec's message", async ({ page }) => {

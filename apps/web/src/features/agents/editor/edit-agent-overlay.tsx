@@ -2,7 +2,6 @@ import {
   Alert,
   Badge,
   Button,
-  CloseButton,
   Grid,
   Group,
   NavLink,
@@ -23,13 +22,13 @@ import { EDITOR_PANELS, type EditorPanelId, panelFromValue, panelValue } from ".
 import { useCampaignEditor, useEditorState } from "./use-campaign-editor.ts";
 
 /** `?editAgent=<agentId>` or `?editAgent=<agentId>/<panel>`: the agent editor (product spec §2.1, §4.4). */
-export function EditAgentOverlay({ value, close }: OverlayComponentProps) {
+export function EditAgentOverlay({ value }: OverlayComponentProps) {
   const agentId = overlayAccountId(value.split("/")[0] ?? "");
   if (agentId === null) return <Text>Choose an agent to edit from the agents page.</Text>;
-  return <AgentEditor agentId={agentId} value={value} close={close} />;
+  return <AgentEditor agentId={agentId} value={value} />;
 }
 
-function AgentEditor({ agentId, value, close }: { agentId: number; value: string; close: () => void }) {
+function AgentEditor({ agentId, value }: { agentId: number; value: string }) {
   const { campaigns, editor } = useCampaignEditor(agentId);
   if (campaigns.isError)
     return (
@@ -40,19 +39,17 @@ function AgentEditor({ agentId, value, close }: { agentId: number; value: string
       />
     );
   if (!editor) return <LoadingState label="Loading the agent…" />;
-  return <LoadedEditor agentId={agentId} editor={editor} value={value} close={close} />;
+  return <LoadedEditor agentId={agentId} editor={editor} value={value} />;
 }
 
 function LoadedEditor({
   agentId,
   editor,
   value,
-  close,
 }: {
   agentId: number;
   editor: CampaignEditor;
   value: string;
-  close: () => void;
 }) {
   const state = useEditorState(editor);
   const overlays = useOverlays();
@@ -65,10 +62,6 @@ function LoadedEditor({
   }, [conflicted, agentId, overlays.open]);
 
   const choose = (id: EditorPanelId) => overlays.open("editAgent", panelValue(agentId, id));
-  const closeEditor = async () => {
-    await editor.save();
-    close();
-  };
 
   return (
     <Stack gap="md" data-testid="agent-editor">
@@ -87,7 +80,6 @@ function LoadedEditor({
           <Button loading={state.publishing} onClick={() => void editor.publish()}>
             Publish
           </Button>
-          <CloseButton aria-label="Close the editor" onClick={() => void closeEditor()} />
         </Group>
       </Group>
       <EditorErrors editor={editor} errors={state.errors} />
