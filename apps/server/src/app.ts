@@ -39,6 +39,7 @@ import { createDomainsService } from "./modules/domains/domains.service.ts";
 import { createHierarchyRepository } from "./modules/hierarchy/hierarchy.repository.ts";
 import { hierarchyRoutes } from "./modules/hierarchy/hierarchy.routes.ts";
 import { createHierarchyService } from "./modules/hierarchy/hierarchy.service.ts";
+import { createRuntimeModule } from "./modules/runtime/runtime.module.ts";
 import { systemRoutes } from "./modules/system/system.routes.ts";
 import { startInstanceRegistration } from "./modules/system/system.service.ts";
 import { outboxEmailProvider, smtpEmailProvider } from "./providers/email/email-provider.ts";
@@ -149,6 +150,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const apps = createAppsService({ repo: createAppsRepository(db), agents });
   const templates = createTemplatesService({ repo: templatesRepository, agents, hierarchy });
+  const runtime = createRuntimeModule(context, { agents, templates });
 
   app.decorate("context", context);
   installErrorHandler(app);
@@ -164,6 +166,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...agentsRoutes(agents),
     ...templatesRoutes(templates),
     ...appsRoutes(apps),
+    ...runtime.routes,
   ]);
   registerFiles(app, storage);
   await registerApiDocs(app, routeTable, { version: VERSION, publicUrl: config.publicUrl });

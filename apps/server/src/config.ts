@@ -2,6 +2,21 @@ import path from "node:path";
 import { z } from "zod";
 
 const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const llmProviders = ["sandbox", "openai", "openai-compatible", "anthropic"] as const;
+
+/** The deployment's language model (LLM_*); organisations may set their own in their model settings. */
+export type LlmConfig = {
+  provider: (typeof llmProviders)[number];
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  model: string | undefined;
+  /** Longest wait for one model call (connect to the end of its stream), per attempt. */
+  timeoutMs: number;
+  /** Retries of a model call that failed with a retryable error (429, 5xx, network). */
+  maxRetries: number;
+  /** Most model calls in one agent turn (each round of tool results is one more). */
+  maxSteps: number;
+};
 
 /** Every environment variable the server reads. Nothing else reads `process.env`. */
 const envSchema = z.object({
@@ -40,6 +55,34 @@ const envSchema = z.object({
     .int()
     .positive({ message: "must be a positive number of milliseconds" })
     .default(10_000),
+  LLM_PROVIDER: z
+    .enum(llmProviders, { message: `must be one of ${llmProviders.join(", ")}` })
+    .default("sandbox"),
+  LLM_BASE_URL: z.url({ message: "must be an absolute URL such as http://127.0.0.1:11434/v1" }).optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive({ message: "must be a positive number of milliseconds" })
+    .default(30_000),
+  LLM_MAX_RETRIES: z.coerce
+    .number()
+    .int()
+    .min(0, { message: "must be a whole number from 0 to 10" })
+    .max(10, { message: "must be a whole number from 0 to 10" })
+    .default(2),
+  LLM_MAX_STEPS: z.coerce
+    .number()
+    .int()
+    .min(1, { message: "must be a whole number from 1 to 20" })
+    .max(20, { message: "must be a whole number from 1 to 20" })
+    .default(5),
+  TOOL_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive({ message: "must be a positive number of milliseconds" })
+    .default(10_000),
 });
 
 export type Config = {
@@ -60,10 +103,13 @@ export type Config = {
   emailFrom: string;
   /** Key for HMACs (verification codes); from SECRET_KEY, else generated once and kept in the database. */
   secretKey: string | undefined;
+  llm: LlmConfig;
+  /** Longest wait for a tool that calls out (the webhook app). */
+  toolTimeoutMs: number;
 };
 
 /** Values that may hold passwords or keys: named in errors, never echoed. */
-const SENSITIVE = new Set(["DATABASE_URL", "SMTP_URL", "SECRET_KEY"]);
+const SENSITIVE = new Set(["DATABASE_URL", "SMTP_URL", "SECRET_KEY", "LLM_API_KEY"]);
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -90,6 +136,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (v.NODE_ENV === "production" && !v.SECRET_KEY) {
     throw new ConfigError("Invalid configuration: SECRET_KEY is required when NODE_ENV is production");
   }
+  if ((v.LLM_PROVIDER === "openai" || v.LLM_PROVIDER === "anthropic") && !v.LLM_API_KEY) {
+    throw new ConfigError(
+      `Invalid configuration: LLM_API_KEY is required when LLM_PROVIDER is ${v.LLM_PROVIDER}`,
+    );
+  }
+  if (v.LLM_PROVIDER === "openai-compatible" && (!v.LLM_BASE_URL || !v.LLM_MODEL)) {
+    throw new ConfigError(
+      `Invalid configuration: ${v.LLM_BASE_URL ? "LLM_MODEL" : "LLM_BASE_URL"} is required when LLM_PROVIDER is openai-compatible`,
+    );
+  }
   return {
     env: v.NODE_ENV,
     host: v.HOST,
@@ -108,5 +164,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoData: v.DEMO_DATA ? v.DEMO_DATA === "true" : v.NODE_ENV === "development",
     smtpUrl: v.SMTP_URL,
     emailFrom: v.EMAIL_FROM,
+    llm: {
+      provider: v.LLM_PROVIDER,
+      baseUrl: v.LLM_BASE_URL,
+      apiKey: v.LLM_API_KEY,
+      model: v.LLM_MODEL,
+      timeoutMs: v.LLM_TIMEOUT_MS,
+      maxRetries: v.LLM_MAX_RETRIES,
+      maxSteps: v.LLM_MAX_STEPS,
+    },
+    toolTimeoutMs: v.TOOL_TIMEOUT_MS,
   };
 }

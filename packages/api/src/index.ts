@@ -11,5 +11,6 @@ export * from "./routes/apps.ts";
 export * from "./routes/auth.ts";
 export * from "./routes/domains.ts";
 export * from "./routes/hierarchy.ts";
+export * from "./routes/runtime.ts";
 export * from "./routes/system.ts";
 export * from "./routes/templates.ts";

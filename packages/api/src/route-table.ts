@@ -6,6 +6,7 @@ import { appRoutes } from "./routes/apps.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { domainsRoutes } from "./routes/domains.ts";
 import { hierarchyRoutes } from "./routes/hierarchy.ts";
+import { runtimeRoutes } from "./routes/runtime.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { eventRuleRoutes, templateRoutes } from "./routes/templates.ts";
 
@@ -22,4 +23,5 @@ export const routeTable: readonly RouteDefinition[] = [
   ...templateRoutes,
   ...eventRuleRoutes,
   ...appRoutes,
+  ...runtimeRoutes,
 ];

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { RouteDefinition } from "@switchboard/api";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
@@ -20,7 +21,28 @@ export type HandlerContext = {
   reply: FastifyReply;
   /** The resolved caller and target account. Only for routes that need a token (`auth` other than none). */
   access: Access;
+  /** Aborted when the client goes away before the answer is complete (for long or streamed answers). */
+  signal: AbortSignal;
 };
+
+/**
+ * A streamed answer: a handler of a route that `produces: "text/event-stream"` returns `eventStream(events)`
+ * after its checks (which still answer JSON errors), and each `{ event, data }` is written as a server-sent
+ * event (`event: name` and one `data:` line of JSON) as soon as it is produced.
+ */
+export class EventStreamAnswer {
+  constructor(readonly events: AsyncIterable<{ event: string; data: unknown }>) {}
+}
+
+export function eventStream(events: AsyncIterable<{ event: string; data: unknown }>): EventStreamAnswer {
+  return new EventStreamAnswer(events);
+}
+
+async function* serverSentEvents(
+  events: AsyncIterable<{ event: string; data: unknown }>,
+): AsyncGenerator<string> {
+  for await (const { event, data } of events) yield `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
 
 export type RouteHandler<T extends RouteDefinition> = (
   input: RouteInput<T>,
@@ -65,13 +87,25 @@ export function registerRoutes(
           params: route.params ? parseRequestPart(route.params, request.params ?? {}, "params") : undefined,
           body: route.body ? parseRequestPart(route.body, request.body ?? {}, "body") : undefined,
         };
+        const aborted = new AbortController();
+        reply.raw.once("close", () => {
+          if (!reply.raw.writableFinished) aborted.abort();
+        });
         const result = await entry.handler(input as RouteInput<RouteDefinition>, {
           app: context,
           request,
           reply,
           access: access as Access,
+          signal: aborted.signal,
         });
         if (reply.sent) return reply;
+        if (result instanceof EventStreamAnswer) {
+          return reply
+            .header("content-type", "text/event-stream; charset=utf-8")
+            .header("cache-control", "no-cache, no-transform")
+            .header("x-accel-buffering", "no")
+            .send(Readable.from(serverSentEvents(result.events)));
+        }
         if (checkResponses && route.response) {
           const checked = route.response.safeParse(result);
           if (!checked.success) {

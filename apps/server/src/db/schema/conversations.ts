@@ -1,0 +1,183 @@
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { accounts } from "./accounts.ts";
+
+export type Channel = "web" | "sms" | "voice";
+export type RoomStatus = "open" | "closed" | "archived";
+export type MessageRole = "user" | "assistant" | "operator" | "system";
+
+/** A tool the agent called in a turn: the arguments as the model sent them. */
+export type StoredToolCall = { toolCallId: string; name: string; arguments: unknown };
+/** What a tool answered: `result` when it ran, `error` when it refused or failed; `summary` for people. */
+export type StoredToolResult = {
+  toolCallId: string;
+  name: string;
+  result?: unknown;
+  error?: string;
+  summary: string;
+};
+
+/**
+ * A room: one thread between an organisation's agent and an outside party (a phone number, an e-mail or a
+ * web visitor), in one channel. The inbox lists rooms; every session in it is a conversation below.
+ */
+export const rooms = pgTable(
+  "rooms",
+  {
+    id: text("id").primaryKey(),
+    orgId: integer("org_id").notNull(),
+    agentAccountId: integer("agent_account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    channel: text("channel").$type<Channel>().notNull(),
+    /** `test`: the builder's test chat; `live`: real callers and texters. */
+    kind: text("kind").$type<"test" | "live">().notNull().default("live"),
+    status: text("status").$type<RoomStatus>().notNull().default("open"),
+    aiAgentEnabled: boolean("ai_agent_enabled").notNull().default(true),
+    /** The outside party's address (E.164 number, e-mail or username); null for a test chat. */
+    externalAddress: text("external_address"),
+    title: text("title"),
+    lastMessageText: text("last_message_text"),
+    lastMessageAt: timestamp("last_message_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("rooms_org_last_idx").on(t.orgId, t.lastMessageAt),
+    index("rooms_org_agent_idx").on(t.orgId, t.agentAccountId, t.lastMessageAt),
+    index("rooms_org_address_idx").on(t.orgId, t.externalAddress),
+  ],
+);
+
+/** Who takes part in a room: the agent account, users of the organisation, outside addresses. */
+export const roomParticipants = pgTable(
+  "room_participants",
+  {
+    id: serial("id").primaryKey(),
+    orgId: integer("org_id").notNull(),
+    roomId: text("room_id")
+      .notNull()
+      .references(() => rooms.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<"agent" | "user" | "external">().notNull(),
+    accountId: integer("account_id"),
+    userId: integer("user_id"),
+    address: text("address"),
+    displayName: text("display_name"),
+    joinedAt: timestamp("joined_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("room_participants_room_idx").on(t.roomId), index("room_participants_org_idx").on(t.orgId)],
+);
+
+/**
+ * One session in a room (a call, a chat, an SMS exchange) run by one agent configuration: what a log row
+ * describes. `collected` holds the data the agent collected; `outcome` transfer and end-call results.
+ */
+export const conversations = pgTable(
+  "conversations",
+  {
+    uuid: text("uuid").primaryKey(),
+    orgId: integer("org_id").notNull(),
+    roomId: text("room_id")
+      .notNull()
+      .references(() => rooms.id, { onDelete: "cascade" }),
+    agentAccountId: integer("agent_account_id").notNull(),
+    channel: text("channel").$type<Channel>().notNull(),
+    stage: text("stage").$type<"staging" | "production">().notNull(),
+    direction: text("direction").$type<"inbound" | "outbound">().notNull().default("inbound"),
+    fromAddress: text("from_address"),
+    toAddress: text("to_address"),
+    callId: text("call_id"),
+    status: text("status").$type<"active" | "ended">().notNull().default("active"),
+    /** The model of the last turn ("Sandbox model", "openai:gpt-4o-mini", ...). */
+    model: text("model"),
+    collected: jsonb("collected").$type<Record<string, unknown>>().notNull().default({}),
+    outcome: jsonb("outcome").$type<Record<string, unknown>>().notNull().default({}),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    lastActivityAt: timestamp("last_activity_at", { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("conversations_org_room_idx").on(t.orgId, t.roomId, t.startedAt),
+    index("conversations_org_agent_idx").on(t.orgId, t.agentAccountId, t.startedAt),
+  ],
+);
+
+/**
+ * Every message of a room. An agent turn is one `assistant` message with its text, the tool calls it made
+ * and their results, the model, tokens and timing. A turn that failed keeps `status` failed, its error and
+ * the tools that did run, and an empty text: nothing half-written is kept as the answer.
+ */
+export const conversationMessages = pgTable(
+  "conversation_messages",
+  {
+    id: serial("id").primaryKey(),
+    orgId: integer("org_id").notNull(),
+    roomId: text("room_id")
+      .notNull()
+      .references(() => rooms.id, { onDelete: "cascade" }),
+    conversationUuid: text("conversation_uuid"),
+    role: text("role").$type<MessageRole>().notNull(),
+    senderUserId: integer("sender_user_id"),
+    senderAddress: text("sender_address"),
+    text: text("text").notNull().default(""),
+    media: jsonb("media").$type<unknown[]>(),
+    toolCalls: jsonb("tool_calls").$type<StoredToolCall[]>().notNull().default([]),
+    toolResults: jsonb("tool_results").$type<StoredToolResult[]>().notNull().default([]),
+    status: text("status").$type<"complete" | "failed">().notNull().default("complete"),
+    error: text("error"),
+    model: text("model"),
+    inputTokens: integer("input_tokens"),
+    outputTokens: integer("output_tokens"),
+    /** ms from the start of the turn to its first streamed text. */
+    firstTokenMs: integer("first_token_ms"),
+    durationMs: integer("duration_ms"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("conversation_messages_room_idx").on(t.orgId, t.roomId, t.id),
+    index("conversation_messages_conversation_idx").on(t.conversationUuid, t.id),
+  ],
+);
+
+/**
+ * One row per conversation, in the shape packages/core's log filters and metrics read (core LOG_COLUMNS:
+ * fixed snake_case columns, further collected fields in jsonb `data`, e.g. appointmentBooked).
+ */
+export const conversationLogs = pgTable(
+  "conversation_logs",
+  {
+    id: serial("id").primaryKey(),
+    orgId: integer("org_id").notNull(),
+    accountId: integer("account_id"),
+    accountName: text("account_name"),
+    agentId: integer("agent_id"),
+    timestamp: timestamp("timestamp", { withTimezone: true }).notNull().defaultNow(),
+    /** Seconds. */
+    duration: integer("duration").notNull().default(0),
+    fromNumber: text("from_number"),
+    toNumber: text("to_number"),
+    cnam: text("cnam"),
+    roomId: text("room_id"),
+    direction: text("direction"),
+    /** "1" when the conversation was transferred, else "0" (core filters it as an integer). */
+    transfer: text("transfer").notNull().default("0"),
+    callId: text("call_id"),
+    uuid: text("uuid").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("conversation_logs_uuid_key").on(t.uuid),
+    index("conversation_logs_org_time_idx").on(t.orgId, t.timestamp),
+    index("conversation_logs_org_agent_idx").on(t.orgId, t.agentId, t.timestamp),
+  ],
+);

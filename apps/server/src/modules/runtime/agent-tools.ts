@@ -1,0 +1,68 @@
+import type { AppFunction } from "@switchboard/api";
+import { jsonSchema, type ToolSet, tool } from "ai";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { findBuiltInApp } from "../agents/built-in-apps.ts";
+import { TOOL_EXECUTORS, type ToolContext } from "./tool-executors.ts";
+
+// ajv-formats is CommonJS: its default export arrives wrapped under ESM.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+const ajv = addFormats(new Ajv({ allErrors: true, strict: false, useDefaults: true }));
+const validators = new Map<string, ValidateFunction>();
+
+function validatorOf(key: string, schema: object): ValidateFunction {
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+/** An agent tool: the app function it runs and its JSON schema. */
+export type AgentFunctionRef = { appKey: string; fn: AppFunction };
+
+/** The enabled functions of a campaign (`appId@version` -> names) that the catalogue knows and can run. */
+export function enabledFunctions(enabled: Record<string, string[]>): AgentFunctionRef[] {
+  const refs: AgentFunctionRef[] = [];
+  for (const [appKey, names] of Object.entries(enabled)) {
+    const at = appKey.lastIndexOf("@");
+    const app = at > 0 ? findBuiltInApp(appKey.slice(0, at), appKey.slice(at + 1)) : undefined;
+    if (!app) continue;
+    for (const fn of app.functions) {
+      if (names.includes(fn.name) && TOOL_EXECUTORS[fn.name] && !refs.some((r) => r.fn.name === fn.name))
+        refs.push({ appKey, fn });
+    }
+  }
+  return refs;
+}
+
+/**
+ * The AI SDK tools of a turn. Arguments are checked against each function's JSON schema (defaults
+ * applied); a refusal goes back to the model as the tool's error, so it can correct itself.
+ */
+export function buildAgentTools(refs: readonly AgentFunctionRef[], context: ToolContext): ToolSet {
+  const tools: ToolSet = {};
+  for (const { appKey, fn } of refs) {
+    const validate = validatorOf(`${appKey}:${fn.name}`, fn.parameters);
+    const execute = TOOL_EXECUTORS[fn.name];
+    if (!execute) continue;
+    tools[fn.name] = tool({
+      description: fn.description,
+      inputSchema: jsonSchema<Record<string, unknown>>(fn.parameters as Parameters<typeof jsonSchema>[0], {
+        validate: (value) => {
+          const copy = structuredClone(value);
+          if (validate(copy)) return { success: true, value: copy as Record<string, unknown> };
+          return {
+            success: false,
+            error: new Error(ajv.errorsText(validate.errors, { dataVar: "arguments", separator: "; " })),
+          };
+        },
+      }),
+      execute: (args: Record<string, unknown>) => execute(args, context),
+    });
+  }
+  return tools;
+}

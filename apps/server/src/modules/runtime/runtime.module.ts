@@ -1,0 +1,65 @@
+import type { AppContext } from "../../app-context.ts";
+import type { AgentsService } from "../agents/agents.service.ts";
+import { createAppsRepository } from "../agents/apps.repository.ts";
+import type { TemplatesService } from "../agents/templates.service.ts";
+import { createAgentDrafts } from "./agent-drafts.ts";
+import { createAgentTurns } from "./agent-turn.ts";
+import { createConversationsRepository } from "./conversations.repository.ts";
+import { createModelSettingsRepository } from "./model-settings.repository.ts";
+import { createModelSettingsService } from "./model-settings.service.ts";
+import { runtimeRoutes } from "./runtime.routes.ts";
+import { createRuntimeService } from "./runtime.service.ts";
+import { createScheduleRepository } from "./schedule.repository.ts";
+
+/** Wires the agent runtime: repositories, the organisation's model, turns with storage, the calls. */
+export function createRuntimeModule(
+  context: AppContext,
+  deps: { agents: AgentsService; templates: TemplatesService; now?: () => number },
+) {
+  const db = context.database.db;
+  const conversations = createConversationsRepository(db);
+  const schedule = createScheduleRepository(db);
+  const apps = createAppsRepository(db);
+  const models = createModelSettingsService({
+    repo: createModelSettingsRepository(db),
+    llm: context.config.llm,
+    secretKey: context.secretKey,
+    production: context.config.env === "production",
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const webhookSettings = async (orgId: number) => {
+    const installed = await apps.find(orgId, "webhook", "1.0.0");
+    if (!installed) return null;
+    const { url, secret } = installed.data as { url?: unknown; secret?: unknown };
+    return typeof url === "string" && url ? { url, secret: typeof secret === "string" ? secret : "" } : null;
+  };
+  const shared = {
+    conversations,
+    schedule,
+    sms: context.sms,
+    webhookSettings,
+    log: context.log,
+    maxSteps: context.config.llm.maxSteps,
+    toolTimeoutMs: context.config.toolTimeoutMs,
+    ...(deps.now ? { now: deps.now } : {}),
+  };
+  const turns = createAgentTurns(shared);
+  const runtime = createRuntimeService({
+    ...shared,
+    agents: deps.agents,
+    access: context.access,
+    models,
+    turns,
+  });
+  const drafts = createAgentDrafts({
+    agents: deps.agents,
+    templates: deps.templates,
+    models,
+    conversations,
+    loadAccount: context.access.loadAccount,
+    log: context.log,
+  });
+  return { runtime, drafts, models, turns, routes: runtimeRoutes(runtime, drafts, models) };
+}
+
+export type RuntimeModule = ReturnType<typeof createRuntimeModule>;

@@ -1,0 +1,276 @@
+import { createHmac } from "node:crypto";
+import type { CampaignFields } from "@switchboard/api";
+import { formatPhoneNumber, isLogDataKey, isLogFixedField } from "@switchboard/core";
+import {
+  describeInstant,
+  describeTime,
+  instantOf,
+  isoInZone,
+  wallTimeOf,
+} from "../../providers/llm/zoned-time.ts";
+import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
+import type { ScheduleRepository } from "./schedule.repository.ts";
+import type { Channel } from "./system-prompt.ts";
+
+/**
+ * What the built-in apps' functions do when an agent calls them. Each answers a JSON result with a `summary`
+ * for people ("Booked Tue 21 May, 3:00 pm for Jane") or throws a ToolRefusal whose message goes back to the
+ * model. In preview (runPrompt) nothing changes outside the turn: they say what they would do.
+ */
+
+export class ToolRefusal extends Error {
+  override name = "ToolRefusal";
+}
+
+/** What a turn's tools found out: collected data and outcomes, kept on the conversation and its log row. */
+export type TurnState = { collected: Record<string, unknown>; outcome: Record<string, unknown> };
+
+export type ToolContext = {
+  orgId: number;
+  agentId: number;
+  campaign: Pick<CampaignFields, "actions">;
+  timeZone: string;
+  channel: Channel;
+  roomId: string | null;
+  conversationUuid: string | null;
+  /** The outside party's address (the caller's number), the default for a text message. */
+  callerAddress: string | null;
+  preview: boolean;
+  state: TurnState;
+  now: () => number;
+  schedule: ScheduleRepository;
+  sms: SmsProvider;
+  /** The organisation's webhook app settings, when installed. */
+  webhookSettings: () => Promise<{ url: string; secret: string } | null>;
+  toolTimeoutMs: number;
+};
+
+type Args = Record<string, unknown>;
+export type ToolExecutor = (args: Args, context: ToolContext) => Promise<Record<string, unknown>>;
+
+const DEFAULT_DURATION = 30;
+
+function scheduleAction(context: ToolContext): Record<string, unknown> {
+  return (context.campaign.actions.find((action) => action.name === "schedule") ?? {}) as Record<
+    string,
+    unknown
+  >;
+}
+
+function durationOf(args: Args, context: ToolContext): number {
+  if (typeof args.durationMinutes === "number") return args.durationMinutes;
+  const configured = scheduleAction(context).durationMinutes;
+  return typeof configured === "number" && configured > 0 ? configured : DEFAULT_DURATION;
+}
+
+/** Bookable hours of a day: the schedule action's `hours` ("09:00-17:00"), else 9 am to 5 pm. */
+function openingHours(context: ToolContext): { start: number; end: number } {
+  const hours = scheduleAction(context).hours;
+  const match = typeof hours === "string" ? hours.match(/^(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})$/) : null;
+  if (match) {
+    const start = Number(match[1]) * 60 + Number(match[2]);
+    const end = Number(match[3]) * 60 + Number(match[4]);
+    if (start < end) return { start, end };
+  }
+  return { start: 9 * 60, end: 17 * 60 };
+}
+
+const checkAvailability: ToolExecutor = async (args, context) => {
+  const date = String(args.date);
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  const duration = durationOf(args, context);
+  const { start, end } = openingHours(context);
+  const dayStart = instantOf({ year, month, day, hour: 0, minute: 0 }, context.timeZone);
+  const dayEnd = instantOf({ year, month, day, hour: 23, minute: 59 }, context.timeZone);
+  const booked = await context.schedule.bookingsBetween(
+    context.orgId,
+    [context.agentId],
+    new Date(dayStart),
+    new Date(dayEnd),
+  );
+  const free: string[] = [];
+  const now = context.now();
+  for (let minute = start; minute + duration <= end; minute += duration) {
+    const slotStart = instantOf(
+      { year, month, day, hour: Math.floor(minute / 60), minute: minute % 60 },
+      context.timeZone,
+    );
+    const slotEnd = slotStart + duration * 60_000;
+    if (slotStart <= now) continue;
+    if (booked.some((b) => b.startAt.getTime() < slotEnd && b.endAt.getTime() > slotStart)) continue;
+    free.push(isoInZone(slotStart, context.timeZone));
+  }
+  const label = describeInstant(dayStart + 12 * 3_600_000, context.timeZone).split(",")[0];
+  const shown = free.slice(0, 6).map((iso) => describeTime(Date.parse(iso), context.timeZone));
+  return {
+    date,
+    durationMinutes: duration,
+    freeTimes: free,
+    summary:
+      free.length === 0
+        ? `No free times on ${label}`
+        : `Free on ${label}: ${shown.join(", ")}${free.length > shown.length ? ` and ${free.length - shown.length} more` : ""}`,
+  };
+};
+
+const bookAppointment: ToolExecutor = async (args, context) => {
+  const start = Date.parse(String(args.start));
+  if (Number.isNaN(start)) throw new ToolRefusal("start must be a date and time with its UTC offset.");
+  if (start <= context.now()) {
+    throw new ToolRefusal(
+      `That time has passed: it is now ${describeInstant(context.now(), context.timeZone)}. Choose a later time.`,
+    );
+  }
+  const duration = durationOf(args, context);
+  const end = start + duration * 60_000;
+  const name = String(args.name).trim();
+  const when = describeInstant(start, context.timeZone);
+  if (context.preview) {
+    return {
+      booked: false,
+      preview: true,
+      start: isoInZone(start, context.timeZone),
+      summary: `Would book ${when} for ${name}`,
+    };
+  }
+  const row = await context.schedule.bookIfFree({
+    orgId: context.orgId,
+    agentAccountId: context.agentId,
+    startAt: new Date(start),
+    endAt: new Date(end),
+    name,
+    phoneNumber: typeof args.phoneNumber === "string" ? args.phoneNumber : null,
+    email: typeof args.email === "string" ? args.email : null,
+    notes: typeof args.notes === "string" ? args.notes : null,
+    status: "booked",
+    source: "agent",
+    roomId: context.roomId,
+    conversationUuid: context.conversationUuid,
+  });
+  if (!row) throw new ToolRefusal(`${when} is already booked. Offer another time.`);
+  context.state.collected.appointmentBooked = true;
+  context.state.collected.appointmentTime = isoInZone(start, context.timeZone);
+  return {
+    booked: true,
+    bookingId: row.id,
+    start: isoInZone(start, context.timeZone),
+    end: isoInZone(end, context.timeZone),
+    name,
+    summary: `Booked ${when} for ${name}`,
+  };
+};
+
+const transferCall: ToolExecutor = async (args, context) => {
+  const destination = String(args.destination).trim();
+  const shown = destination.startsWith("+") ? formatPhoneNumber(destination.slice(1)) : destination;
+  if (context.preview)
+    return { transferred: false, preview: true, destination, summary: `Would transfer to ${shown}` };
+  context.state.outcome.transferred = {
+    destination,
+    reason: args.reason ?? null,
+    at: new Date(context.now()).toISOString(),
+  };
+  context.state.collected.transferred = true;
+  return { transferred: true, destination, summary: `Transferring to ${shown}` };
+};
+
+const endCall: ToolExecutor = async (args, context) => {
+  if (context.preview) return { ended: false, preview: true, summary: "Would end the conversation" };
+  context.state.outcome.ended = { reason: args.reason ?? null, at: new Date(context.now()).toISOString() };
+  return { ended: true, summary: "Conversation ended" };
+};
+
+const sendSms: ToolExecutor = async (args, context) => {
+  const raw = typeof args.to === "string" && args.to.trim() ? args.to : context.callerAddress;
+  if (!raw)
+    throw new ToolRefusal(
+      "There is no number to text in this conversation: ask for one and pass it as `to`.",
+    );
+  const to = raw.replace(/[\s().-]/g, "");
+  if (!/^\+?[1-9]\d{7,14}$/.test(to)) throw new ToolRefusal(`${raw} is not a phone number.`);
+  const number = to.startsWith("+") ? to : `+${to}`;
+  const shown = formatPhoneNumber(number.slice(1));
+  const message = String(args.message);
+  if (context.preview) return { sent: false, preview: true, to: number, summary: `Would text ${shown}` };
+  await context.sms.send({ to: number, body: message });
+  context.state.collected.smsSent = Number(context.state.collected.smsSent ?? 0) + 1;
+  return { sent: true, to: number, summary: `Text sent to ${shown}` };
+};
+
+const saveData: ToolExecutor = async (args, context) => {
+  const fields = (args.fields ?? {}) as Record<string, unknown>;
+  const keys = Object.keys(fields);
+  if (keys.length === 0) throw new ToolRefusal("fields is empty: pass the values collected.");
+  for (const key of keys) {
+    if (!isLogDataKey(key))
+      throw new ToolRefusal(`${key} is not a valid field name (letters, digits and _).`);
+    if (isLogFixedField(key)) throw new ToolRefusal(`${key} is a reserved field name; choose another.`);
+  }
+  if (!context.preview) Object.assign(context.state.collected, fields);
+  return {
+    saved: !context.preview,
+    ...(context.preview ? { preview: true } : {}),
+    fields,
+    summary: `${context.preview ? "Would save" : "Saved"} ${keys.join(", ")}`,
+  };
+};
+
+const callWebhook: ToolExecutor = async (args, context) => {
+  const settings = await context.webhookSettings();
+  if (!settings?.url) throw new ToolRefusal("The webhook app has no URL configured.");
+  if (context.preview)
+    return { sent: false, preview: true, url: settings.url, summary: `Would POST to ${settings.url}` };
+  const body = JSON.stringify({
+    event: "agent.function",
+    function: "callWebhook",
+    agentId: context.agentId,
+    roomId: context.roomId,
+    uuid: context.conversationUuid,
+    payload: args.payload,
+    sentAt: new Date(context.now()).toISOString(),
+  });
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (settings.secret)
+    headers["x-switchboard-signature"] =
+      `sha256=${createHmac("sha256", settings.secret).update(body).digest("hex")}`;
+  let response: Response;
+  try {
+    response = await fetch(settings.url, {
+      method: "POST",
+      headers,
+      body,
+      signal: AbortSignal.timeout(context.toolTimeoutMs),
+      redirect: "error",
+    });
+  } catch (error) {
+    const timedOut = (error as { name?: string }).name === "TimeoutError";
+    throw new ToolRefusal(
+      timedOut
+        ? `The webhook did not answer within ${context.toolTimeoutMs} ms.`
+        : "The webhook could not be reached.",
+    );
+  }
+  const text = (await response.text()).slice(0, 4000);
+  let answer: unknown = text;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    // Not JSON: keep the text.
+  }
+  if (!response.ok) throw new ToolRefusal(`The webhook answered ${response.status}: ${text.slice(0, 200)}`);
+  return { status: response.status, answer, summary: `Webhook answered ${response.status}` };
+};
+
+/** The executors of the built-in apps' functions, by function name. */
+export const TOOL_EXECUTORS: Readonly<Record<string, ToolExecutor>> = {
+  checkAvailability,
+  bookAppointment,
+  transferCall,
+  endCall,
+  sendSms,
+  saveData,
+  callWebhook,
+};
+
+/** The wall-clock day of an instant, for checks in tests and callers. */
+export const dayOf = (instant: number, timeZone: string) => wallTimeOf(instant, timeZone);

@@ -1,0 +1,219 @@
+import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
+import { readPromptFacts } from "./prompt-sections.ts";
+import { dayText, extractDay, extractTime, startIso, todayIn } from "./sandbox-dates.ts";
+import { bestMatch, readKnowledge } from "./sandbox-knowledge.ts";
+
+/**
+ * The sandbox model's decisions: a local, deterministic responder over the prompt the engine built. It
+ * greets with the agent's greeting, answers from the Q/A pairs and facts of the instructions, turns requests
+ * that match an enabled tool into a tool call (booking with the date and time it read, transfer, end call,
+ * text message, saving data), words tool results for the caller, and otherwise says plainly that it is the
+ * sandbox and a real model is needed for open conversation.
+ */
+
+export type SandboxReply =
+  | { kind: "text"; text: string }
+  | { kind: "tool"; toolName: string; input: Record<string, unknown> };
+
+export const SANDBOX_MESSAGES = {
+  intro: "I'm the sandbox model",
+  fallback:
+    "I'm the sandbox model, a local stand-in that only answers from the questions, answers and facts in this agent's instructions and runs its actions. I couldn't find that in the instructions. For open conversation a real model must be configured (the organisation's model settings, or LLM_PROVIDER on the server).",
+  identity:
+    "I'm the sandbox model: a local, offline stand-in for a real language model. I answer from this agent's instructions and can run its actions; open conversation needs a real model.",
+  askDayAndTime: "Which day and time would you like?",
+  askTime: "What time on that day would suit you?",
+  askName: "What name should I put the appointment under?",
+  noTransferTool: "I can't transfer this conversation: the agent has no transfer action enabled.",
+  anythingElse: "Is there anything else I can help with?",
+} as const;
+
+const GREETING =
+  /^(hi|hello|hey|hiya|good (morning|afternoon|evening)|greetings)\b[\s!,.]*(there)?[\s!,.]*$/i;
+const IDENTITY = /\b(who are you|are you (a |an )?(bot|robot|ai|human|real|person|machine)|what are you)\b/i;
+const TRANSFER =
+  /\b(transfer|put me through|connect me|speak (to|with)|talk (to|with)|real person|human|operator|representative|manager|receptionist)\b/i;
+const BOOKING = /\b(book|booking|appointment|schedule|reserve|reservation|table for|check-?up|cleaning)\b/i;
+const AVAILABILITY = /\b(availab|free (time|slot)|openings?|slots?|when can|what times?)\w*/i;
+const SMS = /\b(text me|send (me )?(a |an )?(text|sms|message)|message me|sms)\b/i;
+const END =
+  /^(ok(ay)?[,.]?\s+)?(bye|goodbye|good bye|that'?s all|that is all|hang up|end (the )?(call|chat)|thanks,? bye)\b/i;
+const NAME = /\b(?:my name is|my name's|i am|i'm|this is|name:)\s+([A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)/;
+const EMAIL = /\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b/;
+const PHONE = /(\+?\d[\d\s().-]{8,}\d)/;
+
+type Tool = { name: string };
+
+const textOf = (content: unknown): string =>
+  Array.isArray(content)
+    ? content
+        .filter((part): part is { type: "text"; text: string } => part?.type === "text")
+        .map((part) => part.text)
+        .join(" ")
+    : typeof content === "string"
+      ? content
+      : "";
+
+function toPhone(text: string): string | null {
+  const match = text.match(PHONE)?.[1];
+  if (!match) return null;
+  const digits = match.replace(/[^\d+]/g, "");
+  if (digits.replace("+", "").length < 10) return null;
+  return digits.startsWith("+") ? digits : digits.length === 10 ? `+1${digits}` : `+${digits}`;
+}
+
+function resultText(output: LanguageModelV3ToolResultOutput): { ok: boolean; text: string } {
+  switch (output.type) {
+    case "json": {
+      const value = output.value as Record<string, unknown> | null;
+      const summary =
+        value && typeof value === "object" && typeof value.summary === "string" ? value.summary : null;
+      return { ok: true, text: summary ?? JSON.stringify(output.value) };
+    }
+    case "text":
+      return { ok: true, text: output.value };
+    case "error-text":
+      return { ok: false, text: output.value };
+    case "error-json":
+      return { ok: false, text: JSON.stringify(output.value) };
+    case "execution-denied":
+      return { ok: false, text: output.reason ?? "The action was not allowed." };
+    default:
+      return { ok: true, text: "Done." };
+  }
+}
+
+/** The sentence of the instructions that names a transfer number, if any. */
+function transferDestination(instructions: string): string | null {
+  for (const sentence of instructions.split(/(?<=[.!?\n])\s*/)) {
+    if (/transfer|urgent|emergenc|manager|forward/i.test(sentence)) {
+      const phone = toPhone(sentence);
+      if (phone) return phone;
+    }
+  }
+  return null;
+}
+
+export function sandboxRespond(
+  prompt: LanguageModelV3Prompt,
+  tools: readonly Tool[],
+  now: number,
+): SandboxReply {
+  const system = prompt
+    .filter((message) => message.role === "system")
+    .map((message) => message.content)
+    .join("\n");
+  const facts = readPromptFacts(system, now);
+  const has = (name: string) => tools.some((tool) => tool.name === name);
+  const conversation = prompt.filter((message) => message.role !== "system");
+  const last = conversation.at(-1);
+
+  // A tool answered: word its result for the caller.
+  if (last?.role === "tool") {
+    const lines: string[] = [];
+    for (const part of last.content) {
+      if (part.type !== "tool-result") continue;
+      const { ok, text } = resultText(part.output);
+      lines.push(ok ? `${text}.`.replace(/\.\.$/, ".") : `I couldn't complete ${part.toolName}: ${text}`);
+    }
+    const allOk = last.content.every(
+      (part) => part.type !== "tool-result" || !part.output.type.startsWith("error"),
+    );
+    return {
+      kind: "text",
+      text: allOk ? `${lines.join(" ")} ${SANDBOX_MESSAGES.anythingElse}` : lines.join(" "),
+    };
+  }
+
+  const userTexts = conversation.filter((m) => m.role === "user").map((m) => textOf(m.content));
+  const said = userTexts.at(-1)?.trim() ?? "";
+  const lastAssistant = [...conversation].reverse().find((m) => m.role === "assistant");
+  const asked = lastAssistant ? textOf(lastAssistant.content) : "";
+
+  if (!said) {
+    return { kind: "text", text: facts.greeting ?? "Hello! How can I help you today?" };
+  }
+
+  // Booking: a request, or the answer to the booking question the sandbox asked last.
+  const continuingBooking =
+    asked.endsWith(SANDBOX_MESSAGES.askDayAndTime) ||
+    asked.endsWith(SANDBOX_MESSAGES.askTime) ||
+    asked.endsWith(SANDBOX_MESSAGES.askName);
+  if (has("bookAppointment") && (continuingBooking || (BOOKING.test(said) && !AVAILABILITY.test(said)))) {
+    // Details from every message since the booking request began (the last few user messages).
+    const recent = userTexts.slice(-4).join(" \n ");
+    const today = todayIn(facts.now, facts.timeZone);
+    const day = extractDay(said, today) ?? extractDay(recent, today);
+    const time = extractTime(said) ?? extractTime(recent);
+    let name = recent.match(NAME)?.[1] ?? null;
+    if (!name && asked.endsWith(SANDBOX_MESSAGES.askName)) {
+      const words = said.replace(/[^A-Za-z' -]/g, " ").trim();
+      if (words && words.split(/\s+/).length <= 4) name = words;
+    }
+    if (!day && !time) return { kind: "text", text: `Happy to book that. ${SANDBOX_MESSAGES.askDayAndTime}` };
+    if (!day) return { kind: "text", text: SANDBOX_MESSAGES.askDayAndTime };
+    if (!time) {
+      if (has("checkAvailability"))
+        return { kind: "tool", toolName: "checkAvailability", input: { date: dayText(day) } };
+      return { kind: "text", text: SANDBOX_MESSAGES.askTime };
+    }
+    if (!name) return { kind: "text", text: SANDBOX_MESSAGES.askName };
+    const input: Record<string, unknown> = { start: startIso(day, time, facts.timeZone), name };
+    const phone = toPhone(recent);
+    const email = recent.match(EMAIL)?.[0];
+    if (phone) input.phoneNumber = phone;
+    if (email) input.email = email;
+    return { kind: "tool", toolName: "bookAppointment", input };
+  }
+
+  if (has("checkAvailability") && AVAILABILITY.test(said)) {
+    const day = extractDay(said, todayIn(facts.now, facts.timeZone));
+    if (day) return { kind: "tool", toolName: "checkAvailability", input: { date: dayText(day) } };
+    return { kind: "text", text: "Which day should I check?" };
+  }
+
+  if (TRANSFER.test(said) && !IDENTITY.test(said)) {
+    if (!has("transferCall")) return { kind: "text", text: SANDBOX_MESSAGES.noTransferTool };
+    const destination = toPhone(said) ?? transferDestination(facts.instructions);
+    // Without a destination the call goes out as is: the engine's argument check answers, and the
+    // sandbox reads that answer back, as a real model would.
+    return {
+      kind: "tool",
+      toolName: "transferCall",
+      input: destination ? { destination, reason: said.slice(0, 200) } : { reason: said.slice(0, 200) },
+    };
+  }
+
+  if (has("sendSms") && SMS.test(said)) {
+    const match = bestMatch(said, readKnowledge(facts.instructions));
+    const message = match ? match.item.answer : (facts.greeting ?? "Thanks for getting in touch.");
+    const to = toPhone(said);
+    return { kind: "tool", toolName: "sendSms", input: to ? { to, message } : { message } };
+  }
+
+  if (END.test(said)) {
+    if (has("endCall"))
+      return { kind: "tool", toolName: "endCall", input: { reason: "The caller said goodbye." } };
+    return { kind: "text", text: "Thank you, goodbye!" };
+  }
+
+  if (has("saveData")) {
+    const fields: Record<string, string> = {};
+    const name = said.match(NAME)?.[1];
+    const email = said.match(EMAIL)?.[0];
+    const phone = toPhone(said);
+    if (name) fields.name = name;
+    if (email) fields.email = email;
+    if (phone) fields.phoneNumber = phone;
+    if (Object.keys(fields).length > 0) return { kind: "tool", toolName: "saveData", input: { fields } };
+  }
+
+  if (GREETING.test(said)) {
+    return { kind: "text", text: facts.greeting ?? "Hello! How can I help you today?" };
+  }
+  if (IDENTITY.test(said)) return { kind: "text", text: SANDBOX_MESSAGES.identity };
+
+  const match = bestMatch(said, readKnowledge(facts.instructions));
+  if (match) return { kind: "text", text: match.item.answer };
+  return { kind: "text", text: SANDBOX_MESSAGES.fallback };
+}
