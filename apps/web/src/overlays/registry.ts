@@ -239,6 +239,17 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     ),
   },
 
+  testAgent: {
+    title: "Test agent",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/test-agent/test-agent-overlay.tsx"), "TestAgentOverlay"),
+  },
+  chat: {
+    title: "Chat with the agent",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/test-agent/test-agent-overlay.tsx"), "TestAgentOverlay"),
+  },
+
   // Members of the account in view.
   members: {
     title: "Members",
