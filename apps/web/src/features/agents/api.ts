@@ -16,10 +16,12 @@ import {
   listAgentVersions,
   listTemplates,
   migrateTemplate,
+  promptSuggestions,
   publishAgent,
   renameAgentVersion,
   restoreAgentVersion,
   revertAgent,
+  runPrompt,
   type StaleSave,
   saveAccountSetting,
   saveCampaign,
@@ -290,5 +292,21 @@ export function useUpdateAgentAccount(agentId: number) {
         queryClient.invalidateQueries({ queryKey: [ACCOUNT_LISTS_KEY] }),
         queryClient.invalidateQueries({ queryKey: ["account-by-id", agentId] }),
       ]),
+  });
+}
+
+// The runtime's help while editing (issue 6): one prompt against the draft, and a review of the prompt.
+
+export function useRunPrompt(agentId: number) {
+  return useMutation({
+    mutationFn: (promptText: string) =>
+      apiClient.call(runPrompt, { body: { targetAgent: agentId, promptText, stage: "staging" } }),
+  });
+}
+
+export function usePromptSuggestions(agentId: number) {
+  return useMutation({
+    mutationFn: (input: { agentInstructions: string; greeting: string | null }) =>
+      apiClient.call(promptSuggestions, { body: { agentId, ...input } }),
   });
 }

@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Grid,
-  Group,
-  NavLink,
-  ScrollArea,
-  Stack,
-  Text,
-  Title,
-} from "@mantine/core";
+import { Alert, Badge, Button, Grid, Group, NavLink, ScrollArea, Stack, Text, Title } from "@mantine/core";
 import { useEffect } from "react";
 import { ErrorState, LoadingState } from "../../../components/query-state.tsx";
 import type { OverlayComponentProps } from "../../../overlays/registry.ts";

@@ -5,6 +5,7 @@ import { ActionsPanel } from "./panels/actions-panel.tsx";
 import { PromptPanel } from "./panels/prompt-panel.tsx";
 import { PublishPanel } from "./panels/publish-panel.tsx";
 import { RoutesPanel } from "./panels/routes-panel.tsx";
+import { SuggestionsPanel } from "./panels/suggestions-panel.tsx";
 import { TemplatePanel } from "./panels/template-panel.tsx";
 import { FieldsPanel, VariablesPanel } from "./panels/variables-panels.tsx";
 import { VersionsPanel } from "./panels/versions-panel.tsx";
@@ -23,6 +24,7 @@ const PANELS: Record<EditorPanelId, (props: PanelProps) => React.ReactNode> = {
   timezone: TimezonePanel,
   language: LanguagePanel,
   voices: VoicesPanel,
+  suggestions: SuggestionsPanel,
   versions: VersionsPanel,
   template: TemplatePanel,
   links: LinksPanel,

@@ -9,6 +9,7 @@ export const EDITOR_PANELS = [
   { id: "timezone", label: "Time zone" },
   { id: "language", label: "Language" },
   { id: "voices", label: "Voices" },
+  { id: "suggestions", label: "Suggestions" },
   { id: "versions", label: "Versions" },
   { id: "template", label: "Template" },
   { id: "links", label: "Links" },
