@@ -32,6 +32,8 @@ function innermost(error: unknown): unknown {
 const isNamed = (error: unknown, ...names: string[]) =>
   typeof error === "object" && error !== null && names.includes((error as { name?: string }).name ?? "");
 
+const MALFORMED_MESSAGE = "The language model sent an answer that could not be read. Please try again.";
+
 export function describeModelFailure(error: unknown, timeoutMs: number): ModelFailure {
   const cause = innermost(error);
   if (isNamed(cause, "TimeoutError")) {
@@ -42,6 +44,9 @@ export function describeModelFailure(error: unknown, timeoutMs: number): ModelFa
   }
   if (APICallError.isInstance(cause)) {
     const status = cause.statusCode;
+    // A stream whose first event cannot be read reaches us as a 500 carrying the parse error.
+    if (/AI_(JSONParseError|TypeValidationError)/.test(cause.responseBody ?? ""))
+      return { kind: "malformed", message: MALFORMED_MESSAGE };
     if (status === 401 || status === 403)
       return {
         kind: "unauthorized",

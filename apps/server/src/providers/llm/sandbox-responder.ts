@@ -33,8 +33,10 @@ const GREETING =
 const IDENTITY = /\b(who are you|are you (a |an )?(bot|robot|ai|human|real|person|machine)|what are you)\b/i;
 const TRANSFER =
   /\b(transfer|put me through|connect me|speak (to|with)|talk (to|with)|real person|human|operator|representative|manager|receptionist)\b/i;
-const BOOKING = /\b(book|booking|appointment|schedule|reserve|reservation|table for|check-?up|cleaning)\b/i;
-const AVAILABILITY = /\b(availab|free (time|slot)|openings?|slots?|when can|what times?)\w*/i;
+const BOOKING =
+  /\b(book|booking|reserve|reservation|schedule (an?|my|me|it)|(make|get|need|want) an? (appointment|reservation|visit)|an appointment (for|on|at)|table for)\b/i;
+const AVAILABILITY =
+  /\b(availab\w*|free (times?|slots?)|openings|slots?|what times are (free|available|open))\b/i;
 const SMS = /\b(text me|send (me )?(a |an )?(text|sms|message)|message me|sms)\b/i;
 const END =
   /^(ok(ay)?[,.]?\s+)?(bye|goodbye|good bye|that'?s all|that is all|hang up|end (the )?(call|chat)|thanks,? bye)\b/i;
@@ -94,6 +96,26 @@ function transferDestination(instructions: string): string | null {
   return null;
 }
 
+const BOOKING_QUESTIONS = [
+  SANDBOX_MESSAGES.askDayAndTime,
+  SANDBOX_MESSAGES.askTime,
+  SANDBOX_MESSAGES.askName,
+];
+
+/** The person's messages of the booking being arranged: the last one, and those before it that answered a booking question or made the request. */
+function bookingThread(conversation: LanguageModelV3Prompt): string[] {
+  const texts: string[] = [];
+  for (let i = conversation.length - 1; i >= 0; i--) {
+    const message = conversation[i];
+    if (message?.role !== "user") continue;
+    texts.unshift(textOf(message.content));
+    const before = conversation[i - 1];
+    const asked = before?.role === "assistant" ? textOf(before.content) : "";
+    if (!BOOKING_QUESTIONS.some((question) => asked.endsWith(question))) break;
+  }
+  return texts;
+}
+
 export function sandboxRespond(
   prompt: LanguageModelV3Prompt,
   tools: readonly Tool[],
@@ -134,14 +156,26 @@ export function sandboxRespond(
     return { kind: "text", text: facts.greeting ?? "Hello! How can I help you today?" };
   }
 
+  if (TRANSFER.test(said) && !IDENTITY.test(said)) {
+    if (!has("transferCall")) return { kind: "text", text: SANDBOX_MESSAGES.noTransferTool };
+    const destination = toPhone(said) ?? transferDestination(facts.instructions);
+    // Without a destination the call goes out as is: the engine's argument check answers, and the
+    // sandbox reads that answer back, as a real model would.
+    return {
+      kind: "tool",
+      toolName: "transferCall",
+      input: destination ? { destination, reason: said.slice(0, 200) } : { reason: said.slice(0, 200) },
+    };
+  }
+
   // Booking: a request, or the answer to the booking question the sandbox asked last.
   const continuingBooking =
     asked.endsWith(SANDBOX_MESSAGES.askDayAndTime) ||
     asked.endsWith(SANDBOX_MESSAGES.askTime) ||
     asked.endsWith(SANDBOX_MESSAGES.askName);
   if (has("bookAppointment") && (continuingBooking || (BOOKING.test(said) && !AVAILABILITY.test(said)))) {
-    // Details from every message since the booking request began (the last few user messages).
-    const recent = userTexts.slice(-4).join(" \n ");
+    // Details from the request and the answers to the booking questions that followed it.
+    const recent = bookingThread(conversation).join(" \n ");
     const today = todayIn(facts.now, facts.timeZone);
     const day = extractDay(said, today) ?? extractDay(recent, today);
     const time = extractTime(said) ?? extractTime(recent);
@@ -170,18 +204,6 @@ export function sandboxRespond(
     const day = extractDay(said, todayIn(facts.now, facts.timeZone));
     if (day) return { kind: "tool", toolName: "checkAvailability", input: { date: dayText(day) } };
     return { kind: "text", text: "Which day should I check?" };
-  }
-
-  if (TRANSFER.test(said) && !IDENTITY.test(said)) {
-    if (!has("transferCall")) return { kind: "text", text: SANDBOX_MESSAGES.noTransferTool };
-    const destination = toPhone(said) ?? transferDestination(facts.instructions);
-    // Without a destination the call goes out as is: the engine's argument check answers, and the
-    // sandbox reads that answer back, as a real model would.
-    return {
-      kind: "tool",
-      toolName: "transferCall",
-      input: destination ? { destination, reason: said.slice(0, 200) } : { reason: said.slice(0, 200) },
-    };
   }
 
   if (has("sendSms") && SMS.test(said)) {
