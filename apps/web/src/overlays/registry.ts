@@ -250,6 +250,12 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     component: lazyOverlay(() => import("../features/test-agent/test-agent-overlay.tsx"), "TestAgentOverlay"),
   },
 
+  schedule: {
+    title: "Schedule",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/schedule/schedule-overlay.tsx"), "ScheduleOverlay"),
+  },
+
   // Members of the account in view.
   members: {
     title: "Members",

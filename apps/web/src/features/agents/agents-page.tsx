@@ -51,6 +51,7 @@ function AgentMenu({ agent }: { agent: AccountListItem }) {
       <Menu.Dropdown>
         <Menu.Item onClick={() => overlays.open("agentInfo", id)}>Info</Menu.Item>
         <Menu.Item onClick={() => overlays.open("agentSettings", id)}>Settings</Menu.Item>
+        <Menu.Item onClick={() => overlays.open("schedule", id)}>Schedule</Menu.Item>
         {above ? <Menu.Item onClick={() => overlays.open("agentAdmin", id)}>Administer</Menu.Item> : null}
         {canAdd ? (
           <Menu.Item color="red" onClick={() => overlays.open("deleteAgent", id)}>
@@ -141,7 +142,14 @@ function OrganizationAgents() {
   const overlays = useOverlays();
   const canAdd = usePermission("canAddAgents");
   const favorites = favoriteIds(view.account.settings);
-  const newAgent = canAdd ? <Button onClick={() => overlays.open("setupAgent")}>New agent</Button> : null;
+  const newAgent = (
+    <Group gap="xs">
+      <Button variant="default" onClick={() => overlays.open("schedule")}>
+        Schedule
+      </Button>
+      {canAdd ? <Button onClick={() => overlays.open("setupAgent")}>New agent</Button> : null}
+    </Group>
+  );
   let body: React.ReactNode;
   if (agents.isPending) body = <LoadingState label="Loading agents…" />;
   else if (agents.isError)

@@ -1,13 +1,17 @@
 import { Button, Card, Stack, Text, Title, useMantineColorScheme } from "@mantine/core";
+import { useAccountState } from "../../app/account-state.ts";
 import { confirm } from "../../components/confirm/confirm-store.ts";
 import { FeaturePlaceholder } from "../../components/feature-placeholder.tsx";
 import { toast } from "../../lib/toast.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
+import { ModelSettingsCard } from "./model-settings-card.tsx";
 
 /** Settings: the account areas come later; the preferences kept in this browser can already be reset. */
 export function SettingsPage() {
   const { clearColorScheme } = useMantineColorScheme();
   const overlays = useOverlays();
+  const { view } = useAccountState();
+  const showModel = view.account.accountType === "organization" || view.account.accountType === "agent";
 
   const resetPreferences = async () => {
     const reset = await confirm({
@@ -42,6 +46,7 @@ export function SettingsPage() {
           </Button>
         </Stack>
       </Card>
+      {showModel ? <ModelSettingsCard /> : null}
       <Card withBorder padding="lg" maw={520}>
         <Stack gap="sm">
           <Title order={2} size="h4">
