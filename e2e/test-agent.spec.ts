@@ -1,0 +1,62 @@
+import { expect, test } from "@playwright/test";
+import { DEMO, rootSession, signInAs } from "./helpers.ts";
+
+// Testing an agent in the browser (issue 6): the sandbox model answers from the agent's instructions and
+// books through the schedule tool, and the booking shows in the agent's schedule.
+
+async function frontDeskId(request: import("@playwright/test").APIRequestContext): Promise<number> {
+  const token = encodeURIComponent(await rootSession(request, DEMO.owner));
+  const response = await request.get(`/api/v2/listAccounts?token=${token}&pagination=false`);
+  const { accounts } = (await response.json()) as { accounts: { id: number; displayName: string }[] };
+  const agent = accounts.find((account) => account.displayName === "Front Desk");
+  expect(agent, "the demo Front Desk agent").toBeTruthy();
+  return (agent as { id: number }).id;
+}
+
+test("the owner tests the Front Desk agent: an answer from its instructions, then a booking", async ({
+  page,
+}) => {
+  const agentId = await frontDeskId(page.request);
+  await signInAs(page, DEMO.owner, `/app/agents?testAgent=${agentId}`);
+  const dialog = page.getByRole("dialog", { name: "Test agent" });
+  const log = dialog.getByRole("log");
+  await expect(log.getByTestId("chat-assistant").first()).toContainText(
+    "Thank you for calling Bluebird Dental, how can I help you today?",
+  );
+  await expect(dialog.getByTestId("chat-model")).toHaveText("Answered by: Sandbox model");
+
+  const message = dialog.getByRole("textbox", { name: "Message" });
+  await message.fill("What are your opening hours?");
+  await message.press("Enter");
+  await expect(log.getByTestId("chat-user")).toContainText("What are your opening hours?");
+  await expect(log.getByTestId("chat-assistant").nth(1)).toContainText("Opening hours: Mon-Fri 8am-5pm.");
+
+  await message.fill("I'd like to book a cleaning tomorrow at 3pm, my name is Jane Doe");
+  await dialog.getByRole("button", { name: "Send" }).click();
+  const step = log.getByTestId("tool-step");
+  await expect(step).toContainText("bookAppointment");
+  await expect(step).toContainText(/Booked \w{3} \d{1,2} \w{3}, 3:00 pm for Jane Doe/);
+
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await page.goto(`/app/agents?schedule=${agentId}`);
+  const schedule = page.getByRole("dialog", { name: "Schedule" });
+  await expect(schedule.getByTestId("booking").filter({ hasText: "Jane Doe" })).toContainText("3:00");
+  await expect(schedule.getByTestId("booking").filter({ hasText: "Jane Doe" })).toContainText("By the agent");
+});
+
+test("restarting starts a new conversation with the greeting, and the published copy can answer", async ({
+  page,
+}) => {
+  const agentId = await frontDeskId(page.request);
+  await signInAs(page, DEMO.owner, `/app/agents?testAgent=${agentId}`);
+  const dialog = page.getByRole("dialog", { name: "Test agent" });
+  const log = dialog.getByRole("log");
+  await expect(log.getByTestId("chat-assistant")).toHaveCount(1);
+  await dialog.getByRole("textbox", { name: "Message" }).fill("Is there parking?");
+  await dialog.getByRole("textbox", { name: "Message" }).press("Enter");
+  await expect(log.getByTestId("chat-assistant")).toHaveCount(2);
+  await dialog.getByText("Published", { exact: true }).click();
+  await expect(log.getByTestId("chat-user")).toHaveCount(0);
+  await expect(log.getByTestId("chat-assistant")).toHaveCount(1);
+  await expect(log.getByTestId("chat-assistant")).toContainText("Thank you for calling Bluebird Dental");
+});
