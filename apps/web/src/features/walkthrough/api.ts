@@ -1,7 +1,7 @@
-import { saveAccountSetting } from "@switchboard/api";
+import { listAgentAccounts, saveAccountSetting } from "@switchboard/api";
 import type { WalkthroughSettings } from "@switchboard/core";
-import { useMutation } from "@tanstack/react-query";
-import { useAccountState } from "../../app/account-state.ts";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useAccountKey, useAccountState } from "../../app/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 /** POST /api/v1/accountSetting { walkthrough } on the account in view, then the account reloads. */
@@ -11,5 +11,18 @@ export function useSaveWalkthrough() {
     mutationFn: (walkthrough: WalkthroughSettings) =>
       apiClient.call(saveAccountSetting, { body: { settings: { walkthrough } } }),
     onSuccess: () => refresh(),
+  });
+}
+
+/** The organisation's newest agent (GET /api/v2/listAccounts, newest first): what the test and number steps act on. */
+export function useNewestAgentId(enabled: boolean) {
+  const [accountId, viewingAs] = useAccountKey();
+  return useQuery({
+    queryKey: ["account-lists", "agents", accountId, viewingAs, "newest"],
+    enabled,
+    queryFn: async ({ signal }) => {
+      const list = await apiClient.call(listAgentAccounts, { query: { page: 0, pageSize: 1 }, signal });
+      return list.accounts[0]?.id ?? null;
+    },
   });
 }

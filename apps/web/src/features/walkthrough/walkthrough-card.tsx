@@ -7,7 +7,7 @@ import { errorMessage } from "../../lib/shell-api.ts";
 import type { OverlayName } from "../../overlays/overlay-names.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { savedAgentId } from "../onboarding/onboarding-persistence.ts";
-import { useSaveWalkthrough } from "./api.ts";
+import { useNewestAgentId, useSaveWalkthrough } from "./api.ts";
 import { deriveWalkthrough, walkthroughToSave } from "./walkthrough-model.ts";
 
 type StepCopy = { title: string; description: string; action: string; overlay: OverlayName };
@@ -64,7 +64,10 @@ export function WalkthroughCard() {
     mutate(pending);
   }, [pending, pendingKey, canEdit, mutate]);
 
-  const agentId = account.accountType === "agent" ? account.id : savedAgentId(account.settings.onboarding);
+  // The test and number steps act on the wizard's agent, else the organisation's newest one.
+  const wizardAgent = savedAgentId(account.settings.onboarding);
+  const newest = useNewestAgentId(account.accountType === "organization" && wizardAgent === null);
+  const agentId = account.accountType === "agent" ? account.id : (wizardAgent ?? newest.data ?? null);
   const open = (step: WalkthroughStep) => {
     const overlay = STEP_COPY[step].overlay;
     if (overlay === "onboard") overlays.open("onboard");
