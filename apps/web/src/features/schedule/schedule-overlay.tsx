@@ -6,14 +6,33 @@ import { EmptyState, ErrorState, LoadingState } from "../../components/query-sta
 import { apiClient } from "../../lib/api-client.ts";
 import type { OverlayComponentProps } from "../../overlays/registry.ts";
 import { overlayAccountId } from "../accounts/account-kinds.ts";
+import { useCampaigns } from "../agents/api.ts";
 
-const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: "long", month: "long", day: "numeric" });
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
+type Formats = { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat; zone: Intl.DateTimeFormat };
 
-function byDay(bookings: Booking[]): [string, Booking[]][] {
+/** Times read in the agent's time zone (where the caller booked), else in this browser's. */
+function formatsFor(timeZone: string | undefined): Formats {
+  const zone = timeZone && Intl.supportedValuesOf("timeZone").includes(timeZone) ? timeZone : undefined;
+  return {
+    day: new Intl.DateTimeFormat(undefined, {
+      weekday: "long",
+      month: "long",
+      day: "numeric",
+      timeZone: zone,
+    }),
+    time: new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit", timeZone: zone }),
+    zone: new Intl.DateTimeFormat(undefined, { timeZoneName: "long", timeZone: zone }),
+  };
+}
+
+function zoneName(formats: Formats): string {
+  return formats.zone.formatToParts(new Date()).find((part) => part.type === "timeZoneName")?.value ?? "";
+}
+
+function byDay(bookings: Booking[], formats: Formats): [string, Booking[]][] {
   const days = new Map<string, Booking[]>();
   for (const booking of [...bookings].sort((a, b) => a.start - b.start)) {
-    const day = dayFormat.format(new Date(booking.start));
+    const day = formats.day.format(new Date(booking.start));
     days.set(day, [...(days.get(day) ?? []), booking]);
   }
   return [...days.entries()];
@@ -27,6 +46,8 @@ export function ScheduleOverlay({ value }: OverlayComponentProps) {
     queryKey: ["schedule", accountId, viewingAs, agentId],
     queryFn: ({ signal }) => apiClient.call(getSchedule, { query: agentId ? { agentId } : {}, signal }),
   });
+  const timezone = useCampaigns(agentId).data?.staging.timezone ?? undefined;
+  const formats = formatsFor(timezone ?? undefined);
   if (schedule.isPending) return <LoadingState label="Loading the schedule…" />;
   if (schedule.isError) return <ErrorState error={schedule.error} onRetry={() => void schedule.refetch()} />;
   if (schedule.data.bookings.length === 0)
@@ -35,7 +56,10 @@ export function ScheduleOverlay({ value }: OverlayComponentProps) {
     );
   return (
     <Stack gap="md" aria-label="Bookings">
-      {byDay(schedule.data.bookings).map(([day, bookings]) => (
+      <Text size="sm" c="dimmed">
+        Times in {zoneName(formats)}.
+      </Text>
+      {byDay(schedule.data.bookings, formats).map(([day, bookings]) => (
         <Stack key={day} gap={4}>
           <Title order={5}>{day}</Title>
           <Table verticalSpacing={4}>
@@ -43,7 +67,8 @@ export function ScheduleOverlay({ value }: OverlayComponentProps) {
               {bookings.map((booking) => (
                 <Table.Tr key={booking.id} data-testid="booking">
                   <Table.Td w={150}>
-                    {timeFormat.format(new Date(booking.start))} – {timeFormat.format(new Date(booking.end))}
+                    {formats.time.format(new Date(booking.start))} –{" "}
+                    {formats.time.format(new Date(booking.end))}
                   </Table.Td>
                   <Table.Td>
                     <Group gap="xs">
