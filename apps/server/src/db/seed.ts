@@ -109,7 +109,7 @@ export async function seedDemoData(db: Database): Promise<boolean> {
       }),
     );
   }
-  await seedDemoAgents(db, organization.id, agents[0]?.id);
+  await seedDemoAgents(db, organization.id, agents[0]?.id, agents[1]?.id);
   return true;
 }
 
@@ -117,7 +117,12 @@ export async function seedDemoData(db: Database): Promise<boolean> {
  * The built-in templates, the apps Bluebird Dental installed, and the Front Desk agent made from the dental
  * template (published), so the agent editor and the template gallery have real content at once.
  */
-export async function seedDemoAgents(db: Database, organizationId: number, frontDeskId: number | undefined) {
+export async function seedDemoAgents(
+  db: Database,
+  organizationId: number,
+  frontDeskId: number | undefined,
+  afterHoursId?: number,
+) {
   const templates = await db
     .insert(agentTemplates)
     .values(
@@ -133,6 +138,45 @@ export async function seedDemoAgents(db: Database, organizationId: number, front
     await db
       .insert(installedApps)
       .values({ accountId: organizationId, orgId: organizationId, appId, appVersion: "1.0.0", data: {} });
+  }
+  if (afterHoursId !== undefined) {
+    // A full agent of its own (no template): answers evenings and weekends, passes emergencies on.
+    const config = {
+      agentInstructions: [
+        "You answer Bluebird Dental's phone outside opening hours (Mon-Fri 8am-5pm).",
+        "Address: 12 Harbour Street, Portland. Parking: free parking behind the building.",
+        "For severe pain, swelling or bleeding that will not stop, transfer the call to the on-call dentist at +15035550111.",
+        "Otherwise offer to book the first free appointment on the next working day.",
+        "",
+        "Q: Is anyone in the office now?",
+        "A: The office is closed now; it opens again at 8am on the next working day.",
+        "Q: Where is the nearest emergency room?",
+        "A: Portland General's emergency room at 400 Harbour Road is open around the clock.",
+      ].join("\n"),
+      greeting: "You've reached Bluebird Dental after hours. How can I help?",
+      published: true,
+      confirmTransfers: true,
+      apps: [
+        { appId: "schedule", version: "1.0.0" },
+        { appId: "call-transfer", version: "1.0.0" },
+        { appId: "end-call", version: "1.0.0" },
+      ],
+      enabledFunctions: {
+        "schedule@1.0.0": ["checkAvailability", "bookAppointment"],
+        "call-transfer@1.0.0": ["transferCall"],
+        "end-call@1.0.0": ["endCall"],
+      },
+      actions: [{ name: "schedule", durationMinutes: 30 }, { name: "transfer" }],
+      templateId: null,
+      timezone: "America/Los_Angeles",
+      language: "en-US",
+      variables: {},
+    };
+    for (const stage of ["staging", "production"] as const) {
+      await db
+        .insert(agentConfigs)
+        .values({ orgId: organizationId, agentAccountId: afterHoursId, stage, config, revision: 1 });
+    }
   }
   const dental = templates[0];
   if (!dental || frontDeskId === undefined) return;

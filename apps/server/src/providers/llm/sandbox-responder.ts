@@ -40,7 +40,9 @@ const AVAILABILITY =
 const SMS = /\b(text me|send (me )?(a |an )?(text|sms|message)|message me|sms)\b/i;
 const END =
   /^(ok(ay)?[,.]?\s+)?(bye|goodbye|good bye|that'?s all|that is all|hang up|end (the )?(call|chat)|thanks,? bye)\b/i;
-const NAME = /\b(?:my name is|my name's|i am|i'm|this is|name:)\s+([A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)/;
+/** "my name is Jane Doe", "I'm Jane": the prefix in any case, the name capitalised. */
+const NAME =
+  /\b(?:[Mm]y name is|[Mm]y name's|I am|I'm|[Tt]his is|[Nn]ame:)\s+([A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)/;
 const EMAIL = /\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b/;
 const PHONE = /(\+?\d[\d\s().-]{8,}\d)/;
 

@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import { extractDay, extractTime } from "./sandbox-dates.ts";
+import { bestMatch, readKnowledge } from "./sandbox-knowledge.ts";
+import { sandboxRespond } from "./sandbox-responder.ts";
+import { instantOf, isoInZone } from "./zoned-time.ts";
+
+// Tuesday 21 May 2030.
+const today = { year: 2030, month: 5, day: 21 };
+
+describe("the sandbox reads dates and times", () => {
+  it.each([
+    ["tomorrow", "2030-05-22"],
+    ["the day after tomorrow", "2030-05-23"],
+    ["today please", "2030-05-21"],
+    ["on Friday", "2030-05-24"],
+    ["next tuesday", "2030-05-28"],
+    ["May 30", "2030-05-30"],
+    ["3rd of June", "2030-06-03"],
+    ["January 5", "2031-01-05"],
+    ["2030-07-01", "2030-07-01"],
+    ["6/15", "2030-06-15"],
+  ])("%s -> %s", (text, expected) => {
+    const day = extractDay(text, today);
+    expect(
+      day && `${day.year}-${String(day.month).padStart(2, "0")}-${String(day.day).padStart(2, "0")}`,
+    ).toBe(expected);
+  });
+
+  it.each([
+    ["at 3pm", { hour: 15, minute: 0 }],
+    ["3:30 p.m.", { hour: 15, minute: 30 }],
+    ["12am", { hour: 0, minute: 0 }],
+    ["at 15:45", { hour: 15, minute: 45 }],
+    ["at 10", { hour: 10, minute: 0 }],
+    ["at 2", { hour: 14, minute: 0 }],
+    ["noon", { hour: 12, minute: 0 }],
+    ["in the morning", { hour: 9, minute: 0 }],
+    ["no time here", null],
+  ])("%s -> %j", (text, expected) => {
+    expect(extractTime(text)).toEqual(expected);
+  });
+
+  it("puts a wall-clock time in the agent's zone, across daylight saving", () => {
+    expect(
+      isoInZone(
+        instantOf({ year: 2030, month: 1, day: 15, hour: 9, minute: 0 }, "America/New_York"),
+        "America/New_York",
+      ),
+    ).toBe("2030-01-15T09:00:00-05:00");
+    expect(
+      isoInZone(
+        instantOf({ year: 2030, month: 7, day: 15, hour: 9, minute: 0 }, "America/New_York"),
+        "America/New_York",
+      ),
+    ).toBe("2030-07-15T09:00:00-04:00");
+  });
+});
+
+describe("the sandbox's knowledge", () => {
+  const items = readKnowledge(
+    [
+      "You are the receptionist. Never give medical advice.",
+      "Opening hours: Mon-Fri 8am-5pm.",
+      "- Parking: free behind the building.",
+      "Q: Do you take walk-ins? A: Only for emergencies.",
+      "Question: How much is a crown?",
+      "Answer: From $900,",
+      "depending on the material.",
+    ].join("\n"),
+  );
+
+  it("finds Q/A pairs (inline and on two lines) and facts, not directives", () => {
+    expect(items).toEqual([
+      {
+        kind: "fact",
+        question: "Opening hours: Mon-Fri 8am-5pm.",
+        answer: "Opening hours: Mon-Fri 8am-5pm.",
+      },
+      {
+        kind: "fact",
+        question: "Parking: free behind the building.",
+        answer: "Parking: free behind the building.",
+      },
+      { kind: "qa", question: "Do you take walk-ins?", answer: "Only for emergencies." },
+      { kind: "qa", question: "How much is a crown?", answer: "From $900, depending on the material." },
+    ]);
+  });
+
+  it("matches by keywords and their synonyms", () => {
+    expect(bestMatch("when do you close?", items)?.item.answer).toBe("Opening hours: Mon-Fri 8am-5pm.");
+    expect(bestMatch("what does a crown cost", items)?.item.answer).toBe(
+      "From $900, depending on the material.",
+    );
+    expect(bestMatch("can I park my car", items)?.item.answer).toBe("Parking: free behind the building.");
+    expect(bestMatch("tell me a joke", items)).toBeNull();
+  });
+});
+
+describe("the sandbox's replies", () => {
+  const system = [
+    "Current date and time: Tuesday (2030-05-21T10:00:00-07:00), time zone America/Los_Angeles.",
+    "",
+    "## Greeting",
+    "Hi, Bluebird Dental!",
+    "",
+    "## Instructions",
+    "Opening hours: Mon-Fri 8am-5pm.",
+  ].join("\n");
+  const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] });
+  const assistant = (text: string) => ({
+    role: "assistant" as const,
+    content: [{ type: "text" as const, text }],
+  });
+  const tools = [{ name: "bookAppointment" }, { name: "transferCall" }];
+
+  it("greets with the agent's greeting", () => {
+    expect(sandboxRespond([{ role: "system", content: system }, user("Hello!")], tools, 0)).toEqual({
+      kind: "text",
+      text: "Hi, Bluebird Dental!",
+    });
+  });
+
+  it("collects a booking over several messages", () => {
+    const prompt = [
+      { role: "system" as const, content: system },
+      user("I want to book an appointment"),
+      assistant("Happy to book that. Which day and time would you like?"),
+      user("Thursday at 11am"),
+      assistant("What name should I put the appointment under?"),
+      user("Jo Park"),
+    ];
+    expect(sandboxRespond(prompt, tools, 0)).toEqual({
+      kind: "tool",
+      toolName: "bookAppointment",
+      input: { start: "2030-05-23T11:00:00-07:00", name: "Jo Park" },
+    });
+  });
+
+  it("says a transfer is not possible without the action", () => {
+    expect(
+      sandboxRespond([{ role: "system", content: system }, user("Let me talk to a human")], [], 0),
+    ).toMatchObject({
+      kind: "text",
+      text: "I can't transfer this conversation: the agent has no transfer action enabled.",
+    });
+  });
+});
