@@ -120,6 +120,91 @@ describe("the onboarding wizard", () => {
     ).toBeTruthy();
     expect(within(wizard).getByRole("button", { name: "Build from scratch instead" })).toBeTruthy();
   });
+  it("from scratch: the description becomes the instructions of a new agent account, then time zone and voice", async () => {
+    const campaign = (fields: Record<string, unknown>) => ({
+      id: 51,
+      agentId: 51,
+      stage: "staging",
+      revision: 1,
+      updatedAt: 0,
+      agentInstructions: "",
+      published: false,
+      confirmTransfers: false,
+      apps: [],
+      enabledFunctions: {},
+      actions: [],
+      templateId: null,
+      timezone: null,
+      language: null,
+      voice: null,
+      greeting: null,
+      variables: {},
+      ...fields,
+    });
+    const calls = signInAs(fakeAccountView(), {
+      "GET /api/v2/templates": () => ({ success: true, templates: [] }),
+      "POST /api/v2/createAccount": () => ({
+        success: true,
+        account: {
+          ...fakeAccountView().account,
+          id: 51,
+          accountType: "agent",
+          type: "agent",
+          agentName: "Pip",
+          accountName: null,
+        },
+      }),
+      "POST /api/v2/campaign": (call) => ({
+        success: true,
+        campaign: campaign(call.body as Record<string, unknown>),
+      }),
+      "POST /api/v2/agent/publish": () => ({
+        success: true,
+        agentId: 51,
+        staging: campaign({ agentInstructions: "Answer for Pip's Plumbing.", published: true }),
+        production: campaign({ stage: "production", agentInstructions: "Answer for Pip's Plumbing." }),
+      }),
+    });
+    const { router } = renderAt("/app?onboard=true", null, { routes });
+    const wizard = await screen.findByRole("dialog", { name: "Build your agent" }, LOAD);
+    await act(async () => {
+      fireEvent.click(await within(wizard).findByRole("button", { name: "Build from scratch" }, LOAD));
+    });
+    expect(params(router.state.location.search).get("activeStep")).toBe("GENERATE_AGENT");
+    await act(async () => {
+      fireEvent.click(within(wizard).getByRole("button", { name: "Create my agent" }));
+    });
+    expect(within(wizard).getByText("Please enter a prompt.")).toBeTruthy();
+    expect(within(wizard).getByText("Enter a name.")).toBeTruthy();
+    await act(async () => {
+      fireEvent.change(within(wizard).getByLabelText("Agent name"), { target: { value: "Pip" } });
+      fireEvent.change(within(wizard).getByLabelText("What should your agent do?"), {
+        target: { value: "Answer for Pip's Plumbing." },
+      });
+    });
+    await act(async () => {
+      fireEvent.click(within(wizard).getByRole("button", { name: "Create my agent" }));
+    });
+    expect(
+      await within(wizard).findByRole("heading", { name: "Which time zone is your business in?" }, LOAD),
+    ).toBeTruthy();
+    const bodies = calls
+      .filter((call) => call.method === "POST" && call.url.pathname.startsWith("/api/v2/"))
+      .map((call) => [call.url.pathname, call.body]);
+    expect(bodies).toEqual([
+      ["/api/v2/createAccount", { name: "Pip" }],
+      [
+        "/api/v2/campaign",
+        { agentId: 51, agentInstructions: "Answer for Pip's Plumbing.", published: false },
+      ],
+      ["/api/v2/agent/publish", { agentId: 51, revision: 1 }],
+    ]);
+    expect(JSON.parse(window.localStorage.getItem("onboarding") ?? "{}")).toMatchObject({
+      method: "BUILD_FROM_SCRATCH",
+      agentId: 51,
+      activeStep: "SELECT_TIMEZONE",
+    });
+  });
 });
 
 vi.setConfig({ testTimeout: 30_000 });
