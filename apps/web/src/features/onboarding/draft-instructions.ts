@@ -1,10 +1,12 @@
+import { generateAgentDraft } from "@switchboard/api";
 import type { OnboardingMethod, TemplateField } from "@switchboard/core";
+import { apiClient } from "../../lib/api-client.ts";
 
 /**
- * Drafting the agent's instructions at the generate step. Today the draft is made here: from a template, its
- * instructions with every `{key}` replaced by the wizard's field values (what the sandbox model does); from
- * scratch, the owner's own description. When the server offers a model draft call, `draftInstructions` calls
- * it and keeps this as the fallback.
+ * Drafting the agent's instructions at the generate step: the configured model writes them (POST
+ * /api/v2/agent/generate). From a template it starts from the template's instructions and the wizard's
+ * field values (the sandbox model fills each `{key}` with its value); from scratch, from the owner's
+ * description.
  */
 export type DraftInput =
   | {
@@ -20,28 +22,24 @@ export type DraftInput =
       description: string;
     };
 
-/** The field values as text by key (lists joined with ", "); empty values left out. */
-export function fieldValues(fields: readonly TemplateField[]): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const field of fields) {
-    const value = field.value;
-    if (value === null || value === undefined) continue;
-    const text = Array.isArray(value) ? value.map(String).join(", ") : String(value);
-    if (text.trim() !== "") values[field.key] = text.trim();
-  }
-  return values;
-}
+type FieldValue = string | number | boolean | string[] | null;
 
-/** `{key}` replaced by the value of the field `key`; unknown keys stay as they are. */
-export function fillTemplateVariables(text: string, values: Readonly<Record<string, string>>): string {
-  return text.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, key: string) =>
-    Object.hasOwn(values, key) ? (values[key] as string) : whole,
-  );
+/** A wizard value as the draft call takes it: text, number, yes/no or a list of texts. */
+function draftValue(value: unknown): FieldValue {
+  if (Array.isArray(value)) return value.map(String);
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  return null;
 }
 
 export async function draftInstructions(input: DraftInput): Promise<string> {
-  if (input.method === "BUILD_FROM_TEMPLATE") {
-    return fillTemplateVariables(input.templateInstructions, fieldValues(input.fields));
-  }
-  return input.description.trim();
+  const body =
+    input.method === "BUILD_FROM_TEMPLATE"
+      ? {
+          method: input.method,
+          templateInstructions: input.templateInstructions,
+          fields: input.fields.map((field) => ({ key: field.key, value: draftValue(field.value) })),
+        }
+      : { method: input.method, agentName: input.agentName, description: input.description, fields: [] };
+  const answer = await apiClient.call(generateAgentDraft, { body });
+  return answer.agentInstructions;
 }

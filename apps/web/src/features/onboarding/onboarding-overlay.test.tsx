@@ -143,6 +143,12 @@ describe("the onboarding wizard", () => {
     });
     const calls = signInAs(fakeAccountView(), {
       "GET /api/v2/templates": () => ({ success: true, templates: [] }),
+      "POST /api/v2/agent/generate": (call) => ({
+        success: true,
+        agentInstructions: (call.body as { description: string }).description,
+        greeting: null,
+        model: "Sandbox model",
+      }),
       "POST /api/v2/createAccount": () => ({
         success: true,
         account: {
@@ -192,6 +198,15 @@ describe("the onboarding wizard", () => {
       .filter((call) => call.method === "POST" && call.url.pathname.startsWith("/api/v2/"))
       .map((call) => [call.url.pathname, call.body]);
     expect(bodies).toEqual([
+      [
+        "/api/v2/agent/generate",
+        {
+          method: "BUILD_FROM_SCRATCH",
+          agentName: "Pip",
+          description: "Answer for Pip's Plumbing.",
+          fields: [],
+        },
+      ],
       ["/api/v2/createAccount", { name: "Pip" }],
       [
         "/api/v2/campaign",
