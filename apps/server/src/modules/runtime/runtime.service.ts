@@ -261,20 +261,28 @@ export function createRuntimeService(deps: Deps) {
       if (fresh) runs.push(turns.greet(subject, model));
       if (userMessage) runs.push(turns.respond(subject, model, abortSignal ? { abortSignal } : {}));
       for (const run of runs) {
-        let step = await run.next();
-        while (!step.done) {
-          const event = step.value;
-          if (event.type === "text") yield { event: "text", data: { delta: event.delta } };
-          else if (event.type === "tool-call") {
-            const { type: _type, ...data } = event;
-            yield { event: "tool-call", data };
-          } else {
-            const { type: _type, ...data } = event;
-            yield { event: "tool-result", data };
+        let finished = false;
+        try {
+          let step = await run.next();
+          while (!step.done) {
+            const event = step.value;
+            if (event.type === "text") yield { event: "text", data: { delta: event.delta } };
+            else if (event.type === "tool-call") {
+              const { type: _type, ...data } = event;
+              yield { event: "tool-call", data };
+            } else {
+              const { type: _type, ...data } = event;
+              yield { event: "tool-result", data };
+            }
+            step = await run.next();
           }
-          step = await run.next();
+          finished = true;
+          if (step.value) yield turnEvents(step.value);
+        } finally {
+          // The client went away mid-turn: the turn (aborted by the request's signal) still ends and is
+          // stored, as a failed turn with no answer, and metered.
+          if (!finished) while (!(await run.next()).done);
         }
-        if (step.value) yield turnEvents(step.value);
       }
     }
     return events();

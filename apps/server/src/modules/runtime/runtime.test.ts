@@ -506,3 +506,48 @@ describe("the organisation's own model", () => {
     expect(res.body.message).toBe("The OpenAI-compatible model needs a base URL.");
   });
 });
+
+describe("a client that goes away mid-answer", () => {
+  it("still ends and stores the turn, as failed with no answer", async () => {
+    const server = await startModelServer(() => ({
+      text: ["One ", "word ", "at ", "a ", "time ", "and ", "slowly."],
+      chunkDelayMs: 150,
+    }));
+    try {
+      await call("POST", "/api/v2/llm/settings", {
+        token,
+        body: { provider: "openai-compatible", baseUrl: server.url, model: "slow" },
+      });
+      const address = await app.listen({ port: 0, host: "127.0.0.1" });
+      const abort = new AbortController();
+      const response = await fetch(`${address}/api/v2/agent/testChat?token=${token}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", connection: "close" },
+        body: JSON.stringify({ agentId, message: "Tell me something" }),
+        signal: abort.signal,
+      });
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      let received = "";
+      while (!received.includes('"delta":"One "'))
+        received += new TextDecoder().decode((await reader.read()).value);
+      const start = parseServerSentEvents(received)[0]?.data as { roomId: string; uuid: string };
+      abort.abort();
+      await reader.cancel().catch(() => {});
+      let entries: { role: string; status: string; text: string; error: string | null }[] = [];
+      for (let i = 0; i < 50 && entries.length < 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        entries = (await call("GET", `/api/v2/conversation/${start.roomId}/${start.uuid}`, { token })).body
+          .conversation;
+      }
+      expect(entries.map((e) => [e.role, e.status, e.text])).toEqual([
+        ["user", "complete", "Tell me something"],
+        ["assistant", "complete", "Thank you for calling Bluebird Dental, how can I help you today?"],
+        ["assistant", "failed", ""],
+      ]);
+      expect(entries[2]?.error).toBe("The answer was cancelled.");
+    } finally {
+      await call("POST", "/api/v2/llm/settings", { token, body: { provider: "default" } });
+      await server.close();
+    }
+  });
+});
