@@ -86,6 +86,8 @@ export async function seedDemoData(db: Database): Promise<boolean> {
       usernameFrom: "bluebird-dental",
       email: DEMO_USERS.owner,
       details: { orgName: "Bluebird Dental" },
+      // The demo organisation already has its agents: its owner has been through onboarding.
+      settings: { onboarding: { onboardingComplete: true } },
       premium: true,
       smsEnabled: true,
     },
