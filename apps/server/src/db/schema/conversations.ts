@@ -48,11 +48,18 @@ export const rooms = pgTable(
     title: text("title"),
     lastMessageText: text("last_message_text"),
     lastMessageAt: timestamp("last_message_at", { withTimezone: true }),
+    /** Inbox tab: `priority` (default) or `agent` (shown as Junk: blocked senders, rooms moved there). */
+    folder: text("folder").$type<"priority" | "agent">().notNull().default("priority"),
+    /** The organisation's rating of the conversation (1-5), null until rated. */
+    rating: integer("rating"),
+    /** The newest message from the outside party: later than a user's read mark means unread for them. */
+    lastInboundMessageId: integer("last_inbound_message_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("rooms_org_last_idx").on(t.orgId, t.lastMessageAt),
+    index("rooms_inbox_idx").on(t.orgId, t.folder, t.lastMessageAt.desc().nullsLast(), t.id),
     index("rooms_org_agent_idx").on(t.orgId, t.agentAccountId, t.lastMessageAt),
     index("rooms_org_address_idx").on(t.orgId, t.externalAddress),
   ],
@@ -140,11 +147,17 @@ export const conversationMessages = pgTable(
     /** ms from the start of the turn to its first streamed text. */
     firstTokenMs: integer("first_token_ms"),
     durationMs: integer("duration_ms"),
+    /** Text messages: queued, sent, delivered, failed (outbound) or received (inbound); null otherwise. */
+    deliveryStatus: text("delivery_status").$type<"queued" | "sent" | "delivered" | "failed" | "received">(),
+    /** The carrier's id of the text message (Twilio MessageSid, sandbox id). */
+    carrierMessageId: text("carrier_message_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("conversation_messages_room_idx").on(t.orgId, t.roomId, t.id),
     index("conversation_messages_conversation_idx").on(t.conversationUuid, t.id),
+    /** Realtime catch-up: an organisation's messages after the last one a browser saw. */
+    index("conversation_messages_org_idx").on(t.orgId, t.id),
   ],
 );
 

@@ -3,6 +3,7 @@ export * from "./agents.ts";
 export * from "./auth.ts";
 export * from "./conversations.ts";
 export * from "./domains.ts";
+export * from "./inbox.ts";
 export * from "./model-settings.ts";
 export * from "./outbox.ts";
 export * from "./schedule.ts";
