@@ -1,10 +1,10 @@
-import { expect, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { DEMO, rootSession, signInAs } from "./helpers.ts";
 
 // Testing an agent in the browser (issue 6): the sandbox model answers from the agent's instructions and
 // books through the schedule tool, and the booking shows in the agent's schedule.
 
-async function frontDeskId(request: import("@playwright/test").APIRequestContext): Promise<number> {
+async function frontDeskId(request: APIRequestContext): Promise<number> {
   const token = encodeURIComponent(await rootSession(request, DEMO.owner));
   const response = await request.get(`/api/v2/listAccounts?token=${token}&pagination=false`);
   const { accounts } = (await response.json()) as { accounts: { id: number; displayName: string }[] };
@@ -13,13 +13,18 @@ async function frontDeskId(request: import("@playwright/test").APIRequestContext
   return (agent as { id: number }).id;
 }
 
-test("the owner tests the Front Desk agent: an answer from its instructions, then a booking", async ({
-  page,
-}) => {
+/** Opens the test chat of the demo Front Desk agent as its owner; answers the dialog and its conversation. */
+async function openTestChat(page: Page) {
   const agentId = await frontDeskId(page.request);
   await signInAs(page, DEMO.owner, `/app/agents?testAgent=${agentId}`);
   const dialog = page.getByRole("dialog", { name: "Test agent" });
-  const log = dialog.getByRole("log");
+  return { agentId, dialog, log: dialog.getByRole("log") };
+}
+
+test("the owner tests the Front Desk agent: an answer from its instructions, then a booking", async ({
+  page,
+}) => {
+  const { agentId, dialog, log } = await openTestChat(page);
   await expect(log.getByTestId("chat-assistant").first()).toContainText(
     "Thank you for calling Bluebird Dental, how can I help you today?",
   );
@@ -47,10 +52,7 @@ test("the owner tests the Front Desk agent: an answer from its instructions, the
 test("restarting starts a new conversation with the greeting, and the published copy can answer", async ({
   page,
 }) => {
-  const agentId = await frontDeskId(page.request);
-  await signInAs(page, DEMO.owner, `/app/agents?testAgent=${agentId}`);
-  const dialog = page.getByRole("dialog", { name: "Test agent" });
-  const log = dialog.getByRole("log");
+  const { dialog, log } = await openTestChat(page);
   await expect(log.getByTestId("chat-assistant")).toHaveCount(1);
   await dialog.getByRole("textbox", { name: "Message" }).fill("Is there parking?");
   await dialog.getByRole("textbox", { name: "Message" }).press("Enter");

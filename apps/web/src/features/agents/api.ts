@@ -94,24 +94,6 @@ export function loadCampaigns(agentId: number, signal?: AbortSignal): Promise<Ca
   return apiClient.call(getCampaigns, { query: { agentId }, signal });
 }
 
-/** The fields of a campaign that make up its configuration (what a save sends). */
-export function campaignFields(campaign: CampaignFields): CampaignFields {
-  return {
-    agentInstructions: campaign.agentInstructions,
-    published: campaign.published,
-    confirmTransfers: campaign.confirmTransfers,
-    apps: campaign.apps,
-    enabledFunctions: campaign.enabledFunctions,
-    actions: campaign.actions,
-    templateId: campaign.templateId,
-    timezone: campaign.timezone,
-    language: campaign.language,
-    voice: campaign.voice,
-    greeting: campaign.greeting,
-    variables: campaign.variables,
-  };
-}
-
 export async function saveStagingCampaign(
   agentId: number,
   fields: CampaignFields,

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { describe, expect, it, vi } from "vitest";
 import { routes } from "../../app/router.tsx";
 import { fakeAccountView, json, permissions, signInAs } from "../../test/accounts.ts";
+import { fakeCampaign } from "../../test/campaign.ts";
 import { renderAt } from "../../test/render.tsx";
 
 const LOAD = { timeout: 15_000 };
@@ -121,26 +122,8 @@ describe("the onboarding wizard", () => {
     expect(within(wizard).getByRole("button", { name: "Build from scratch instead" })).toBeTruthy();
   });
   it("from scratch: the description becomes the instructions of a new agent account, then time zone and voice", async () => {
-    const campaign = (fields: Record<string, unknown>) => ({
-      id: 51,
-      agentId: 51,
-      stage: "staging",
-      revision: 1,
-      updatedAt: 0,
-      agentInstructions: "",
-      published: false,
-      confirmTransfers: false,
-      apps: [],
-      enabledFunctions: {},
-      actions: [],
-      templateId: null,
-      timezone: null,
-      language: null,
-      voice: null,
-      greeting: null,
-      variables: {},
-      ...fields,
-    });
+    const campaign = (fields: Record<string, unknown>) =>
+      fakeCampaign({ id: 51, agentId: 51, agentInstructions: "", published: false, ...fields });
     const calls = signInAs(fakeAccountView(), {
       "GET /api/v2/templates": () => ({ success: true, templates: [] }),
       "POST /api/v2/agent/generate": (call) => ({

@@ -1,4 +1,5 @@
 import type { TestChatEvent, ToolCall, ToolResult } from "@switchboard/api";
+import { ExternalStore } from "../../lib/external-store.ts";
 import type { TestChatRequest } from "./chat-stream.ts";
 
 export type ToolStep = { call: ToolCall; result: ToolResult | null };
@@ -47,9 +48,7 @@ const nextKey = () => `m${++keys}`;
  * deltas grow the agent's message, tool calls and their results show inline, and a failed turn keeps
  * nothing half-written as the answer. Framework-free so its event handling can be tested.
  */
-export class TestChatSession {
-  private state: TestChatState;
-  private readonly listeners = new Set<() => void>();
+export class TestChatSession extends ExternalStore<TestChatState> {
   private controller: AbortController | null = null;
 
   constructor(
@@ -57,7 +56,7 @@ export class TestChatSession {
     private readonly backend: TestChatBackend,
     stage: Stage = "staging",
   ) {
-    this.state = {
+    super({
       stage,
       roomId: null,
       uuid: null,
@@ -66,19 +65,7 @@ export class TestChatSession {
       busy: false,
       ended: false,
       error: null,
-    };
-  }
-
-  getState = (): TestChatState => this.state;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  private set(patch: Partial<TestChatState>): void {
-    this.state = { ...this.state, ...patch };
-    for (const listener of this.listeners) listener();
+    });
   }
 
   private updateMessage(key: string, update: (message: ChatMessage) => ChatMessage): void {

@@ -1,22 +1,12 @@
-import type { CampaignFields } from "@switchboard/api";
 import { describe, expect, it } from "vitest";
+import { fakeCampaign } from "../../../test/campaign.ts";
 import { changedFields, lineDiff } from "./campaign-diff.ts";
+import { fieldsOf } from "./campaign-editor.ts";
 import { compareValue, parseCompareValue } from "./compare-sides.ts";
 
-const base: CampaignFields = {
-  agentInstructions: "Line one\nLine two\nLine three",
-  published: true,
-  confirmTransfers: false,
-  apps: [],
-  enabledFunctions: {},
-  actions: [],
-  templateId: null,
-  timezone: null,
-  language: null,
-  voice: null,
-  greeting: null,
-  variables: { b: "2", a: "1" },
-};
+const base = fieldsOf(
+  fakeCampaign({ agentInstructions: "Line one\nLine two\nLine three", variables: { b: "2", a: "1" } }),
+);
 
 describe("campaign diff", () => {
   it("lists only the fields whose content differs, ignoring key order and the published state", () => {

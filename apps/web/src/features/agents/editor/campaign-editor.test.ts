@@ -5,6 +5,7 @@ import {
   PROMPT_REQUIRED_MESSAGE,
 } from "@switchboard/api";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeCampaign } from "../../../test/campaign.ts";
 import {
   CampaignEditor,
   type CampaignEditorBackend,
@@ -12,28 +13,7 @@ import {
   SAVE_FAILED,
 } from "./campaign-editor.ts";
 
-function campaign(overrides: Partial<Campaign> = {}): Campaign {
-  return {
-    id: 7,
-    agentId: 7,
-    stage: "staging",
-    revision: 1,
-    updatedAt: 0,
-    agentInstructions: "Answer calls for Bluebird Dental.",
-    published: true,
-    confirmTransfers: false,
-    apps: [],
-    enabledFunctions: {},
-    actions: [],
-    templateId: null,
-    timezone: null,
-    language: null,
-    voice: null,
-    greeting: null,
-    variables: {},
-    ...overrides,
-  };
-}
+const campaign = fakeCampaign;
 
 function setup(backendOverrides: Partial<CampaignEditorBackend> = {}) {
   let serverRevision = 1;

@@ -1,6 +1,7 @@
 import type { Campaign, CampaignFields, CampaignsAnswer } from "@switchboard/api";
 import { PROMPT_REQUIRED_MESSAGE } from "@switchboard/api";
 import { CAMPAIGN_AUTOSAVE_MS, PUBLISH_WAIT_AFTER_MS, PUBLISH_WAIT_BEFORE_MS } from "@switchboard/core";
+import { ExternalStore } from "../../../lib/external-store.ts";
 
 /** What the editor needs of the server; the real ones call the API, tests pass their own. */
 export type CampaignEditorBackend = {
@@ -38,35 +39,24 @@ export const SAVE_FAILED = "Failed to save staging campaign";
 export const SAVE_UNREACHABLE = "Error saving instructions";
 export const PUBLISH_FAILED = "Failed to publish campaign";
 
+/** The configuration fields of a campaign: what a save sends and a version holds. */
+export const CAMPAIGN_FIELD_KEYS = [
+  "agentInstructions",
+  "published",
+  "confirmTransfers",
+  "apps",
+  "enabledFunctions",
+  "actions",
+  "templateId",
+  "timezone",
+  "language",
+  "voice",
+  "greeting",
+  "variables",
+] as const satisfies readonly (keyof CampaignFields)[];
+
 export function fieldsOf(campaign: CampaignFields): CampaignFields {
-  const {
-    agentInstructions,
-    published,
-    confirmTransfers,
-    apps,
-    enabledFunctions,
-    actions,
-    templateId,
-    timezone,
-    language,
-    voice,
-    greeting,
-    variables,
-  } = campaign;
-  return {
-    agentInstructions,
-    published,
-    confirmTransfers,
-    apps,
-    enabledFunctions,
-    actions,
-    templateId,
-    timezone,
-    language,
-    voice,
-    greeting,
-    variables,
-  };
+  return Object.fromEntries(CAMPAIGN_FIELD_KEYS.map((key) => [key, campaign[key]])) as CampaignFields;
 }
 
 /**
@@ -74,9 +64,7 @@ export function fieldsOf(campaign: CampaignFields): CampaignFields {
  * and saves it CAMPAIGN_AUTOSAVE_MS after the last edit; every save carries the revision it was based on,
  * and a stale one becomes a conflict the user resolves. Framework-free so its timing can be tested.
  */
-export class CampaignEditor {
-  private state: CampaignEditorState;
-  private readonly listeners = new Set<() => void>();
+export class CampaignEditor extends ExternalStore<CampaignEditorState> {
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** Bumped by every edit: a save that finishes keeps edits made while it ran. */
   private editCount = 0;
@@ -86,7 +74,7 @@ export class CampaignEditor {
     answer: CampaignsAnswer,
     private readonly backend: CampaignEditorBackend,
   ) {
-    this.state = {
+    super({
       staging: answer.staging,
       production: answer.production,
       draft: fieldsOf(answer.staging),
@@ -96,19 +84,7 @@ export class CampaignEditor {
       promptError: null,
       conflict: null,
       savedAt: null,
-    };
-  }
-
-  getState = (): CampaignEditorState => this.state;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  private set(patch: Partial<CampaignEditorState>): void {
-    this.state = { ...this.state, ...patch };
-    for (const listener of this.listeners) listener();
+    });
   }
 
   /** An edit: marks the campaign unpublished and (re)schedules the auto-save. */
