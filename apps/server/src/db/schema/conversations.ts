@@ -190,7 +190,8 @@ export const conversationLogs = pgTable(
   },
   (t) => [
     uniqueIndex("conversation_logs_uuid_key").on(t.uuid),
-    index("conversation_logs_org_time_idx").on(t.orgId, t.timestamp),
+    // Pages, counts, exports and metrics of one tenant's window, newest first with a stable tiebreak.
+    index("conversation_logs_org_time_id_idx").on(t.orgId, t.timestamp, t.id),
     index("conversation_logs_org_agent_idx").on(t.orgId, t.agentId, t.timestamp),
   ],
 );
