@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import multipart from "@fastify/multipart";
+import websocket from "@fastify/websocket";
 import { routeTable } from "@switchboard/api";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
@@ -39,12 +40,14 @@ import { createDomainsService } from "./modules/domains/domains.service.ts";
 import { createHierarchyRepository } from "./modules/hierarchy/hierarchy.repository.ts";
 import { hierarchyRoutes } from "./modules/hierarchy/hierarchy.routes.ts";
 import { createHierarchyService } from "./modules/hierarchy/hierarchy.service.ts";
+import { createInboxModule, registerFormBodies } from "./modules/inbox/inbox.module.ts";
 import { createRuntimeModule } from "./modules/runtime/runtime.module.ts";
 import { systemRoutes } from "./modules/system/system.routes.ts";
 import { startInstanceRegistration } from "./modules/system/system.service.ts";
 import { outboxEmailProvider, smtpEmailProvider } from "./providers/email/email-provider.ts";
 import { createOutbox } from "./providers/outbox/outbox.ts";
-import { outboxSmsProvider } from "./providers/sms/sms-provider.ts";
+import { sandboxCarrier } from "./providers/sms/sandbox-carrier.ts";
+import { twilioSmsProvider } from "./providers/sms/twilio.ts";
 import { localStorageProvider } from "./providers/storage/storage-provider.ts";
 
 export const VERSION: string = JSON.parse(
@@ -101,7 +104,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const email = config.smtpUrl
     ? smtpEmailProvider(config.smtpUrl, config.emailFrom)
     : outboxEmailProvider(outbox);
-  const sms = outboxSmsProvider(outbox);
+  // Text messages: the sandbox carrier (simulated handsets, the phone simulator) unless Twilio is configured.
+  const sandbox = config.sms.provider === "sandbox" ? sandboxCarrier(db, outbox) : null;
+  const sms =
+    config.sms.provider === "twilio"
+      ? twilioSmsProvider({
+          accountSid: config.sms.accountSid,
+          authToken: config.sms.authToken,
+          fromNumber: config.sms.fromNumber,
+          apiUrl: config.sms.apiUrl,
+          statusCallbackUrl: `${config.publicUrl}/api/v1/carrier/twilio/status`,
+        })
+      : (sandbox as NonNullable<typeof sandbox>);
   const secretKey = await resolveSecretKey(db, config.secretKey);
   const access = createAccessResolver(db);
   const storage = localStorageProvider(path.join(config.dataDir, "files"), config.publicUrl);
@@ -151,11 +165,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const apps = createAppsService({ repo: createAppsRepository(db), agents });
   const templates = createTemplatesService({ repo: templatesRepository, agents, hierarchy });
   const runtime = createRuntimeModule(context, { agents, templates });
+  const inbox = await createInboxModule(context, { agents, runtime, sandbox });
+  app.addHook("preClose", async () => {
+    await inbox.stop();
+  });
 
   app.decorate("context", context);
   installErrorHandler(app);
   // Uploads: each route sets its own smaller limit (profile images 2 MB).
   await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 20, parts: 25 } });
+  // The realtime endpoint (inbox): registered before the routes so it can take over their upgrades.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  registerFormBodies(app);
   registerRoutes(app, context, routeTable, [
     ...systemRoutes(registration),
     ...authRoutes(auth),
@@ -167,6 +188,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...templatesRoutes(templates),
     ...appsRoutes(apps),
     ...runtime.routes,
+    ...inbox.routes,
   ]);
   registerFiles(app, storage);
   await registerApiDocs(app, routeTable, { version: VERSION, publicUrl: config.publicUrl });

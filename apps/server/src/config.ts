@@ -83,7 +83,23 @@ const envSchema = z.object({
     .int()
     .positive({ message: "must be a positive number of milliseconds" })
     .default(10_000),
+  SMS_PROVIDER: z.enum(["sandbox", "twilio"], { message: "must be sandbox or twilio" }).default("sandbox"),
+  TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_FROM_NUMBER: z.string().min(3).optional(),
+  TWILIO_API_URL: z.url({ message: "must be an absolute URL such as https://api.twilio.com" }).optional(),
 });
+
+/** Text messages: the sandbox carrier (simulated handsets) or Twilio. */
+export type SmsConfig =
+  | { provider: "sandbox" }
+  | {
+      provider: "twilio";
+      accountSid: string;
+      authToken: string;
+      fromNumber: string | undefined;
+      apiUrl: string;
+    };
 
 export type Config = {
   env: "development" | "test" | "production";
@@ -106,10 +122,11 @@ export type Config = {
   llm: LlmConfig;
   /** Longest wait for a tool that calls out (the webhook app). */
   toolTimeoutMs: number;
+  sms: SmsConfig;
 };
 
 /** Values that may hold passwords or keys: named in errors, never echoed. */
-const SENSITIVE = new Set(["DATABASE_URL", "SMTP_URL", "SECRET_KEY", "LLM_API_KEY"]);
+const SENSITIVE = new Set(["DATABASE_URL", "SMTP_URL", "SECRET_KEY", "LLM_API_KEY", "TWILIO_AUTH_TOKEN"]);
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -146,6 +163,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `Invalid configuration: ${v.LLM_BASE_URL ? "LLM_MODEL" : "LLM_BASE_URL"} is required when LLM_PROVIDER is openai-compatible`,
     );
   }
+  if (v.SMS_PROVIDER === "twilio" && (!v.TWILIO_ACCOUNT_SID || !v.TWILIO_AUTH_TOKEN)) {
+    throw new ConfigError(
+      `Invalid configuration: ${v.TWILIO_ACCOUNT_SID ? "TWILIO_AUTH_TOKEN" : "TWILIO_ACCOUNT_SID"} is required when SMS_PROVIDER is twilio`,
+    );
+  }
   return {
     env: v.NODE_ENV,
     host: v.HOST,
@@ -174,5 +196,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSteps: v.LLM_MAX_STEPS,
     },
     toolTimeoutMs: v.TOOL_TIMEOUT_MS,
+    sms:
+      v.SMS_PROVIDER === "twilio"
+        ? {
+            provider: "twilio",
+            accountSid: v.TWILIO_ACCOUNT_SID ?? "",
+            authToken: v.TWILIO_AUTH_TOKEN ?? "",
+            fromNumber: v.TWILIO_FROM_NUMBER,
+            apiUrl: v.TWILIO_API_URL ?? "https://api.twilio.com",
+          }
+        : { provider: "sandbox" },
   };
 }

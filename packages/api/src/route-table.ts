@@ -4,8 +4,11 @@ import { adminUsersRoutes } from "./routes/admin-users.ts";
 import { agentVersionRoutes, campaignRoutes } from "./routes/agents.ts";
 import { appRoutes } from "./routes/apps.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { carrierRoutes } from "./routes/carrier.ts";
+import { contactRoutes } from "./routes/contacts.ts";
 import { domainsRoutes } from "./routes/domains.ts";
 import { hierarchyRoutes } from "./routes/hierarchy.ts";
+import { inboxRoutes } from "./routes/inbox.ts";
 import { runtimeRoutes } from "./routes/runtime.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { eventRuleRoutes, templateRoutes } from "./routes/templates.ts";
@@ -24,4 +27,7 @@ export const routeTable: readonly RouteDefinition[] = [
   ...eventRuleRoutes,
   ...appRoutes,
   ...runtimeRoutes,
+  ...inboxRoutes,
+  ...contactRoutes,
+  ...carrierRoutes,
 ];

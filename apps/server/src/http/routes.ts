@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import type { WebSocket } from "@fastify/websocket";
 import type { RouteDefinition } from "@switchboard/api";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
@@ -23,6 +24,8 @@ export type HandlerContext = {
   access: Access;
   /** Aborted when the client goes away before the answer is complete (for long or streamed answers). */
   signal: AbortSignal;
+  /** The open WebSocket, for a route that `produces: "websocket"` (its handler runs once it is open). */
+  socket?: WebSocket;
 };
 
 /**
@@ -77,6 +80,10 @@ export function registerRoutes(
   for (const route of table) {
     const entry = byId.get(route.id);
     if (!entry) throw new Error(`Route ${route.method} ${route.path} (${route.id}) has no handler`);
+    if (route.produces === "websocket") {
+      registerWebSocketRoute(app, context, route, entry);
+      continue;
+    }
     app.route({
       method: route.method,
       url: toFastifyPath(route.path),
@@ -120,4 +127,51 @@ export function registerRoutes(
       },
     });
   }
+}
+
+/**
+ * A WebSocket route (`produces: "websocket"`, @fastify/websocket): authorisation and the query are checked
+ * before the upgrade, so a refused connection gets the same JSON error (and status) as any call; a plain GET
+ * that passes them answers 426. The handler runs with the open socket in its context.
+ */
+function registerWebSocketRoute(
+  app: FastifyInstance,
+  context: AppContext,
+  route: RouteDefinition,
+  entry: BoundRoute,
+): void {
+  const prepared = new WeakMap<FastifyRequest, { access: Access | undefined; query: unknown }>();
+  app.route({
+    method: "GET",
+    url: toFastifyPath(route.path),
+    preValidation: async (request) => {
+      const access = route.auth === "none" ? undefined : await context.access.authorize(request, route);
+      const query = route.query ? parseRequestPart(route.query, request.query ?? {}, "query") : undefined;
+      prepared.set(request, { access, query });
+    },
+    handler: async () => {
+      throw new ApiError(426, "Connect to this address with a WebSocket.");
+    },
+    wsHandler: (socket, request) => {
+      const state = prepared.get(request);
+      const aborted = new AbortController();
+      socket.once("close", () => aborted.abort());
+      Promise.resolve(
+        entry.handler(
+          { query: state?.query, params: undefined, body: undefined } as RouteInput<RouteDefinition>,
+          {
+            app: context,
+            request,
+            reply: undefined as unknown as FastifyReply,
+            access: state?.access as Access,
+            signal: aborted.signal,
+            socket,
+          },
+        ),
+      ).catch((error: unknown) => {
+        request.log.error({ err: error, route: route.id }, "websocket handler failed");
+        socket.close(1011, "Internal server error");
+      });
+    },
+  });
 }

@@ -1,13 +1,26 @@
 import type { Outbox } from "../outbox/outbox.ts";
 
-export type SmsMessage = { to: string; body: string };
+/** A text message: `from` is the sending number (an agent's), else the provider's default sender. */
+export type SmsMessage = { to: string; body: string; from?: string; media?: string[] };
 
-/** Sends a text message. The telephony providers (sandbox carrier, Twilio) implement this too. */
-export type SmsProvider = { kind: string; send(message: SmsMessage): Promise<void> };
+/** What the carrier answered for a message it accepted: its id and state. */
+export type SmsSent = { id: string; status: "queued" | "sent" | "delivered" };
+
+/**
+ * Sends a text message. The telephony providers (sandbox carrier, Twilio) answer the carrier's id and state;
+ * providers without one (the dev outbox) answer nothing.
+ */
+export type SmsProvider = {
+  kind: string;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a provider without a carrier id answers nothing.
+  send(message: SmsMessage): Promise<SmsSent | void>;
+};
 
 export function outboxSmsProvider(outbox: Outbox): SmsProvider {
   return {
     kind: "outbox",
-    send: (message) => outbox.deliver({ channel: "sms", to: message.to, body: message.body }),
+    send: async (message) => {
+      await outbox.deliver({ channel: "sms", to: message.to, body: message.body });
+    },
   };
 }

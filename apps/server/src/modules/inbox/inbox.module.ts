@@ -1,0 +1,100 @@
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../app-context.ts";
+import type { SandboxCarrier } from "../../providers/sms/sandbox-carrier.ts";
+import type { AgentsService } from "../agents/agents.service.ts";
+import { createContactsRepository } from "../contacts/contacts.repository.ts";
+import { contactsRoutes } from "../contacts/contacts.routes.ts";
+import { createContactsService } from "../contacts/contacts.service.ts";
+import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+import type { RuntimeModule } from "../runtime/runtime.module.ts";
+import { createCarrierService } from "./carrier.service.ts";
+import { createInboxRepository } from "./inbox.repository.ts";
+import { inboxRoutes } from "./inbox.routes.ts";
+import { createInboxService, type InboxService } from "./inbox.service.ts";
+import { createRealtimeHub } from "./realtime.ts";
+
+/** Parses application/x-www-form-urlencoded bodies (carrier webhooks), keeping repeated fields as lists. */
+export function registerFormBodies(app: FastifyInstance) {
+  if (app.hasContentTypeParser("application/x-www-form-urlencoded")) return;
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string" },
+    (_request, body, done) => {
+      const params: Record<string, string | string[]> = {};
+      for (const [key, value] of new URLSearchParams(String(body))) {
+        const existing = params[key];
+        params[key] =
+          existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+      }
+      done(null, params);
+    },
+  );
+}
+
+/** Wires the inbox: realtime hub, inbox service over the runtime's storage and turns, carriers, contacts. */
+export async function createInboxModule(
+  context: AppContext,
+  deps: { agents: AgentsService; runtime: RuntimeModule; sandbox: SandboxCarrier | null; now?: () => number },
+) {
+  const db = context.database.db;
+  const repo = createInboxRepository(db);
+  let inbox: InboxService | null = null;
+  const realtime = createRealtimeHub({
+    database: context.database,
+    log: context.log,
+    loadMessageEvent: async (id) => (inbox ? inbox.loadMessageEvent(id) : null),
+  });
+  await realtime.start();
+  inbox = createInboxService({
+    repo,
+    conversations: createConversationsRepository(db),
+    access: context.access,
+    agents: deps.agents,
+    models: deps.runtime.models,
+    turns: deps.runtime.turns,
+    sms: context.sms,
+    realtime,
+    log: context.log,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const carrier = createCarrierService({
+    inbox,
+    repo,
+    twilioAuthToken: context.config.sms.provider === "twilio" ? context.config.sms.authToken : undefined,
+    publicUrl: context.config.publicUrl,
+  });
+  deps.sandbox?.onDelivered((delivery) => {
+    void repo
+      .agentByNumber(delivery.from)
+      .then((agent) => {
+        if (agent?.organizationId)
+          return realtime.publish({
+            orgId: agent.organizationId,
+            agentId: agent.id,
+            event: { type: "handset", number: delivery.to },
+          });
+      })
+      .catch((error: unknown) => context.log.warn({ err: error }, "handset event failed"));
+  });
+  const contacts = createContactsService({
+    repo: createContactsRepository(db),
+    access: context.access,
+    realtime,
+  });
+  const service = inbox;
+  return {
+    inbox: service,
+    carrier,
+    realtime,
+    routes: [
+      ...inboxRoutes({ inbox: service, carrier, storage: context.storage, db, access: context.access }),
+      ...contactsRoutes(contacts),
+    ],
+    async stop() {
+      await service.idle();
+      await realtime.stop();
+    },
+  };
+}
+
+export type InboxModule = Awaited<ReturnType<typeof createInboxModule>>;
