@@ -41,6 +41,7 @@ import { createHierarchyRepository } from "./modules/hierarchy/hierarchy.reposit
 import { hierarchyRoutes } from "./modules/hierarchy/hierarchy.routes.ts";
 import { createHierarchyService } from "./modules/hierarchy/hierarchy.service.ts";
 import { createInboxModule, registerFormBodies } from "./modules/inbox/inbox.module.ts";
+import { createLogsModule } from "./modules/logs/logs.module.ts";
 import { createRuntimeModule } from "./modules/runtime/runtime.module.ts";
 import { systemRoutes } from "./modules/system/system.routes.ts";
 import { startInstanceRegistration } from "./modules/system/system.service.ts";
@@ -169,6 +170,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("preClose", async () => {
     await inbox.stop();
   });
+  const logs = createLogsModule(context);
 
   app.decorate("context", context);
   installErrorHandler(app);
@@ -189,6 +191,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...appsRoutes(apps),
     ...runtime.routes,
     ...inbox.routes,
+    ...logs.routes,
   ]);
   registerFiles(app, storage);
   await registerApiDocs(app, routeTable, { version: VERSION, publicUrl: config.publicUrl });

@@ -13,6 +13,7 @@ export * from "./routes/carrier.ts";
 export * from "./routes/contacts.ts";
 export * from "./routes/domains.ts";
 export * from "./routes/hierarchy.ts";
+export * from "./routes/logs.ts";
 export * from "./routes/inbox.ts";
 export * from "./routes/runtime.ts";
 export * from "./routes/system.ts";

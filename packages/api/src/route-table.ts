@@ -8,6 +8,7 @@ import { carrierRoutes } from "./routes/carrier.ts";
 import { contactRoutes } from "./routes/contacts.ts";
 import { domainsRoutes } from "./routes/domains.ts";
 import { hierarchyRoutes } from "./routes/hierarchy.ts";
+import { logsRoutes } from "./routes/logs.ts";
 import { inboxRoutes } from "./routes/inbox.ts";
 import { runtimeRoutes } from "./routes/runtime.ts";
 import { systemRoutes } from "./routes/system.ts";
@@ -27,6 +28,7 @@ export const routeTable: readonly RouteDefinition[] = [
   ...eventRuleRoutes,
   ...appRoutes,
   ...runtimeRoutes,
+  ...logsRoutes,
   ...inboxRoutes,
   ...contactRoutes,
   ...carrierRoutes,

@@ -1,5 +1,6 @@
 import { count } from "drizzle-orm";
 import { createAccountsRepository } from "../modules/accounts/accounts.repository.ts";
+import { insertGeneratedLogs } from "../modules/logs/log-generator.ts";
 import type { Database } from "./client.ts";
 import { DEMO_TEMPLATES } from "./demo-templates.ts";
 import {
@@ -19,6 +20,9 @@ export const DEMO_USERS = {
   owner: "owner@bluebird.example",
   admin: "admin@bluebird.example",
 } as const;
+
+/** Call log rows the demo organisation starts with. */
+export const DEMO_LOG_ROWS = 3000;
 
 /** The demo partner's white-label host: open http://voice.acme.localhost:3000/app to see it applied. */
 export const DEMO_WHITE_LABEL_HOST = "voice.acme.localhost";
@@ -112,6 +116,14 @@ export async function seedDemoData(db: Database): Promise<boolean> {
     );
   }
   await seedDemoAgents(db, organization.id, agents[0]?.id, agents[1]?.id);
+  // Three months of calls, so the dashboard, the call logs and the usage statistics have something to show.
+  await insertGeneratedLogs(db, {
+    orgId: organization.id,
+    accountName: "Bluebird Dental",
+    agentIds: agents.map((agent) => agent.id),
+    count: DEMO_LOG_ROWS,
+    usage: true,
+  });
   return true;
 }
 

@@ -1,0 +1,47 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { accounts } from "../../db/schema/index.ts";
+import type { AccountRow } from "../auth/access.ts";
+import type { Params } from "./sql.ts";
+
+/**
+ * Whose log rows an account sees: an organisation its own, an agent account its organisation's rows of that
+ * agent, a reseller or partner the rows of every organisation below it. `orgIds` null means every tenant
+ * (the super admin's review list).
+ */
+export type LogScope = { orgIds: number[] | null; agentId: number | null };
+
+export async function scopeOf(db: Database, target: AccountRow): Promise<LogScope> {
+  switch (target.accountType) {
+    case "agent":
+      return { orgIds: target.organizationId ? [target.organizationId] : [], agentId: target.id };
+    case "organization":
+      return { orgIds: [target.id], agentId: null };
+    default: {
+      const column = target.accountType === "partner" ? accounts.partnerId : accounts.resellerId;
+      const rows = await db
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(
+          and(eq(column, target.id), eq(accounts.accountType, "organization"), isNull(accounts.deletedAt)),
+        );
+      return { orgIds: rows.map((row) => row.id), agentId: null };
+    }
+  }
+}
+
+/** The scope as a condition on `conversation_logs` (alias-free column names). */
+export function scopeSql(scope: LogScope, params: Params, alias = ""): string {
+  const col = (name: string) => (alias ? `${alias}.${name}` : name);
+  const parts: string[] = [];
+  if (scope.orgIds !== null) {
+    if (scope.orgIds.length === 0) return "FALSE";
+    parts.push(
+      scope.orgIds.length === 1
+        ? `${col("org_id")} = ${params.add(scope.orgIds[0] as number, "int")}`
+        : `${col("org_id")} = ANY(${params.add(scope.orgIds, "int[]")})`,
+    );
+  }
+  if (scope.agentId !== null) parts.push(`${col("agent_id")} = ${params.add(scope.agentId, "int")}`);
+  return parts.length === 0 ? "TRUE" : parts.join(" AND ");
+}

@@ -1,0 +1,169 @@
+import { LOG_COLUMNS, LOG_FIXED_FIELDS, type LogFixedField } from "@switchboard/core";
+import type { DatabaseHandle } from "../../db/client.ts";
+import { type LogScope, scopeSql } from "./log-scope.ts";
+import { Params, queryArrays, queryRows, type SqlParam } from "./sql.ts";
+
+/**
+ * The log queries: one statement each, over `conversation_logs` (ordered by the index on org_id, timestamp,
+ * id). Filters arrive as core's rendered condition with their values; the scope and window are added here.
+ */
+
+/** ISO text of a timestamp, as JSON answers and CSV cells carry it (UTC, milliseconds). */
+const ISO_TIMESTAMP = `to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** Select expression of a fixed field. */
+export function fixedFieldSql(field: LogFixedField, asText: boolean): string {
+  if (field === "timestamp") return ISO_TIMESTAMP;
+  const column = `"${LOG_COLUMNS[field].name}"`;
+  return asText && LOG_COLUMNS[field].sqlType !== "text" ? `${column}::text` : column;
+}
+
+/** Select expression of a dynamic field (key already checked against LOG_DATA_KEY_PATTERN). */
+export function dataFieldSql(key: string, asText: boolean): string {
+  return asText ? `(data ->> '${key}')` : `(data -> '${key}')`;
+}
+
+export type LogWhere = {
+  scope: LogScope;
+  start: Date;
+  end: Date;
+  /** Core's rendered filter condition and values, placeholders numbered from `firstIndex`. */
+  filter: (firstIndex: number) => { text: string; values: Array<string | number> };
+};
+
+export function whereSql(where: LogWhere, params: Params): string {
+  const scope = scopeSql(where.scope, params);
+  const start = params.add(where.start.toISOString(), "timestamptz");
+  const end = params.add(where.end.toISOString(), "timestamptz");
+  const filter = where.filter(params.next);
+  for (const value of filter.values) params.values.push(value);
+  return `${scope} AND "timestamp" >= ${start} AND "timestamp" <= ${end} AND (${filter.text})`;
+}
+
+export function createLogsRepository(database: DatabaseHandle) {
+  return {
+    /** One page of rows as objects: `select` lists `expression AS "name"` items. */
+    async page(where: LogWhere, select: string[], limit: number, offset: number) {
+      const params = new Params();
+      const condition = whereSql(where, params);
+      const text =
+        `SELECT ${select.join(", ")} FROM conversation_logs WHERE ${condition} ` +
+        `ORDER BY "timestamp" DESC, id DESC LIMIT ${params.add(limit, "int")} OFFSET ${params.add(offset, "int")}`;
+      return queryRows<Record<string, unknown>>(database, text, params.values);
+    },
+
+    async count(where: LogWhere): Promise<number> {
+      const params = new Params();
+      const text = `SELECT count(*)::float8 AS n FROM conversation_logs WHERE ${whereSql(where, params)}`;
+      const [row] = await queryRows<{ n: number }>(database, text, params.values);
+      return Number(row?.n ?? 0);
+    },
+
+    /**
+     * Rows as arrays of text cells, in batches of `batch` by keyset (timestamp, id), newest first: memory
+     * stays one batch however many rows there are, and each batch is its own short statement.
+     */
+    async *batches(where: LogWhere, select: string[], batch: number, limit: number | null) {
+      let cursor: { ts: string; id: number } | null = null;
+      let left = limit ?? Number.POSITIVE_INFINITY;
+      while (left > 0) {
+        const params = new Params();
+        let condition = whereSql(where, params);
+        if (cursor)
+          condition += ` AND ("timestamp", id) < (${params.add(cursor.ts, "timestamptz")}, ${params.add(cursor.id, "int")})`;
+        const size = Math.min(batch, left);
+        const text =
+          `SELECT ${select.join(", ")}, "timestamp"::text, id FROM conversation_logs WHERE ${condition} ` +
+          `ORDER BY "timestamp" DESC, id DESC LIMIT ${size}`;
+        const rows = await queryArrays(database, text, params.values);
+        if (rows.length === 0) return;
+        const last = rows[rows.length - 1] as unknown[];
+        cursor = { ts: String(last[last.length - 2]), id: Number(last[last.length - 1]) };
+        for (const row of rows) row.length -= 2;
+        yield rows;
+        left -= rows.length;
+        if (rows.length < size) return;
+      }
+    },
+
+    /** The `data` of the newest rows, for the dynamic fields and their types. */
+    async sampleData(scope: LogScope, limit: number) {
+      const params = new Params();
+      const text =
+        `SELECT data FROM conversation_logs WHERE ${scopeSql(scope, params)} ` +
+        `ORDER BY "timestamp" DESC, id DESC LIMIT ${params.add(limit, "int")}`;
+      return (await queryRows<{ data: Record<string, unknown> }>(database, text, params.values)).map(
+        (row) => row.data,
+      );
+    },
+
+    /** Aggregates over the window grouped by day (at the offset): `day` number plus the named values. */
+    async aggregateByDay(
+      where: LogWhere,
+      build: (params: Params, condition: string) => string[],
+      offsetMinutes: number,
+    ) {
+      const params = new Params();
+      const condition = whereSql(where, params);
+      const offset = params.add(offsetMinutes * 60_000, "float8");
+      const aggregates = build(params, "TRUE");
+      const text =
+        `SELECT floor((extract(epoch from "timestamp") * 1000 + ${offset}) / 86400000)::int AS day, ` +
+        `${aggregates.map((aggregate, i) => `${aggregate} AS a${i}`).join(", ")} ` +
+        `FROM conversation_logs WHERE ${condition} GROUP BY 1`;
+      const rows = await queryArrays(database, text, params.values);
+      return rows.map((row) => ({
+        day: Number(row[0]),
+        values: row.slice(1).map((value) => Number(value ?? 0)),
+      }));
+    },
+
+    /** Every row of the window (fixed fields and data), oldest first: core's evaluator runs over them. */
+    async rowsForEvaluation(where: LogWhere, limit: number) {
+      const params = new Params();
+      const select = LOG_FIXED_FIELDS.map((field) =>
+        field === "timestamp"
+          ? `(extract(epoch from "timestamp") * 1000)::float8 AS "timestamp"`
+          : `${fixedFieldSql(field, false)} AS "${field}"`,
+      );
+      const text =
+        `SELECT ${select.join(", ")}, data FROM conversation_logs WHERE ${whereSql(where, params)} ` +
+        `ORDER BY "timestamp", id LIMIT ${params.add(limit, "int")}`;
+      return queryRows<Record<string, unknown>>(database, text, params.values);
+    },
+
+    /** Calls flagged for review: a failed agent turn, or `reviewReason` in the log data. */
+    async flagged(scope: LogScope, start: Date, end: Date, limit: number, offset: number) {
+      const params = new Params();
+      const text =
+        `SELECT l.org_id, l.account_name, l.agent_id, l.room_id, l.uuid, ` +
+        `to_char(l."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ts, l.duration, l.direction, ` +
+        `l.data ->> 'reviewReason' AS review_reason, ` +
+        `EXISTS (SELECT 1 FROM conversation_messages m WHERE m.conversation_uuid = l.uuid AND m.status = 'failed') AS failed ` +
+        `FROM conversation_logs l WHERE ${scopeSql(scope, params, "l")} ` +
+        `AND l."timestamp" >= ${params.add(start.toISOString(), "timestamptz")} ` +
+        `AND l."timestamp" <= ${params.add(end.toISOString(), "timestamptz")} ` +
+        `AND (l.data ? 'reviewReason' OR EXISTS (SELECT 1 FROM conversation_messages m WHERE m.conversation_uuid = l.uuid AND m.status = 'failed')) ` +
+        `ORDER BY l."timestamp" DESC, l.id DESC LIMIT ${params.add(limit, "int")} OFFSET ${params.add(offset, "int")}`;
+      return queryRows<{
+        org_id: number;
+        account_name: string | null;
+        agent_id: number | null;
+        room_id: string | null;
+        uuid: string;
+        ts: string;
+        duration: number;
+        direction: string | null;
+        review_reason: string | null;
+        failed: boolean;
+      }>(database, text, params.values);
+    },
+
+    /** Runs any other statement built with {@link Params}. */
+    query<T extends Record<string, unknown>>(text: string, values: readonly SqlParam[]) {
+      return queryRows<T>(database, text, values);
+    },
+  };
+}
+
+export type LogsRepository = ReturnType<typeof createLogsRepository>;

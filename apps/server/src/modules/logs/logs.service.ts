@@ -1,0 +1,311 @@
+import {
+  conversationLogsExportName,
+  DATE_OPERATORS,
+  DAY_MS,
+  DEFAULT_LOG_RANGE_DAYS,
+  type FilterFieldType,
+  type Filters,
+  humanizeFieldName,
+  INTEGER_OPERATORS,
+  inferLogFieldTypes,
+  isLogFixedField,
+  LOG_DATA_KEY_PATTERN,
+  LOG_FIELD_LABELS,
+  LOG_FIXED_FIELDS,
+  LOG_REQUIRED_FIELDS,
+  LOG_ROW_FIELD_TYPES,
+  LogFilterError,
+  normalizeLogFilters,
+  PAGE_SIZES,
+  parseFieldList,
+  parseIsoDay,
+  renderLogFilterSql,
+  resolveLogDateWindow,
+  STRING_OPERATORS,
+  translateLogFilters,
+} from "@switchboard/core";
+import { badRequest } from "../../http/api-error.ts";
+import type { Access } from "../auth/access.ts";
+import { csvLine } from "./csv.ts";
+import type { LogScope } from "./log-scope.ts";
+import { dataFieldSql, fixedFieldSql, type LogsRepository, type LogWhere } from "./logs.repository.ts";
+
+/** Rows the dynamic fields are inferred from. */
+const FIELD_SAMPLE_ROWS = 1000;
+/** Rows per statement of a streamed export. */
+const EXPORT_BATCH = 5000;
+
+export type LogWindowInput = {
+  start?: string | undefined;
+  end?: string | undefined;
+  dateFilter?: string | undefined;
+};
+
+function readInstant(text: string, edge: "start" | "end", name: string): number {
+  const value = text.trim();
+  if (/^\d{1,15}$/.test(value)) return Number(value);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const day = parseIsoDay(value);
+    if (day !== null) return edge === "end" ? day + DAY_MS - 1 : day;
+  } else if (/^\d{4}-\d{2}-\d{2}[T ]/.test(value)) {
+    const ms = Date.parse(value);
+    if (!Number.isNaN(ms)) return ms;
+  }
+  throw badRequest(`${name}: must be a date (YYYY-MM-DD, ISO timestamp or epoch ms)`);
+}
+
+/** The window of a log query: start/end when given, else the screen's dateFilter, else the last 30 days. */
+export function resolveWindow(input: LogWindowInput, now: number): { start: number; end: number } {
+  if (input.start === undefined && input.end === undefined)
+    return resolveLogDateWindow(input.dateFilter, now);
+  const end = input.end !== undefined ? readInstant(input.end, "end", "end") : now;
+  const start =
+    input.start !== undefined
+      ? readInstant(input.start, "start", "start")
+      : end - DEFAULT_LOG_RANGE_DAYS * DAY_MS;
+  if (start > end) throw badRequest("start: must be before end");
+  return { start, end };
+}
+
+/**
+ * Types of the dynamic fields a filter names, read from its operator (the builder offers each type's own
+ * operators); `between` reads as dates when its values are days, else numbers.
+ */
+export function dynamicFilterTypes(filters: Filters): Record<string, FilterFieldType> {
+  const types: Record<string, FilterFieldType> = {};
+  for (const [field, entry] of Object.entries(filters)) {
+    if (isLogFixedField(field)) continue;
+    const op = entry.op;
+    if ((STRING_OPERATORS as readonly string[]).includes(op)) types[field] = "string";
+    else if (op === "between" || op === "notBetween") {
+      const first = Array.isArray(entry.value) ? entry.value[0] : entry.value;
+      types[field] = typeof first === "string" && /^\d{4}-\d{2}-\d{2}/.test(first) ? "date" : "integer";
+    } else if ((INTEGER_OPERATORS as readonly string[]).includes(op)) types[field] = "integer";
+    else if ((DATE_OPERATORS as readonly string[]).includes(op)) types[field] = "date";
+  }
+  return types;
+}
+
+/**
+ * Log filters (raw: JSON text, possibly URL-encoded, or an object) as a condition builder; a refused field,
+ * operator or value answers 400 with the translator's message.
+ */
+export function filterCondition(
+  raw: unknown,
+  now: number,
+  utcOffsetMinutes = 0,
+): (firstIndex: number) => { text: string; values: Array<string | number> } {
+  const first = normalizeLogFilters(raw);
+  const fieldTypes = dynamicFilterTypes(first);
+  const filters = normalizeLogFilters(raw, fieldTypes);
+  try {
+    const translation = translateLogFilters(filters, { now, fieldTypes, utcOffsetMinutes });
+    return (firstIndex) => renderLogFilterSql(translation, firstIndex);
+  } catch (error) {
+    if (error instanceof LogFilterError) throw badRequest(`filters: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The requested fields, checked: fixed fields and data keys only. */
+function checkedFields(fields: string | undefined): string[] | null {
+  if (fields === undefined || fields.trim() === "") return null;
+  const list = parseFieldList(fields);
+  for (const field of list) {
+    if (!isLogFixedField(field) && !LOG_DATA_KEY_PATTERN.test(field))
+      throw badRequest(`fields: ${JSON.stringify(field.slice(0, 64))} is not a log field`);
+  }
+  return list.slice(0, 200);
+}
+
+export type LogListQuery = LogWindowInput & {
+  filters?: string | undefined;
+  fields?: string | undefined;
+  page?: number | undefined;
+  pageSize?: number | undefined;
+  format: "json" | "csv";
+  utcOffsetMinutes?: number | undefined;
+};
+
+type Deps = {
+  repo: LogsRepository;
+  scopeOf: (target: Access["target"]) => Promise<LogScope>;
+  now?: () => number;
+};
+
+export function createLogsService(deps: Deps) {
+  const { repo } = deps;
+  const now = deps.now ?? Date.now;
+
+  function whereOf(scope: LogScope, query: LogListQuery, at: number): LogWhere {
+    const window = resolveWindow(query, at);
+    return {
+      scope,
+      start: new Date(window.start),
+      end: new Date(window.end),
+      filter: filterCondition(query.filters, at, query.utcOffsetMinutes ?? 0),
+    };
+  }
+
+  /** The dynamic fields of the scope's newest rows with their inferred types, fixed fields first. */
+  async function fieldsOf(scope: LogScope) {
+    const sample = await repo.sampleData(scope, FIELD_SAMPLE_ROWS);
+    const inferred = inferLogFieldTypes(sample);
+    const fixed = LOG_FIXED_FIELDS.map((name) => ({
+      name,
+      label: LOG_FIELD_LABELS[name],
+      type: LOG_ROW_FIELD_TYPES[name] as FilterFieldType,
+      fixed: true,
+    }));
+    const fixedLower = new Set(LOG_FIXED_FIELDS.map((name) => name.toLowerCase()));
+    const dynamic = Object.entries(inferred)
+      .filter(([name]) => LOG_DATA_KEY_PATTERN.test(name) && !fixedLower.has(name.toLowerCase()))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, type]) => ({ name, label: humanizeFieldName(name), type, fixed: false }));
+    return [...fixed, ...dynamic];
+  }
+
+  /** A JSON row: the fixed fields asked for, then dynamic ones (all of them when no fields were given). */
+  function toJsonRow(row: Record<string, unknown>, fields: string[] | null): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    const data = (row.data ?? {}) as Record<string, unknown>;
+    if (fields === null) {
+      for (const field of LOG_FIXED_FIELDS) out[field] = row[field] ?? null;
+      for (const [key, value] of Object.entries(data)) if (!Object.hasOwn(out, key)) out[key] = value;
+      return out;
+    }
+    for (const field of fields) {
+      out[field] = isLogFixedField(field)
+        ? (row[field] ?? null)
+        : Object.hasOwn(data, field)
+          ? data[field]
+          : null;
+    }
+    return out;
+  }
+
+  async function list(access: Access, query: LogListQuery) {
+    const at = now();
+    const scope = await deps.scopeOf(access.target);
+    const where = whereOf(scope, query, at);
+    const requested = checkedFields(query.fields);
+    const fields = requested === null ? null : [...new Set([...requested, ...LOG_REQUIRED_FIELDS])];
+    const page = Math.max(1, query.page ?? 1);
+    const pageSize = query.pageSize ?? PAGE_SIZES.logs;
+    const needsData = fields === null || fields.some((field) => !isLogFixedField(field));
+    const select = [
+      ...LOG_FIXED_FIELDS.filter((field) => fields === null || fields.includes(field)).map(
+        (field) => `${fixedFieldSql(field, false)} AS "${field}"`,
+      ),
+      ...(needsData ? ["data"] : []),
+    ];
+    const [rows, totalCount] = await Promise.all([
+      repo.page(where, select, pageSize, (page - 1) * pageSize),
+      repo.count(where),
+    ]);
+    return {
+      success: true as const,
+      logs: rows.map((row) => toJsonRow(row, fields)),
+      totalCount,
+      pagination: { page, pageSize, hasMore: (page - 1) * pageSize + rows.length < totalCount },
+      window: { start: where.start.getTime(), end: where.end.getTime() },
+    };
+  }
+
+  /**
+   * The CSV export: the header, then the rows in batches. Everything that can be refused (fields, filters,
+   * window) is checked and the first batch read before this answers, so failures still answer JSON.
+   */
+  async function csv(access: Access, query: LogListQuery) {
+    const at = now();
+    const scope = await deps.scopeOf(access.target);
+    const where = whereOf(scope, query, at);
+    const requested = checkedFields(query.fields);
+    const columns = requested ?? (await fieldsOf(scope)).map((field) => field.name);
+    const select = columns.map((field) =>
+      isLogFixedField(field) ? fixedFieldSql(field, true) : dataFieldSql(field, true),
+    );
+    const paged = query.page !== undefined || query.pageSize !== undefined;
+    let limit: number | null = null;
+    let offset = 0;
+    if (paged) {
+      const pageSize = query.pageSize ?? PAGE_SIZES.logs;
+      limit = pageSize;
+      offset = (Math.max(1, query.page ?? 1) - 1) * pageSize;
+    }
+    const batches =
+      offset > 0
+        ? pagedOnce(where, select, limit ?? 0, offset)
+        : repo.batches(where, select, EXPORT_BATCH, limit);
+    const first = await batches.next();
+    async function* lines(): AsyncGenerator<string> {
+      yield csvLine(columns);
+      if (first.done) return;
+      yield first.value.map(csvLine).join("");
+      for await (const rows of batches) yield rows.map(csvLine).join("");
+    }
+    return { fileName: conversationLogsExportName(new Date(at).toISOString().slice(0, 10), "csv"), lines };
+  }
+
+  async function* pagedOnce(where: LogWhere, select: string[], limit: number, offset: number) {
+    const rows = await repo.page(
+      where,
+      select.map((expression, i) => `${expression} AS c${i}`),
+      limit,
+      offset,
+    );
+    yield rows.map((row) => select.map((_, i) => row[`c${i}`]));
+  }
+
+  async function fields(access: Access) {
+    return { success: true as const, fields: await fieldsOf(await deps.scopeOf(access.target)) };
+  }
+
+  async function review(
+    access: Access,
+    query: {
+      page?: number | undefined;
+      pageSize?: number | undefined;
+      start?: string | undefined;
+      end?: string | undefined;
+      targetAccountId?: number | undefined;
+    },
+  ) {
+    const window = resolveWindow(query, now());
+    const scope: LogScope =
+      query.targetAccountId !== undefined
+        ? await deps.scopeOf(access.target)
+        : { orgIds: null, agentId: null };
+    const page = Math.max(1, query.page ?? 1);
+    const pageSize = query.pageSize ?? 50;
+    const rows = await repo.flagged(
+      scope,
+      new Date(window.start),
+      new Date(window.end),
+      pageSize + 1,
+      (page - 1) * pageSize,
+    );
+    return {
+      success: true as const,
+      calls: rows.slice(0, pageSize).map((row) => ({
+        orgId: row.org_id,
+        accountName: row.account_name,
+        agentId: row.agent_id,
+        roomId: row.room_id,
+        uuid: row.uuid,
+        timestamp: row.ts,
+        duration: row.duration,
+        direction: row.direction,
+        reasons: [
+          ...(row.failed ? ["An agent turn failed"] : []),
+          ...(row.review_reason ? [row.review_reason] : []),
+        ],
+      })),
+      pagination: { page, pageSize, hasMore: rows.length > pageSize },
+    };
+  }
+
+  return { list, csv, fields, fieldsOf, review };
+}
+
+export type LogsService = ReturnType<typeof createLogsService>;

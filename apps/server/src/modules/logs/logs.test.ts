@@ -1,0 +1,838 @@
+import { computeMetric, DAY_MS, DEFAULT_METRICS, type FormulaRow } from "@switchboard/core";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCaller } from "../../../test/api-call.ts";
+import { buildHierarchy } from "../../../test/fixtures.ts";
+import { buildTestApp } from "../../../test/helpers.ts";
+import {
+  accounts,
+  conversationLogs,
+  conversationMessages,
+  rooms,
+  runtimeUsage,
+} from "../../db/schema/index.ts";
+import { csvCell } from "./csv.ts";
+import { insertGeneratedLogs } from "./log-generator.ts";
+import { createLogsModule } from "./logs.module.ts";
+import { toFormulaRow } from "./metrics.service.ts";
+
+let app: FastifyInstance;
+let world: Awaited<ReturnType<typeof buildHierarchy>>;
+let call: ReturnType<typeof apiCaller>;
+let owner: string;
+const NOW = Date.now();
+/** k days and one hour ago: clear of the window's edges. */
+const ago = (days: number) => new Date(NOW - days * DAY_MS - 3_600_000);
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+type Seed = Partial<typeof conversationLogs.$inferInsert> & { data?: Record<string, unknown> };
+let counter = 0;
+function logRow(orgId: number, values: Seed): typeof conversationLogs.$inferInsert {
+  counter++;
+  return {
+    orgId,
+    accountId: orgId,
+    accountName: "Org",
+    agentId: null,
+    timestamp: ago(1),
+    duration: 0,
+    direction: "inbound",
+    transfer: "0",
+    uuid: `log-${counter}-${Math.random().toString(36).slice(2)}`,
+    roomId: `room-${counter}`,
+    callId: `call-${counter}`,
+    data: {},
+    ...values,
+  };
+}
+
+/**
+ * The known data set: six calls of O1 in the last week (the same six as core's default-metric test),
+ * one older call outside the default window, and calls of O2 that O1 must never see.
+ */
+const SIX = [
+  {
+    direction: "inbound",
+    duration: 120,
+    transfer: "0",
+    fromNumber: "+15035550001",
+    cnam: "JANE DOE",
+    timestamp: ago(1),
+    data: { appointmentBooked: true, reason: "Cleaning", satisfaction: 5, note: "=SUM(A1)" },
+  },
+  {
+    direction: "inbound",
+    duration: 45,
+    transfer: "1",
+    fromNumber: "+15035550002",
+    cnam: "",
+    timestamp: ago(2),
+    data: {
+      appointmentBooked: false,
+      reason: "Toothache|urgent",
+      satisfaction: 2,
+      note: 'said "hi", then left',
+    },
+  },
+  {
+    direction: "outbound",
+    duration: 0,
+    transfer: "0",
+    toNumber: "+15035550003",
+    cnam: null,
+    timestamp: ago(3),
+    data: { reason: "Reschedule" },
+  },
+  {
+    direction: "outbound",
+    duration: 300,
+    transfer: "1",
+    toNumber: "+15035550004",
+    cnam: "WIRELESS CALLER",
+    timestamp: ago(4),
+    data: { appointmentBooked: "true", satisfaction: 4, note: "line1\nline2" },
+  },
+  {
+    direction: "inbound",
+    duration: 75,
+    transfer: "0",
+    fromNumber: "+15035550005",
+    cnam: "MARIA GARCIA",
+    timestamp: ago(5),
+    data: {
+      appointmentBooked: "false",
+      note: "+1 555 call me",
+      visitDate: "2024-06-01",
+      reviewReason: "Caller asked for a person twice",
+    },
+  },
+  {
+    direction: "inbound",
+    duration: 0,
+    transfer: "0",
+    fromNumber: "-12",
+    cnam: "UNKNOWN",
+    timestamp: ago(6),
+    data: { appointmentBooked: null, note: "@admin, with comma", visitDate: "2024-06-03" },
+  },
+] as const;
+
+let uuids: string[] = [];
+
+beforeAll(async () => {
+  app = await buildTestApp();
+  world = await buildHierarchy(app);
+  call = apiCaller(app);
+  owner = world.members.o1Owner.token;
+  const db = app.context.database.db;
+  const { O1, O2, A1 } = world.accounts;
+  const rows = SIX.map((values, i) =>
+    logRow(O1.id, { ...values, agentId: i < 3 ? A1.id : null, accountName: "Org One" } as Seed),
+  );
+  uuids = rows.map((row) => row.uuid);
+  await db
+    .insert(conversationLogs)
+    .values([
+      ...rows,
+      logRow(O1.id, { duration: 999, timestamp: ago(40), data: { reason: "Cleaning" } }),
+      logRow(O2.id, { duration: 50, accountName: "Org Two Secret", data: { reason: "Cleaning" } }),
+      logRow(O2.id, { duration: 60, accountName: "Org Two Secret", data: { reviewReason: "other tenant" } }),
+    ]);
+});
+afterAll(async () => {
+  await app.close();
+});
+
+const logs = (query: Record<string, string | number | undefined>, token = owner) =>
+  call("GET", "/api/v2/logs", { token, query });
+const count = async (filters: unknown) => {
+  const res = await logs({ filters: typeof filters === "string" ? filters : JSON.stringify(filters) });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.totalCount as number;
+};
+
+describe("GET /api/v2/logs", () => {
+  it("answers the organisation's rows of the last 30 days, newest first, fixed and dynamic fields", async () => {
+    const res = await logs({});
+    expect(res.status).toBe(200);
+    expect(res.body.totalCount).toBe(6);
+    expect(res.body.pagination).toEqual({ page: 1, pageSize: 100, hasMore: false });
+    expect(res.body.logs.map((row: { uuid: string }) => row.uuid)).toEqual(uuids);
+    expect(res.body.logs[0]).toMatchObject({
+      accountId: world.accounts.O1.id,
+      accountName: "Org One",
+      agentId: world.accounts.A1.id,
+      timestamp: SIX[0].timestamp.toISOString(),
+      duration: 120,
+      fromNumber: "+15035550001",
+      cnam: "JANE DOE",
+      direction: "inbound",
+      transfer: "0",
+      appointmentBooked: true,
+      reason: "Cleaning",
+      satisfaction: 5,
+    });
+    expect(JSON.stringify(res.body)).not.toContain("Org Two Secret");
+  });
+
+  it("scopes by the account in view: an agent sees its own calls, a partner those of its organisations", async () => {
+    const { A1, P1, O2 } = world.accounts;
+    const agent = await call("GET", "/api/v2/logs", { token: owner, targetAccountId: A1.id });
+    expect(agent.body.logs.map((row: { uuid: string }) => row.uuid)).toEqual(uuids.slice(0, 3));
+    const partner = await call("GET", "/api/v2/logs", {
+      token: world.members.p1Owner.token,
+      targetAccountId: P1.id,
+    });
+    expect(partner.body.totalCount).toBe(6);
+    const foreign = await call("GET", "/api/v2/logs", { token: owner, targetAccountId: O2.id });
+    expect(foreign.status).toBe(404);
+  });
+
+  it("applies the time window: start/end, dateFilter, default 30 days", async () => {
+    expect((await logs({ dateFilter: "60 day" })).body.totalCount).toBe(7);
+    expect((await logs({ dateFilter: "2 day" })).body.totalCount).toBe(1);
+    const range = await logs({ start: isoDay(ago(4)), end: isoDay(ago(2)) });
+    expect(range.body.totalCount).toBe(3);
+    expect((await logs({ start: "yesterday" })).status).toBe(400);
+  });
+
+  it("string operators against real rows (is, isNot, contains, notContains, isSet, isNotSet)", async () => {
+    expect(await count({ direction: { value: "inbound", op: "is" } })).toBe(4);
+    expect(await count({ direction: { value: ["inbound", "outbound"], op: "is" } })).toBe(6);
+    expect(await count({ direction: { value: "outbound", op: "isNot" } })).toBe(4);
+    expect(await count({ reason: { value: "CLEAN", op: "contains" } })).toBe(1);
+    expect(await count({ reason: { value: "e", op: "notContains" } })).toBe(3);
+    expect(await count({ cnam: { value: true, op: "isSet" } })).toBe(4);
+    expect(await count({ cnamOp: "isNotSet" })).toBe(2);
+    expect(await count({ note: { value: "%", op: "contains" } })).toBe(0);
+  });
+
+  it("integer operators against real rows (eq, ne, gt, gte, lt, lte, between, notBetween)", async () => {
+    expect(await count({ duration: { value: 0, op: "eq" } })).toBe(2);
+    expect(await count({ duration: { value: "0", op: "ne" } })).toBe(4);
+    expect(await count({ duration: { value: 100, op: "gt" } })).toBe(2);
+    expect(await count({ duration: { value: 120, op: "gte" } })).toBe(2);
+    expect(await count({ duration: { value: 45, op: "lt" } })).toBe(2);
+    expect(await count({ duration: { value: 45, op: "lte" } })).toBe(3);
+    expect(await count({ duration: { value: [80, 40], op: "between" } })).toBe(2);
+    expect(await count({ duration: { value: [40, 80], op: "notBetween" } })).toBe(4);
+    // transfer is text in rows and an integer filter (spec §5.2); satisfaction is collected data.
+    expect(await count({ transfer: { value: 1, op: "eq" } })).toBe(2);
+    expect(await count({ satisfaction: { value: 3, op: "gt" } })).toBe(2);
+  });
+
+  it("date operators against real rows (on, notOn, before, since, between, last, notLast, beforeLast, inNext)", async () => {
+    expect(await count({ timestamp: { value: isoDay(SIX[0].timestamp), op: "on" } })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(await count({ timestamp: { value: isoDay(SIX[3].timestamp), op: "notOn" } })).toBe(5);
+    expect(await count({ timestamp: { value: isoDay(SIX[3].timestamp), op: "before" } })).toBe(2);
+    expect(await count({ timestamp: { value: isoDay(SIX[3].timestamp), op: "since" } })).toBe(4);
+    expect(
+      await count({
+        timestamp: { value: [isoDay(SIX[4].timestamp), isoDay(SIX[3].timestamp)], op: "between" },
+      }),
+    ).toBe(2);
+    expect(await count({ timestamp: { value: "2 day", op: "last" } })).toBe(1);
+    expect(await count({ timestamp: { value: "2 day", op: "notLast" } })).toBe(5);
+    expect(await count({ timestamp: { value: "5 day", op: "beforeLast" } })).toBe(2);
+    expect(await count({ timestamp: { value: "1 week", op: "inNext" } })).toBe(0);
+    expect(await count({ visitDate: { value: "2024-06-01", op: "on" } })).toBe(1);
+  });
+
+  it("reads values by the client rules: before the pipe, an object's value, screen form, empties dropped, URL-encoded", async () => {
+    expect(await count({ reason: "Cleaning|and more" })).toBe(1);
+    expect(await count({ reason: { value: { value: "Cleaning" } } })).toBe(1);
+    expect(await count({ direction: "outbound", directionOp: "is" })).toBe(2);
+    expect(await count({ direction: "", reason: null })).toBe(6);
+    expect(await count(encodeURIComponent(JSON.stringify({ duration: 0, durationOp: "eq" })))).toBe(2);
+    // The stored text "Toothache|urgent" cannot be matched whole: the pipe cuts the filter value.
+    expect(await count({ reason: "Toothache|urgent" })).toBe(0);
+  });
+
+  it("refuses filters outside the whitelist with a message, and never runs them", async () => {
+    const badField = await logs({ filters: JSON.stringify({ "data'); drop table x; --": "1" }) });
+    expect(badField.status).toBe(400);
+    expect(badField.body.message).toContain("is not allowed");
+    const badOp = await logs({ filters: JSON.stringify({ duration: { value: 1, op: "contains" } }) });
+    expect(badOp.status).toBe(400);
+    expect(badOp.body.message).toContain(
+      'Filter operator "contains" is not allowed for integer field "duration"',
+    );
+    const badValue = await logs({ filters: JSON.stringify({ duration: { value: "abc", op: "gt" } }) });
+    expect(badValue.status).toBe(400);
+    expect((await logs({})).body.totalCount).toBe(6);
+  });
+
+  it("pages: sizes, the last page, past the end, page 0 as the first, the export limit", async () => {
+    const first = await logs({ pageSize: 4, page: 1 });
+    expect(first.body.logs).toHaveLength(4);
+    expect(first.body.pagination).toEqual({ page: 1, pageSize: 4, hasMore: true });
+    const last = await logs({ pageSize: 4, page: 2 });
+    expect(last.body.logs.map((row: { uuid: string }) => row.uuid)).toEqual(uuids.slice(4));
+    expect(last.body.pagination.hasMore).toBe(false);
+    const past = await logs({ pageSize: 4, page: 3 });
+    expect(past.body.logs).toEqual([]);
+    expect(past.body.totalCount).toBe(6);
+    expect(past.body.pagination.hasMore).toBe(false);
+    expect((await logs({ pageSize: 6, page: 1 })).body.pagination.hasMore).toBe(false);
+    expect((await logs({ page: 0, pageSize: 2 })).body.pagination.page).toBe(1);
+    expect((await logs({ pageSize: 10_001 })).status).toBe(400);
+    expect((await logs({ pageSize: 10_000 })).status).toBe(200);
+  });
+
+  it("answers the fields asked for plus uuid, callId, accountId, agentId, roomId", async () => {
+    const res = await logs({ fields: "duration,reason", pageSize: 1 });
+    expect(Object.keys(res.body.logs[0]).sort()).toEqual(
+      ["accountId", "agentId", "callId", "duration", "reason", "roomId", "uuid"].sort(),
+    );
+    expect((await logs({ fields: "duration,bad field" })).status).toBe(400);
+  });
+});
+
+/** A small RFC 4180 reader for the assertions. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (char === "\r" && text[i + 1] === "\n") {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = "";
+      i++;
+    } else cell += char;
+  }
+  return rows;
+}
+
+describe("CSV export", () => {
+  it("escapes commas, quotes and newlines and defuses cells beginning with = + - @", () => {
+    expect(csvCell("plain")).toBe("plain");
+    expect(csvCell("a,b")).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell("one\ntwo")).toBe('"one\ntwo"');
+    expect(csvCell("=1+1")).toBe(`"'=1+1"`);
+    expect(csvCell("+1 555")).toBe(`"'+1 555"`);
+    expect(csvCell("-cmd")).toBe(`"'-cmd"`);
+    expect(csvCell("@SUM(A1)")).toBe(`"'@SUM(A1)"`);
+    expect(csvCell("\tx")).toBe(`"'\tx"`);
+    expect(csvCell("+15035550100")).toBe("+15035550100");
+    expect(csvCell("-12")).toBe("-12");
+    expect(csvCell(null)).toBe("");
+    expect(csvCell(true)).toBe("true");
+  });
+
+  it("streams the window's rows as conversation_logs_{date}.csv with the chosen columns", async () => {
+    const res = await logs({ format: "csv", fields: "uuid,note,duration,fromNumber" });
+    expect(res.status).toBe(200);
+    expect(String(res.headers["content-type"])).toContain("text/csv");
+    expect(String(res.headers["content-disposition"])).toBe(
+      `attachment; filename="conversation_logs_${new Date().toISOString().slice(0, 10)}.csv"`,
+    );
+    const rows = parseCsv(res.body as string);
+    expect(rows[0]).toEqual(["uuid", "note", "duration", "fromNumber"]);
+    expect(rows.slice(1).map((row) => row[0])).toEqual(uuids);
+    expect(rows.slice(1).map((row) => row[1])).toEqual([
+      "'=SUM(A1)",
+      'said "hi", then left',
+      "",
+      "line1\nline2",
+      "'+1 555 call me",
+      "'@admin, with comma",
+    ]);
+    expect(rows.slice(1).map((row) => row[2])).toEqual(["120", "45", "0", "300", "75", "0"]);
+    expect(rows[6]?.[3]).toBe("-12");
+  });
+
+  it("exports a page when asked (page 2 of 4) and every field without fields", async () => {
+    const page = parseCsv((await logs({ format: "csv", fields: "uuid", page: 2, pageSize: 4 })).body);
+    expect(page.slice(1).map((row) => row[0])).toEqual(uuids.slice(4));
+    const all = parseCsv(
+      (await logs({ format: "csv", filters: JSON.stringify({ direction: "outbound" }) })).body,
+    );
+    expect(all[0]?.slice(0, 13)).toEqual([
+      "accountId",
+      "accountName",
+      "agentId",
+      "timestamp",
+      "duration",
+      "fromNumber",
+      "toNumber",
+      "cnam",
+      "roomId",
+      "direction",
+      "transfer",
+      "callId",
+      "uuid",
+    ]);
+    expect(all[0]).toContain("satisfaction");
+    expect(all).toHaveLength(3);
+    expect(all[1]?.[3]).toBe(SIX[2].timestamp.toISOString());
+  });
+
+  it("streams in keyset batches across many rows, and a refused filter still answers JSON", async () => {
+    const { U } = world.accounts;
+    const db = app.context.database.db;
+    const [agent] = await db.select().from(accounts).where(eq(accounts.organizationId, U.id)).limit(1);
+    await insertGeneratedLogs(db, {
+      orgId: U.id,
+      accountName: "U",
+      agentIds: [agent?.id ?? U.id],
+      count: 12_000,
+      days: 20,
+    });
+    const token = world.members.uOwner.token;
+    const res = await logs({ format: "csv", fields: "uuid,timestamp" }, token);
+    const rows = parseCsv(res.body).slice(1);
+    expect(rows).toHaveLength(12_000);
+    expect(new Set(rows.map((row) => row[0])).size).toBe(12_000);
+    const times = rows.map((row) => row[1] as string);
+    expect([...times].sort().reverse()).toEqual(times);
+    const refused = await logs({
+      format: "csv",
+      filters: JSON.stringify({ duration: { value: "x", op: "gt" } }),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ success: false });
+  });
+});
+
+describe("GET /api/v2/logs/fields", () => {
+  it("lists the fixed fields, then the dynamic ones with inferred types", async () => {
+    const res = await call("GET", "/api/v2/logs/fields", { token: owner });
+    expect(res.status).toBe(200);
+    const types = Object.fromEntries(
+      res.body.fields.map((f: { name: string; type: string }) => [f.name, f.type]),
+    );
+    expect(res.body.fields.slice(0, 13).every((f: { fixed: boolean }) => f.fixed)).toBe(true);
+    expect(types).toMatchObject({
+      duration: "integer",
+      timestamp: "date",
+      satisfaction: "integer",
+      visitDate: "date",
+      reason: "string",
+      note: "string",
+      appointmentBooked: "string",
+    });
+    expect(res.body.fields.find((f: { name: string }) => f.name === "visitDate")).toMatchObject({
+      label: "Visit Date",
+      fixed: false,
+    });
+  });
+});
+
+describe("dashboard metrics", () => {
+  it("computes each default metric on the known calls, in SQL, with a daily series", async () => {
+    const res = await call("GET", "/api/v2/dashboard/metrics", { token: owner });
+    expect(res.status).toBe(200);
+    expect(res.body.source).toBe("default");
+    const byName = Object.fromEntries(
+      res.body.metrics.map((m: { metric: { name: string } }) => [m.metric.name, m]),
+    );
+    const expected: Record<string, [number, string]> = {
+      minutesSaved: [540 * 0.0166667, "9"],
+      callsAnswered: [4, "4"],
+      appointmentsBooked: [2, "2"],
+      appointmentBookRate: [(2 / 6) * 100, "33.3%"],
+      avgCallDuration: [90, "90"],
+      callsTransfered: [2, "2"],
+      inboundCalls: [4, "4"],
+      outboundCalls: [2, "2"],
+    };
+    expect(Object.keys(byName)).toEqual(Object.keys(expected));
+    for (const [name, [value, text]] of Object.entries(expected)) {
+      expect(byName[name].value, name).toBeCloseTo(value, 6);
+      expect(byName[name].text, name).toBe(text);
+      expect(byName[name].engine).toBe("sql");
+      expect(byName[name].error).toBeNull();
+    }
+    expect(byName.callsAnswered.series.length).toBeGreaterThanOrEqual(30);
+    expect(byName.callsAnswered.series.reduce((sum: number, p: { value: number }) => sum + p.value, 0)).toBe(
+      4,
+    );
+  });
+
+  it("falls back to core's evaluator for functions and reports formula errors in the spec's words", async () => {
+    const evaluate = (metric: Record<string, unknown>) =>
+      call("POST", "/api/v2/dashboard/metrics/evaluate", {
+        token: owner,
+        body: { metric: { name: "m", title: "M", ...metric } },
+      });
+    const fn = await evaluate({ formula: "if(duration > 60, 1, 0)", aggregation: "sum" });
+    expect(fn.body.result).toMatchObject({ value: 3, engine: "evaluator", rows: 6, error: null });
+    const filtered = await evaluate({
+      formula: "duration",
+      aggregation: "avg",
+      filters: { direction: { value: "inbound", op: "is" } },
+    });
+    expect(filtered.body.result).toMatchObject({ value: 60, engine: "sql", rows: 4 });
+    const broken = await evaluate({ formula: "duration +", aggregation: "sum" });
+    let message = "";
+    try {
+      computeMetric({ formula: "duration +", aggregation: "sum", scale: 1 }, []);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).not.toBe("");
+    expect(broken.body.result).toMatchObject({ value: 0, error: message });
+  });
+
+  it("translates formulas to SQL that agrees with core's evaluator on awkward values", async () => {
+    const { O1, A1 } = world.accounts;
+    // A tenant of its own with deliberately awkward values.
+    const module = createLogsModule(app.context);
+    const values: unknown[] = [
+      5,
+      "7",
+      "abc",
+      "",
+      " ",
+      true,
+      false,
+      "true",
+      "FALSE",
+      null,
+      {},
+      [],
+      [1],
+      "1e3",
+      "-2.5",
+      0,
+      "0",
+    ];
+    const db = app.context.database.db;
+    const org = world.accounts.U;
+    await db.delete(conversationLogs).where(eq(conversationLogs.orgId, org.id));
+    const texts = [null, "", "12", "JANE", "inbound", " 3 "];
+    await db.insert(conversationLogs).values(
+      values.map((value, i) =>
+        logRow(org.id, {
+          duration: (i * 37) % 200,
+          cnam: texts[i % texts.length] ?? null,
+          direction: i % 3 === 0 ? "outbound" : i % 3 === 1 ? "inbound" : null,
+          transfer: String(i % 2),
+          agentId: i % 4 === 0 ? null : A1.id,
+          data: i === 3 ? {} : { x: value, y: values[(i * 7) % values.length], Booked: i % 2 === 0 },
+        }),
+      ),
+    );
+    const atoms = [
+      "x",
+      "y",
+      "duration",
+      "cnam",
+      "direction",
+      "transfer",
+      "agentId",
+      "missing",
+      "3",
+      "0",
+      "'7'",
+      "'abc'",
+      "''",
+      "true",
+      "'inbound'",
+      "2.5",
+    ];
+    const ops = ["+", "-", "*", "/", "%", "=", "!=", "<", "<=", ">", ">=", "and", "or"];
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const formula = (depth: number): string => {
+      if (depth === 0 || rand(3) === 0) {
+        const atom = atoms[rand(atoms.length)] as string;
+        return rand(6) === 0 ? `!${atom}` : rand(7) === 0 ? `-${atom}` : atom;
+      }
+      return `(${formula(depth - 1)} ${ops[rand(ops.length)]} ${formula(depth - 1)})`;
+    };
+    const metrics = Array.from({ length: 240 }, (_, i) => ({
+      name: `m${i}`,
+      title: `M${i}`,
+      filters: {},
+      formula: i < atoms.length ? (atoms[i] as string) : formula(3),
+      aggregation: (["sum", "count", "avg"] as const)[i % 3] as "sum" | "count" | "avg",
+      scale: 1,
+      format: "integer" as const,
+      precision: 0,
+    }));
+    const target = (await app.context.access.loadAccount(org.id)) ?? org;
+    const results = await module.metrics.compute(
+      await (await import("./log-scope.ts")).scopeOf(db, target),
+      metrics,
+      undefined,
+      0,
+    );
+    const raw = await module.logs.list({ target } as never, { format: "json" });
+    expect(raw.totalCount).toBe(values.length);
+    const rows: FormulaRow[] = (raw.logs as Array<Record<string, unknown>>).map((row) => {
+      const {
+        accountId,
+        accountName,
+        agentId,
+        timestamp,
+        duration,
+        fromNumber,
+        toNumber,
+        cnam,
+        roomId,
+        direction,
+        transfer,
+        callId,
+        uuid,
+        ...data
+      } = row;
+      return toFormulaRow({
+        accountId,
+        accountName,
+        agentId,
+        timestamp: Date.parse(String(timestamp)),
+        duration,
+        fromNumber,
+        toNumber,
+        cnam,
+        roomId,
+        direction,
+        transfer,
+        callId,
+        uuid,
+        data,
+      });
+    });
+    let sqlCount = 0;
+    for (const [i, result] of results.entries()) {
+      const metric = metrics[i] as (typeof metrics)[number];
+      const expected = computeMetric(metric, rows);
+      if (result.engine === "sql") sqlCount++;
+      expect(result.error, metric.formula).toBeNull();
+      expect(result.value, `${metric.aggregation} of ${metric.formula}`).toBeCloseTo(expected, 6);
+    }
+    expect(sqlCount).toBeGreaterThan(200);
+    expect(O1.id).not.toBe(org.id);
+  });
+
+  it("saves metrics after validating formulas, and reads them back before the defaults", async () => {
+    const save = (metrics: unknown[], token = owner) =>
+      call("PUT", "/api/v2/dashboard/metrics", { token, body: { metrics } });
+    const unknown = await save([{ name: "x", title: "Broken", formula: "durration * 2" }]);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe("Broken: Unknown field: durration");
+    const blank = await save([{ name: "x", title: "Blank", formula: "  " }]);
+    expect(blank.body.message).toBe("Blank: Formula cannot be empty.");
+    const twice = await save([
+      { name: "x", title: "A" },
+      { name: "x", title: "B" },
+    ]);
+    expect(twice.status).toBe(400);
+    const ok = await save([
+      {
+        name: "longCalls",
+        title: "Long calls",
+        formula: "duration > 60",
+        aggregation: "count",
+        field: "duration",
+      },
+      { ...DEFAULT_METRICS[0] },
+    ]);
+    expect(ok.status).toBe(200);
+    expect(ok.body.metrics[0]).not.toHaveProperty("field");
+    const read = await call("GET", "/api/v2/dashboard/metrics", { token: owner });
+    expect(read.body.source).toBe("account");
+    expect(
+      read.body.metrics.map((m: { metric: { title: string }; text: string }) => [m.metric.title, m.text]),
+    ).toEqual([
+      ["Long calls", "3"],
+      ["Minutes Saved", "9"],
+    ]);
+    const admin = await save([], world.members.o1Admin.token);
+    expect(admin.status).toBe(200);
+    expect((await call("GET", "/api/v2/dashboard/metrics", { token: owner })).body.source).toBe("default");
+  });
+
+  it("falls back to the reseller's defaultOrgSettings.metrics", async () => {
+    const { R1 } = world.accounts;
+    const db = app.context.database.db;
+    await db
+      .update(accounts)
+      .set({
+        settings: {
+          defaultOrgSettings: {
+            metrics: [{ name: "all", title: "All calls", formula: "1", aggregation: "count" }],
+          },
+        },
+      })
+      .where(eq(accounts.id, R1.id));
+    const res = await call("GET", "/api/v2/dashboard/metrics", { token: owner });
+    expect(res.body.source).toBe("defaultOrgSettings");
+    expect(res.body.metrics.map((m: { text: string }) => m.text)).toEqual(["6"]);
+    await db.update(accounts).set({ settings: {} }).where(eq(accounts.id, R1.id));
+  });
+});
+
+describe("calls for review, usage and campaign statistics", () => {
+  it("lists flagged calls to a super admin only: failed turns and a reviewReason", async () => {
+    const db = app.context.database.db;
+    const { O1, A1 } = world.accounts;
+    await db.insert(rooms).values({ id: "room-review", orgId: O1.id, agentAccountId: A1.id, channel: "web" });
+    await db.insert(conversationMessages).values({
+      orgId: O1.id,
+      roomId: "room-review",
+      conversationUuid: uuids[1] as string,
+      role: "assistant",
+      status: "failed",
+      error: "model timeout",
+    });
+    const res = await call("GET", "/internal/fetchCallsForReview", {
+      adminToken: world.members.superAdmin.token,
+      query: { targetAccountId: O1.id },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.calls.map((c: { uuid: string; reasons: string[] }) => [c.uuid, c.reasons])).toEqual([
+      [uuids[1], ["An agent turn failed"]],
+      [uuids[4], ["Caller asked for a person twice"]],
+    ]);
+    const all = await call("GET", "/internal/fetchCallsForReview", {
+      adminToken: world.members.superAdmin.token,
+    });
+    expect(all.body.calls.map((c: { reasons: string[] }) => c.reasons.join())).toContain("other tenant");
+    const owner403 = await call("GET", "/internal/fetchCallsForReview", { adminToken: owner });
+    expect(owner403.status).toBe(403);
+  });
+
+  it("sums usage per bucket with costs, padded per day for the current billing period", async () => {
+    const db = app.context.database.db;
+    const { O1, A1 } = world.accounts;
+    const day = new Date(Date.UTC(2024, 2, 10, 15));
+    await db.insert(runtimeUsage).values([
+      {
+        orgId: O1.id,
+        agentAccountId: A1.id,
+        channel: "web",
+        provider: "sandbox",
+        model: "s",
+        totalTokens: 1000,
+        messagesIn: 1,
+        messagesOut: 1,
+        createdAt: day,
+      },
+      {
+        orgId: O1.id,
+        agentAccountId: A1.id,
+        channel: "sms",
+        provider: "sandbox",
+        model: "s",
+        totalTokens: 500,
+        messagesIn: 2,
+        messagesOut: 3,
+        createdAt: day,
+      },
+    ]);
+    await db
+      .insert(conversationLogs)
+      .values([
+        logRow(O1.id, { timestamp: day, duration: 61, data: { channel: "voice" } }),
+        logRow(O1.id, { timestamp: day, duration: 30, data: { channel: "voice", voiceTier: "advanced" } }),
+      ]);
+    const res = await call("GET", "/api/v2/stats/usage", {
+      token: owner,
+      query: { startDate: "2024-03-09", endDate: "2024-03-11", timeseries: "true" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.usage).toEqual({
+      number: 0,
+      tokens: 1500,
+      voice: 2,
+      advancedVoice: 1,
+      "outbound-message": 3,
+      "inbound-message": 2,
+    });
+    expect(res.body.costs.tokens).toBeCloseTo(0.003, 9);
+    expect(res.body.totalCost).toBeCloseTo(0.003 + 0.16 + 0.15 + 5 * 0.0079, 6);
+    expect(res.body.timeseries.map((p: { date: string; tokens: number }) => [p.date, p.tokens])).toEqual([
+      ["03-09-2024", 0],
+      ["03-10-2024", 1500],
+      ["03-11-2024", 0],
+    ]);
+    const noCosts = await call("GET", "/api/v2/stats/usage", {
+      token: owner,
+      query: { startDate: "2024-03-09", endDate: "2024-03-11", giveCosts: "false" },
+    });
+    expect(noCosts.body).not.toHaveProperty("costs");
+    const period = await call("GET", "/api/v2/stats/usage", {
+      token: owner,
+      query: { billingPeriod: "current", timeseries: "true" },
+    });
+    const dates = period.body.timeseries.map((p: { date: string }) => p.date);
+    expect(dates.length).toBeGreaterThanOrEqual(30);
+    expect(dates[0]).toMatch(/^\d{2}-\d{2}-\d{4}$/);
+    const asDays = dates.map((d: string) => `${d.slice(6)}-${d.slice(0, 5)}`);
+    expect([...asDays].sort()).toEqual(asDays);
+  });
+
+  it("answers campaign statistics for a day, all agents or one", async () => {
+    const day = isoDay(SIX[0].timestamp);
+    const res = await call("GET", `/api/v1/stats/campaigns/${day}`, { token: owner });
+    expect(res.status).toBe(200);
+    const a1 = res.body.campaigns.find((c: { agentId: number }) => c.agentId === world.accounts.A1.id);
+    expect(a1).toMatchObject({
+      campaignId: String(world.accounts.A1.id),
+      calls: 1,
+      answered: 1,
+      minutes: 2,
+      appointmentsBooked: 1,
+      inbound: 1,
+    });
+    const one = await call("POST", "/api/v1/stats/campaigns", {
+      token: owner,
+      body: { dateString: `${day.slice(5)}-${day.slice(0, 4)}`, campaignId: world.accounts.A1.id },
+    });
+    expect(one.body.stats.calls).toBe(1);
+    const foreign = await call("POST", "/api/v1/stats/campaigns", {
+      token: owner,
+      body: { dateString: day, campaignId: world.accounts.A2.id },
+    });
+    expect(foreign.status).toBe(404);
+  });
+});
+
+describe("the log generator", () => {
+  it("fills an organisation with realistic calls over 90 days", async () => {
+    const db = app.context.database.db;
+    const { O2, A2 } = world.accounts;
+    const written = await insertGeneratedLogs(
+      db,
+      { orgId: O2.id, accountName: "Org Two", agentIds: [A2.id], count: 2000, usage: true },
+      700,
+    );
+    expect(written).toBe(2000);
+    const rows = await db.select().from(conversationLogs).where(eq(conversationLogs.accountName, "Org Two"));
+    expect(rows).toHaveLength(2000);
+    const share = (test: (row: (typeof rows)[number]) => boolean) => rows.filter(test).length / rows.length;
+    expect(share((r) => r.direction === "inbound")).toBeGreaterThan(0.65);
+    expect(share((r) => r.direction === "inbound")).toBeLessThan(0.85);
+    expect(share((r) => r.duration === 0)).toBeGreaterThan(0.03);
+    expect(share((r) => r.transfer === "1")).toBeGreaterThan(0.05);
+    expect(share((r) => r.data.appointmentBooked === true)).toBeGreaterThan(0.1);
+    const oldest = Math.min(...rows.map((r) => r.timestamp.getTime()));
+    expect(Date.now() - oldest).toBeGreaterThan(60 * DAY_MS);
+    expect(Date.now() - oldest).toBeLessThan(95 * DAY_MS);
+    const usage = await db.select().from(runtimeUsage).where(eq(runtimeUsage.orgId, O2.id));
+    expect(usage).toHaveLength(2000);
+  });
+});

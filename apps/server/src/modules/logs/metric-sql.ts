@@ -1,0 +1,286 @@
+import {
+  type FormulaNode,
+  isLogFixedField,
+  LOG_COLUMNS,
+  LOG_DATA_KEY_PATTERN,
+  LOG_FIXED_FIELDS,
+  type LogFixedField,
+  type MetricAggregation,
+  parseFormula,
+} from "@switchboard/core";
+import type { Params } from "./sql.ts";
+
+/**
+ * A metric formula (spec §5.1) as SQL over `conversation_logs`, so a metric aggregates in the database
+ * instead of shipping rows to the server. Only formulas whose meaning SQL reproduces exactly are translated:
+ * literals, fields, arithmetic, comparisons, and/or/not. Everything else (functions, in, between, like,
+ * regex, is null, null) answers null and the caller falls back to core's compiled evaluator over the rows.
+ *
+ * The SQL follows core's value rules (values.ts): arithmetic reads text as numbers (decimal text,
+ * "true"/"false", blank as 0; other text 0), comparisons compare two strings as strings and everything else
+ * as numbers (a non-numeric string compares false), division and modulo by zero give 0, missing fields read
+ * 0. Two documented differences, both on text no log field holds in practice: text in hexadecimal or
+ * "Infinity" reads as not a number, and dynamic field names match exactly (core also matches them ignoring
+ * case). Fixed fields are matched ignoring case, as core does.
+ */
+
+type Kind = "num" | "bool" | "text" | "json";
+/**
+ * A translated expression. num: float8 (SQL NULL is a formula null: only nullable integer columns); bool: a
+ * never-null boolean (1/0); text: text (NULL is a formula null); json: jsonb (SQL NULL a missing field, read
+ * 0; jsonb null a formula null). `literal` keeps a string literal's text for static decisions.
+ */
+type Expr = { sql: string; kind: Kind; nullable: boolean; literal?: string };
+
+/** Numeric text core reads with Number(): bounded so the cast can never overflow float8. */
+const NUMERIC_TEXT =
+  "'^[[:space:]]*[-+]?([0-9]{1,200}([.][0-9]{0,200})?|[.][0-9]{1,200})([eE][-+]?[0-9]{1,2})?[[:space:]]*$'";
+
+/** Core's stringToNumberOrNaN in SQL: NULL stands for NaN. */
+function textNumber(text: string): string {
+  return (
+    `(CASE WHEN ${text} ~ ${NUMERIC_TEXT} THEN (${text})::float8 ` +
+    `WHEN ${text} !~ '[^[:space:]]' THEN 0::float8 ` +
+    `WHEN lower(btrim(${text})) = 'true' THEN 1::float8 ` +
+    `WHEN lower(btrim(${text})) = 'false' THEN 0::float8 END)`
+  );
+}
+
+/** A jsonb value read as core's toComparableNumber: NULL for NaN (objects, arrays, non-numeric text). */
+function jsonNumber(json: string): string {
+  return (
+    `(CASE jsonb_typeof(${json}) WHEN 'number' THEN (${json})::float8 ` +
+    `WHEN 'boolean' THEN (CASE WHEN ${json} = 'true'::jsonb THEN 1 ELSE 0 END)::float8 ` +
+    `WHEN 'string' THEN ${textNumber(`(${json} #>> '{}')`)} ` +
+    `WHEN 'object' THEN NULL::float8 WHEN 'array' THEN NULL::float8 ELSE 0::float8 END)`
+  );
+}
+
+/** Core's toComparableNumber (NULL = NaN). */
+function comparable(e: Expr): string {
+  switch (e.kind) {
+    case "num":
+      return e.nullable ? `coalesce(${e.sql}, 0::float8)` : e.sql;
+    case "bool":
+      return `(${e.sql})::int::float8`;
+    case "text":
+      return e.nullable
+        ? `(CASE WHEN ${e.sql} IS NULL THEN 0::float8 ELSE ${textNumber(e.sql)} END)`
+        : textNumber(e.sql);
+    default:
+      return jsonNumber(e.sql);
+  }
+}
+
+/** Core's toFormulaNumber (never NaN, never null). */
+function numeric(e: Expr): string {
+  if (e.kind === "num") return e.nullable ? `coalesce(${e.sql}, 0::float8)` : e.sql;
+  if (e.kind === "bool") return `(${e.sql})::int::float8`;
+  return `coalesce(${comparable(e)}, 0::float8)`;
+}
+
+function truthyText(text: string): string {
+  const number = textNumber(text);
+  return `(CASE WHEN ${text} IS NULL THEN false WHEN ${number} IS NOT NULL THEN ${number} <> 0 ELSE ${text} ~ '[^[:space:]]' END)`;
+}
+
+/** Core's isFormulaTruthy, as a never-null boolean. */
+function truthy(e: Expr): string {
+  switch (e.kind) {
+    case "num":
+      return `coalesce(${e.sql} <> 0, false)`;
+    case "bool":
+      return e.sql;
+    case "text":
+      return truthyText(e.sql);
+    default:
+      return (
+        `(CASE jsonb_typeof(${e.sql}) WHEN 'number' THEN (${e.sql})::float8 <> 0 ` +
+        `WHEN 'boolean' THEN ${e.sql} = 'true'::jsonb ` +
+        `WHEN 'string' THEN ${truthyText(`(${e.sql} #>> '{}')`)} ` +
+        `WHEN 'object' THEN true WHEN 'array' THEN jsonb_array_length(${e.sql}) > 0 ELSE false END)`
+      );
+  }
+}
+
+/** Whether the value is a string at run time: "true", "false" or an SQL condition. */
+function isString(e: Expr): string {
+  if (e.kind === "num" || e.kind === "bool") return "false";
+  if (e.kind === "text") return e.literal !== undefined || !e.nullable ? "true" : `(${e.sql} IS NOT NULL)`;
+  return `coalesce(jsonb_typeof(${e.sql}) = 'string', false)`;
+}
+
+function textOf(e: Expr): string {
+  return e.kind === "json" ? `(${e.sql} #>> '{}')` : e.sql;
+}
+
+/** The value is not a formula null (for avg, which skips nulls). */
+function notNull(e: Expr): string {
+  if (e.kind === "num" || e.kind === "text") return e.nullable ? `(${e.sql} IS NOT NULL)` : "true";
+  if (e.kind === "bool") return "true";
+  return `coalesce(jsonb_typeof(${e.sql}) <> 'null', true)`;
+}
+
+class Untranslatable extends Error {}
+
+const FIXED_BY_LOWER = new Map<string, LogFixedField>(
+  LOG_FIXED_FIELDS.map((field) => [field.toLowerCase(), field]),
+);
+const NULLABLE_COLUMNS = new Set([
+  "account_id",
+  "agent_id",
+  "account_name",
+  "from_number",
+  "to_number",
+  "cnam",
+  "room_id",
+  "direction",
+  "call_id",
+]);
+
+function field(name: string): Expr {
+  const fixed = isLogFixedField(name) ? name : FIXED_BY_LOWER.get(name.toLowerCase());
+  if (fixed !== undefined) {
+    const column = LOG_COLUMNS[fixed];
+    const quoted = `"${column.name}"`;
+    if (column.sqlType === "timestamptz")
+      return { sql: `(extract(epoch from ${quoted}) * 1000)::float8`, kind: "num", nullable: false };
+    if (column.sqlType === "integer")
+      return { sql: `${quoted}::float8`, kind: "num", nullable: NULLABLE_COLUMNS.has(column.name) };
+    return { sql: quoted, kind: "text", nullable: NULLABLE_COLUMNS.has(column.name) };
+  }
+  if (!LOG_DATA_KEY_PATTERN.test(name)) throw new Untranslatable(name);
+  // The key matched [A-Za-z_][A-Za-z0-9_]*: safe inside a string literal.
+  return { sql: `(data -> '${name}')`, kind: "json", nullable: true };
+}
+
+function compare(operator: string, a: Expr, b: Expr): string {
+  const bothStrings = [isString(a), isString(b)];
+  const stringCase = bothStrings.includes("false")
+    ? "false"
+    : bothStrings.filter((part) => part !== "true").join(" AND ") || "true";
+  const sqlOperator = operator === "!=" ? "=" : operator;
+  const collate = operator === "=" || operator === "!=" ? "" : ' COLLATE "C"';
+  const asText = `(${textOf(a)}${collate} ${sqlOperator} ${textOf(b)}${collate})`;
+  const asNumber = `coalesce(${comparable(a)} ${sqlOperator} ${comparable(b)}, false)`;
+  const result =
+    stringCase === "false"
+      ? asNumber
+      : stringCase === "true"
+        ? asText
+        : `(CASE WHEN ${stringCase} THEN ${asText} ELSE ${asNumber} END)`;
+  return operator === "!=" ? `(NOT ${result})` : `(${result})`;
+}
+
+function translate(node: FormulaNode, params: Params): Expr {
+  switch (node.type) {
+    case "number":
+      return { sql: params.add(node.value, "float8"), kind: "num", nullable: false };
+    case "string":
+      return { sql: params.add(node.value, "text"), kind: "text", nullable: false, literal: node.value };
+    case "boolean":
+      return { sql: node.value ? "1::float8" : "0::float8", kind: "num", nullable: false };
+    case "var":
+      return field(node.name);
+    case "unary": {
+      const operand = translate(node.operand, params);
+      if (node.operator === "-") return { sql: `(-${numeric(operand)})`, kind: "num", nullable: false };
+      if (node.operator === "+") return { sql: numeric(operand), kind: "num", nullable: false };
+      return { sql: `(NOT ${truthy(operand)})`, kind: "bool", nullable: false };
+    }
+    case "binary": {
+      const a = translate(node.left, params);
+      const b = translate(node.right, params);
+      switch (node.operator) {
+        case "+":
+        case "-":
+        case "*":
+          return { sql: `(${numeric(a)} ${node.operator} ${numeric(b)})`, kind: "num", nullable: false };
+        case "/": {
+          const divisor = numeric(b);
+          return {
+            sql: `(CASE WHEN ${divisor} = 0 THEN 0::float8 ELSE ${numeric(a)} / ${divisor} END)`,
+            kind: "num",
+            nullable: false,
+          };
+        }
+        case "%": {
+          const x = numeric(a);
+          const y = numeric(b);
+          return {
+            sql: `(CASE WHEN ${y} = 0 THEN 0::float8 ELSE ${x} - ${y} * trunc(${x} / ${y}) END)`,
+            kind: "num",
+            nullable: false,
+          };
+        }
+        case "and":
+          return { sql: `(${truthy(a)} AND ${truthy(b)})`, kind: "bool", nullable: false };
+        case "or":
+          return { sql: `(${truthy(a)} OR ${truthy(b)})`, kind: "bool", nullable: false };
+        case "=":
+        case "!=":
+        case "<":
+        case "<=":
+        case ">":
+        case ">=":
+          return { sql: compare(node.operator, a, b), kind: "bool", nullable: false };
+        default:
+          throw new Untranslatable(node.operator);
+      }
+    }
+    default:
+      throw new Untranslatable(node.type);
+  }
+}
+
+/** The aggregates of one metric: per group, `numerator` and `denominator` (see {@link metricAggregateSql}). */
+export type MetricSql = {
+  /** SQL aggregate of the numerator (sum of values, or the count of truthy rows). */
+  numerator: string;
+  /** SQL aggregate of the rows averaged over (avg only). */
+  denominator: string | null;
+};
+
+/**
+ * SQL aggregates computing `aggregation` of `formula` over the rows that satisfy `where` (a condition), or
+ * null when the formula is outside the translated subset (or does not parse: the evaluator then reports
+ * the formula's own error). Placeholders are added to `params`.
+ */
+export function metricAggregateSql(
+  formula: string,
+  aggregation: MetricAggregation,
+  where: string,
+  params: Params,
+): MetricSql | null {
+  let node: FormulaNode;
+  try {
+    node = parseFormula(formula.trim() === "" ? "1" : formula);
+  } catch {
+    return null;
+  }
+  const mark = params.values.length;
+  try {
+    const e = translate(node, params);
+    switch (aggregation) {
+      case "count":
+        return { numerator: `count(*) FILTER (WHERE ${where} AND ${truthy(e)})::float8`, denominator: null };
+      case "avg": {
+        const counted = notNull(e);
+        const condition = counted === "true" ? where : `${where} AND ${counted}`;
+        return {
+          numerator: `coalesce(sum(${numeric(e)}) FILTER (WHERE ${condition}), 0)::float8`,
+          denominator: `count(*) FILTER (WHERE ${condition})::float8`,
+        };
+      }
+      default:
+        return {
+          numerator: `coalesce(sum(${numeric(e)}) FILTER (WHERE ${where}), 0)::float8`,
+          denominator: null,
+        };
+    }
+  } catch (error) {
+    if (!(error instanceof Untranslatable)) throw error;
+    params.values.length = mark;
+    return null;
+  }
+}

@@ -1,0 +1,367 @@
+import type { MetricDefinition, MetricResult } from "@switchboard/api";
+import {
+  APPOINTMENT_BOOKED_FIELD,
+  compileMetricFormula,
+  computeMetric,
+  DAY_MS,
+  DEFAULT_FILTER_FIELD_TYPES,
+  DEFAULT_METRICS,
+  FormulaError,
+  type FormulaRow,
+  formatMetric,
+  LOG_FIXED_FIELDS,
+  METRIC_DEFAULTS,
+  resolveLogDateWindow,
+  validateFormula,
+} from "@switchboard/core";
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { accounts } from "../../db/schema/index.ts";
+import { ApiError, badRequest } from "../../http/api-error.ts";
+import type { Access, AccountRow } from "../auth/access.ts";
+import type { LogScope } from "./log-scope.ts";
+import type { LogsRepository, LogWhere } from "./logs.repository.ts";
+import { filterCondition } from "./logs.service.ts";
+import { metricAggregateSql } from "./metric-sql.ts";
+import { Params } from "./sql.ts";
+
+/** Most rows core's evaluator runs over for one metric (formulas SQL cannot compute). */
+export const EVALUATOR_ROW_LIMIT = 200_000;
+
+export const METRIC_MESSAGES = {
+  tooManyRows: `This formula is computed row by row, and the date range holds more than ${EVALUATOR_ROW_LIMIT.toLocaleString("en-US")} calls: choose a shorter range.`,
+  duplicateName: (name: string) => `Two metrics are named ${name}: give each its own name.`,
+} as const;
+
+type SavedMetric = Omit<MetricDefinition, "field">;
+
+function toSaved(metric: MetricDefinition): SavedMetric {
+  const { field: _field, ...saved } = metric;
+  return saved;
+}
+
+function withDefaults(input: Record<string, unknown>): SavedMetric | null {
+  if (typeof input.name !== "string" || typeof input.title !== "string") return null;
+  return {
+    filters: {},
+    ...METRIC_DEFAULTS,
+    ...(input as Partial<SavedMetric>),
+    name: input.name,
+    title: input.title,
+  } as SavedMetric;
+}
+
+function metricsIn(settings: unknown): SavedMetric[] | null {
+  if (typeof settings !== "object" || settings === null) return null;
+  const list = (settings as Record<string, unknown>).metrics;
+  if (!Array.isArray(list) || list.length === 0) return null;
+  const metrics = list
+    .filter((item): item is Record<string, unknown> => typeof item === "object" && item !== null)
+    .map(withDefaults)
+    .filter((metric): metric is SavedMetric => metric !== null);
+  return metrics.length > 0 ? metrics : null;
+}
+
+function defaultOrgMetricsIn(settings: unknown): SavedMetric[] | null {
+  if (typeof settings !== "object" || settings === null) return null;
+  return metricsIn((settings as Record<string, unknown>).defaultOrgSettings);
+}
+
+const dayLabel = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+type Deps = {
+  db: Database;
+  repo: LogsRepository;
+  scopeOf: (target: AccountRow) => Promise<LogScope>;
+  loadAccount: (id: number) => Promise<AccountRow | null>;
+  fieldsOf: (scope: LogScope) => Promise<Array<{ name: string }>>;
+  now?: () => number;
+};
+
+export function createMetricsService(deps: Deps) {
+  const now = deps.now ?? Date.now;
+
+  /** The dashboard's metrics: the account's own, else defaultOrgSettings up the hierarchy, else spec §9's. */
+  async function resolveMetrics(target: AccountRow) {
+    const own = metricsIn(target.settings);
+    if (own) return { source: "account" as const, metrics: own };
+    const chain: AccountRow[] = [target];
+    for (const id of [
+      target.accountType === "agent" ? target.organizationId : null,
+      target.resellerId,
+      target.partnerId,
+    ]) {
+      if (id && id !== target.id) {
+        const account = await deps.loadAccount(id);
+        if (account) chain.push(account);
+      }
+    }
+    if (target.accountType === "agent" && chain[1]) {
+      const organization = metricsIn(chain[1].settings);
+      if (organization) return { source: "account" as const, metrics: organization };
+    }
+    for (const account of chain) {
+      const defaults = defaultOrgMetricsIn(account.settings);
+      if (defaults) return { source: "defaultOrgSettings" as const, metrics: defaults };
+    }
+    return { source: "default" as const, metrics: DEFAULT_METRICS.map((metric) => ({ ...metric })) };
+  }
+
+  function days(window: { start: number; end: number }, offsetMs: number): number[] {
+    const first = Math.floor((window.start + offsetMs) / DAY_MS);
+    const last = Math.floor((window.end + offsetMs) / DAY_MS);
+    const list: number[] = [];
+    for (let day = first; day <= last && list.length < 3700; day++) list.push(day);
+    return list;
+  }
+
+  function result(
+    metric: SavedMetric,
+    window: { start: number; end: number },
+    parts: {
+      value: number;
+      series: Array<{ date: string; value: number }>;
+      rows: number;
+      engine: "sql" | "evaluator";
+      error?: string | null;
+    },
+  ): MetricResult {
+    const scale = Number.isFinite(metric.scale) ? metric.scale : 1;
+    const value = parts.value * scale;
+    return {
+      metric,
+      value,
+      text: formatMetric(metric, value),
+      series: parts.series.map((point) => ({ date: point.date, value: point.value * scale })),
+      window,
+      rows: parts.rows,
+      engine: parts.engine,
+      error: parts.error ?? null,
+    };
+  }
+
+  function failed(metric: SavedMetric, window: { start: number; end: number }, error: string): MetricResult {
+    return result(metric, window, { value: 0, series: [], rows: 0, engine: "evaluator", error });
+  }
+
+  /** Metrics sharing one window: the SQL ones in one grouped statement, the rest through the evaluator. */
+  async function computeGroup(
+    scope: LogScope,
+    metrics: Array<{ metric: SavedMetric; index: number }>,
+    window: { start: number; end: number },
+    offsetMinutes: number,
+    at: number,
+  ): Promise<Array<{ index: number; result: MetricResult }>> {
+    const offsetMs = offsetMinutes * 60_000;
+    const dayList = days(window, offsetMs);
+    const where: LogWhere = {
+      scope,
+      start: new Date(window.start),
+      end: new Date(window.end),
+      filter: () => ({ text: "TRUE", values: [] }),
+    };
+    const out: Array<{ index: number; result: MetricResult }> = [];
+    type Entry = { metric: SavedMetric; index: number; filter: LogWhere["filter"]; slots: number[] };
+    const sqlMetrics: Entry[] = [];
+    const evaluated: Entry[] = [];
+    for (const { metric, index } of metrics) {
+      let filter: LogWhere["filter"];
+      try {
+        filter = filterCondition(metric.filters, at, offsetMinutes);
+        compileMetricFormula(metric.formula);
+      } catch (error) {
+        if (error instanceof FormulaError || error instanceof ApiError) {
+          out.push({ index, result: failed(metric, window, error.message) });
+          continue;
+        }
+        throw error;
+      }
+      const translatable =
+        metricAggregateSql(metric.formula, metric.aggregation, "TRUE", new Params()) !== null;
+      (translatable ? sqlMetrics : evaluated).push({ metric, index, filter, slots: [] });
+    }
+    if (sqlMetrics.length > 0) {
+      const grouped = await deps.repo.aggregateByDay(
+        where,
+        (params) => {
+          const all: string[] = [];
+          for (const entry of sqlMetrics) {
+            const condition = entry.filter(params.next);
+            for (const value of condition.values) params.values.push(value);
+            const aggregates = metricAggregateSql(
+              entry.metric.formula,
+              entry.metric.aggregation,
+              `(${condition.text})`,
+              params,
+            );
+            if (aggregates === null) throw new Error("metric no longer translates");
+            entry.slots = [all.length, all.length + 1, all.length + 2];
+            all.push(
+              aggregates.numerator,
+              aggregates.denominator ?? "0::float8",
+              `count(*) FILTER (WHERE ${condition.text})::float8`,
+            );
+          }
+          return all;
+        },
+        offsetMinutes,
+      );
+      const byDay = new Map(grouped.map((row) => [row.day, row.values]));
+      for (const { metric, index, slots } of sqlMetrics) {
+        const [num = 0, den = 0, rowsSlot = 0] = slots;
+        let total = 0;
+        let totalDen = 0;
+        let rows = 0;
+        const series = dayList.map((day) => {
+          const values = byDay.get(day);
+          const n = values?.[num] ?? 0;
+          const d = values?.[den] ?? 0;
+          total += n;
+          totalDen += d;
+          rows += values?.[rowsSlot] ?? 0;
+          return { date: dayLabel(day), value: metric.aggregation === "avg" ? (d === 0 ? 0 : n / d) : n };
+        });
+        const value = metric.aggregation === "avg" ? (totalDen === 0 ? 0 : total / totalDen) : total;
+        out.push({ index, result: result(metric, window, { value, series, rows, engine: "sql" }) });
+      }
+    }
+    for (const { metric, index, filter } of evaluated) {
+      const raw = await deps.repo.rowsForEvaluation({ ...where, filter }, EVALUATOR_ROW_LIMIT + 1);
+      if (raw.length > EVALUATOR_ROW_LIMIT) {
+        out.push({ index, result: failed(metric, window, METRIC_MESSAGES.tooManyRows) });
+        continue;
+      }
+      const rows = raw.map(toFormulaRow);
+      const byDay = new Map<number, FormulaRow[]>();
+      for (const row of rows) {
+        const day = Math.floor(((row.timestamp as number) + offsetMs) / DAY_MS);
+        const list = byDay.get(day);
+        if (list) list.push(row);
+        else byDay.set(day, [row]);
+      }
+      try {
+        const series = dayList.map((day) => ({
+          date: dayLabel(day),
+          value: computeMetric({ ...metric, scale: 1 }, byDay.get(day) ?? [], { now: at }),
+        }));
+        const value = computeMetric({ ...metric, scale: 1 }, rows, { now: at });
+        out.push({
+          index,
+          result: result(metric, window, { value, series, rows: rows.length, engine: "evaluator" }),
+        });
+      } catch (error) {
+        if (!(error instanceof FormulaError)) throw error;
+        out.push({ index, result: failed(metric, window, error.message) });
+      }
+    }
+    return out;
+  }
+
+  async function compute(
+    scope: LogScope,
+    metrics: SavedMetric[],
+    dateFilter: string | undefined,
+    offsetMinutes: number,
+  ): Promise<MetricResult[]> {
+    const at = now();
+    const groups = new Map<string, Array<{ metric: SavedMetric; index: number }>>();
+    metrics.forEach((metric, index) => {
+      const key = metric.dateFilter?.trim() || dateFilter?.trim() || "";
+      const list = groups.get(key);
+      if (list) list.push({ metric, index });
+      else groups.set(key, [{ metric, index }]);
+    });
+    const results: MetricResult[] = new Array(metrics.length);
+    for (const [key, members] of groups) {
+      const window = resolveLogDateWindow(key, at);
+      for (const { index, result: item } of await computeGroup(scope, members, window, offsetMinutes, at))
+        results[index] = item;
+    }
+    return results;
+  }
+
+  async function dashboard(
+    access: Access,
+    query: { dateFilter?: string | undefined; utcOffsetMinutes?: number | undefined },
+  ) {
+    const { source, metrics } = await resolveMetrics(access.target);
+    const scope = await deps.scopeOf(access.target);
+    const offset = query.utcOffsetMinutes ?? 0;
+    return {
+      success: true as const,
+      source,
+      window: resolveLogDateWindow(query.dateFilter, now()),
+      metrics: await compute(scope, metrics, query.dateFilter, offset),
+    };
+  }
+
+  async function evaluate(
+    access: Access,
+    body: {
+      metric: MetricDefinition;
+      dateFilter?: string | undefined;
+      utcOffsetMinutes?: number | undefined;
+    },
+  ) {
+    const scope = await deps.scopeOf(access.target);
+    const [item] = await compute(scope, [toSaved(body.metric)], body.dateFilter, body.utcOffsetMinutes ?? 0);
+    if (!item) throw new Error("metric not computed");
+    return { success: true as const, result: item };
+  }
+
+  /** The names a formula may use: the fixed fields, the fields the rows carry, the builder's defaults. */
+  async function knownFields(scope: LogScope): Promise<string[]> {
+    const fields = (await deps.fieldsOf(scope)).map((field) => field.name);
+    return [
+      ...new Set([
+        ...LOG_FIXED_FIELDS,
+        ...fields,
+        APPOINTMENT_BOOKED_FIELD,
+        ...Object.keys(DEFAULT_FILTER_FIELD_TYPES),
+      ]),
+    ];
+  }
+
+  async function save(access: Access, body: { metrics: MetricDefinition[] }) {
+    const scope = await deps.scopeOf(access.target);
+    const known = await knownFields(scope);
+    const names = new Set<string>();
+    const metrics = body.metrics.map(toSaved);
+    for (const metric of metrics) {
+      if (names.has(metric.name)) throw badRequest(METRIC_MESSAGES.duplicateName(metric.name));
+      names.add(metric.name);
+      const check = validateFormula(metric.formula, known);
+      if (!check.valid) throw badRequest(`${metric.title}: ${check.errors[0] ?? "Formula is not valid"}`);
+      filterCondition(metric.filters, now());
+    }
+    const value = metrics.length === 0 ? null : metrics;
+    await deps.db
+      .update(accounts)
+      .set({
+        settings:
+          value === null
+            ? sql`${accounts.settings} - 'metrics'`
+            : sql`${accounts.settings} || jsonb_build_object('metrics', ${JSON.stringify(value)}::jsonb)`,
+      })
+      .where(eq(accounts.id, access.target.id));
+    return { success: true as const, metrics };
+  }
+
+  return { dashboard, evaluate, save, resolveMetrics, compute };
+}
+
+/** A row as core's evaluator reads it: the fixed fields (timestamp in ms), then data not named like them. */
+export function toFormulaRow(row: Record<string, unknown>): FormulaRow {
+  const out: Record<string, unknown> = {};
+  for (const field of LOG_FIXED_FIELDS) out[field] = row[field] ?? null;
+  out.timestamp = Number(row.timestamp);
+  const data = (row.data ?? {}) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(data)) {
+    if (!FIXED_LOWER.has(key.toLowerCase())) out[key] = value;
+  }
+  return out;
+}
+
+const FIXED_LOWER = new Set(LOG_FIXED_FIELDS.map((field) => field.toLowerCase()));
+
+export type MetricsService = ReturnType<typeof createMetricsService>;

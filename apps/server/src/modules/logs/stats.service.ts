@@ -1,0 +1,394 @@
+import type { CampaignStats, UsagePointAnswer } from "@switchboard/api";
+import {
+  DAY_MS,
+  formatUsageDate,
+  padUsageSeries,
+  parseIsoDay,
+  USAGE_BUCKETS,
+  USAGE_PADDING_DAYS,
+  type UsageBucket,
+  type UsageBuckets,
+  utcDay,
+} from "@switchboard/core";
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { accounts } from "../../db/schema/index.ts";
+import { badRequest, notFound } from "../../http/api-error.ts";
+import type { Access, AccountRow } from "../auth/access.ts";
+import type { LogScope } from "./log-scope.ts";
+import type { LogsRepository } from "./logs.repository.ts";
+import { Params } from "./sql.ts";
+
+/**
+ * Usage statistics (call catalogue "Stats, usage"): what the runtime metered, summed per bucket, and the
+ * campaign (agent) statistics of one day from the log rows.
+ *
+ * Buckets: tokens — model tokens of every agent turn (runtime_usage); inbound-message / outbound-message —
+ * SMS messages in and out (runtime_usage, channel sms); voice / advancedVoice — minutes of voice calls
+ * (log rows of channel voice, each call rounded up to the minute; advanced when its data says
+ * voiceTier advanced); number — phone numbers held, none until the deployment rents numbers.
+ */
+
+/** List prices of this deployment in USD per unit: a number per day, a token, a minute, a message. */
+export const USAGE_PRICES: UsageBuckets = {
+  number: 1.15 / 30,
+  tokens: 0.000002,
+  voice: 0.08,
+  advancedVoice: 0.15,
+  "outbound-message": 0.0079,
+  "inbound-message": 0.0079,
+};
+
+export const STATS_MESSAGES = {
+  campaignNotFound: "Campaign not found",
+  badRange: "startDate: must be on or before endDate",
+  badDate: (name: string) => `${name}: must be a date (YYYY-MM-DD)`,
+} as const;
+
+type Frequency = "day" | "week" | "month";
+
+const zero = (): UsageBuckets => ({
+  number: 0,
+  tokens: 0,
+  voice: 0,
+  advancedVoice: 0,
+  "outbound-message": 0,
+  "inbound-message": 0,
+});
+
+function roundCents(value: number): number {
+  return Math.round(value * 1_000_000) / 1_000_000;
+}
+
+function costsOf(buckets: UsageBuckets): UsageBuckets {
+  const out = zero();
+  for (const bucket of USAGE_BUCKETS) out[bucket] = roundCents(buckets[bucket] * USAGE_PRICES[bucket]);
+  return out;
+}
+
+const total = (buckets: UsageBuckets) =>
+  roundCents(USAGE_BUCKETS.reduce((sum, bucket) => sum + buckets[bucket], 0));
+
+/** Start (UTC midnight ms) of the bucket holding `day`. */
+function bucketStart(day: number, frequency: Frequency): number {
+  if (frequency === "day") return day;
+  const date = new Date(day);
+  if (frequency === "month") return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+  const weekday = (date.getUTCDay() + 6) % 7; // Monday first, as PostgreSQL's date_trunc('week')
+  return day - weekday * DAY_MS;
+}
+
+function nextBucket(start: number, frequency: Frequency): number {
+  if (frequency === "day") return start + DAY_MS;
+  if (frequency === "week") return start + 7 * DAY_MS;
+  const date = new Date(start);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+}
+
+/** A billing period starts on the day of month the account was created (clamped to short months). */
+export function billingPeriod(anchor: Date, now: number, which: "current" | "previous") {
+  const at = new Date(now);
+  const anchorDay = anchor.getUTCDate();
+  const startIn = (year: number, month: number) => {
+    const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+    return Date.UTC(year, month, Math.min(anchorDay, last));
+  };
+  let year = at.getUTCFullYear();
+  let month = at.getUTCMonth();
+  if (startIn(year, month) > now) month -= 1;
+  if (which === "previous") month -= 1;
+  const start = startIn(year, month);
+  const first = new Date(start);
+  year = first.getUTCFullYear();
+  month = first.getUTCMonth();
+  const end = startIn(year, month + 1) - 1;
+  return { start, end };
+}
+
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+function readDay(text: string, name: string): number {
+  const value = text.trim();
+  const day = parseIsoDay(value.slice(0, 10));
+  if (day === null) throw badRequest(STATS_MESSAGES.badDate(name));
+  return day;
+}
+
+/** `YYYY-MM-DD` or `MM-DD-YYYY` as a UTC day. */
+function readCampaignDay(text: string): number {
+  const us = /^(\d{2})-(\d{2})-(\d{4})$/.exec(text);
+  const day = us ? utcDay(Number(us[3]), Number(us[1]), Number(us[2])) : parseIsoDay(text);
+  if (day === null) throw badRequest(STATS_MESSAGES.badDate("date"));
+  return day;
+}
+
+type Deps = {
+  db: Database;
+  repo: LogsRepository;
+  scopeOf: (target: AccountRow) => Promise<LogScope>;
+  loadAccount: (id: number) => Promise<AccountRow | null>;
+  now?: () => number;
+};
+
+function scopeCondition(scope: LogScope, params: Params, orgColumn: string, agentColumn: string): string {
+  const parts: string[] = [];
+  if (scope.orgIds !== null) {
+    if (scope.orgIds.length === 0) return "FALSE";
+    parts.push(`${orgColumn} = ANY(${params.add(scope.orgIds, "int[]")})`);
+  }
+  if (scope.agentId !== null) parts.push(`${agentColumn} = ${params.add(scope.agentId, "int")}`);
+  return parts.length > 0 ? parts.join(" AND ") : "TRUE";
+}
+
+export function createStatsService(deps: Deps) {
+  const now = deps.now ?? Date.now;
+
+  async function usage(
+    access: Access,
+    query: {
+      billingPeriod?: "current" | "previous" | "true" | undefined;
+      startDate?: string | undefined;
+      endDate?: string | undefined;
+      frequency: Frequency;
+      giveCosts: "true" | "false";
+      combineCosts: "true" | "false";
+      timeseries: boolean;
+    },
+  ) {
+    const at = now();
+    let start: number;
+    let end: number;
+    let current = false;
+    if (query.startDate !== undefined || query.endDate !== undefined) {
+      const endDay = query.endDate !== undefined ? readDay(query.endDate, "endDate") : utcDayOf(at);
+      start = query.startDate !== undefined ? readDay(query.startDate, "startDate") : endDay - 29 * DAY_MS;
+      end = endDay + DAY_MS - 1;
+      if (start > end) throw badRequest(STATS_MESSAGES.badRange);
+      if (end - start > 3 * 366 * DAY_MS) throw badRequest("endDate: a range holds at most three years");
+    } else {
+      const owner =
+        access.target.accountType === "agent" && access.target.organizationId
+          ? ((await deps.loadAccount(access.target.organizationId)) ?? access.target)
+          : access.target;
+      const which = query.billingPeriod === "previous" ? "previous" : "current";
+      ({ start, end } = billingPeriod(owner.createdAt, at, which));
+      current = which === "current";
+    }
+    const scope = await deps.scopeOf(access.target);
+    const frequency = query.frequency;
+    const trunc = `date_trunc('${frequency}', %s AT TIME ZONE 'UTC')`;
+
+    const usageParams = new Params();
+    const usageWhere = scopeCondition(scope, usageParams, "org_id", "agent_account_id");
+    const usageText =
+      `SELECT (extract(epoch from ${trunc.replace("%s", "created_at")}) * 1000)::float8 AS bucket, ` +
+      `coalesce(sum(total_tokens), 0)::float8 AS tokens, ` +
+      `coalesce(sum(messages_out) FILTER (WHERE channel = 'sms'), 0)::float8 AS sms_out, ` +
+      `coalesce(sum(messages_in) FILTER (WHERE channel = 'sms'), 0)::float8 AS sms_in ` +
+      `FROM runtime_usage WHERE ${usageWhere} AND created_at >= ${usageParams.add(new Date(start).toISOString(), "timestamptz")} ` +
+      `AND created_at <= ${usageParams.add(new Date(end).toISOString(), "timestamptz")} GROUP BY 1`;
+    const voiceParams = new Params();
+    const voiceWhere = scopeCondition(scope, voiceParams, "org_id", "agent_id");
+    const voiceText =
+      `SELECT (extract(epoch from ${trunc.replace("%s", '"timestamp"')}) * 1000)::float8 AS bucket, ` +
+      `coalesce(sum(ceil(duration / 60.0)) FILTER (WHERE coalesce(data ->> 'voiceTier', '') <> 'advanced'), 0)::float8 AS voice, ` +
+      `coalesce(sum(ceil(duration / 60.0)) FILTER (WHERE data ->> 'voiceTier' = 'advanced'), 0)::float8 AS advanced ` +
+      `FROM conversation_logs WHERE ${voiceWhere} AND data ->> 'channel' = 'voice' ` +
+      `AND "timestamp" >= ${voiceParams.add(new Date(start).toISOString(), "timestamptz")} ` +
+      `AND "timestamp" <= ${voiceParams.add(new Date(end).toISOString(), "timestamptz")} GROUP BY 1`;
+    const [usageRows, voiceRows] = await Promise.all([
+      deps.repo.query<{ bucket: number; tokens: number; sms_out: number; sms_in: number }>(
+        usageText,
+        usageParams.values,
+      ),
+      deps.repo.query<{ bucket: number; voice: number; advanced: number }>(voiceText, voiceParams.values),
+    ]);
+
+    const buckets = new Map<number, UsageBuckets>();
+    for (let at2 = bucketStart(start, frequency); at2 <= end; at2 = nextBucket(at2, frequency))
+      buckets.set(at2, zero());
+    const add = (bucket: number, key: UsageBucket, amount: number) => {
+      const entry = buckets.get(bucket) ?? zero();
+      entry[key] += Number(amount);
+      buckets.set(bucket, entry);
+    };
+    for (const row of usageRows) {
+      add(Number(row.bucket), "tokens", row.tokens);
+      add(Number(row.bucket), "outbound-message", row.sms_out);
+      add(Number(row.bucket), "inbound-message", row.sms_in);
+    }
+    for (const row of voiceRows) {
+      add(Number(row.bucket), "voice", row.voice);
+      add(Number(row.bucket), "advancedVoice", row.advanced);
+    }
+    const totals = zero();
+    for (const entry of buckets.values()) for (const key of USAGE_BUCKETS) totals[key] += entry[key];
+
+    const giveCosts = query.giveCosts === "true";
+    const combine = query.combineCosts === "true";
+    const answer: {
+      success: true;
+      startDate: string;
+      endDate: string;
+      frequency: Frequency;
+      usage: UsageBuckets;
+      prices: UsageBuckets;
+      costs?: UsageBuckets;
+      totalCost?: number;
+      timeseries?: UsagePointAnswer[];
+    } = {
+      success: true,
+      startDate: isoDate(start),
+      endDate: isoDate(end),
+      frequency,
+      usage: totals,
+      prices: USAGE_PRICES,
+    };
+    if (giveCosts) {
+      answer.costs = costsOf(totals);
+      if (combine) answer.totalCost = total(answer.costs);
+    }
+    if (query.timeseries) {
+      const input = [...buckets.entries()].map(([bucket, values]) => ({
+        date: formatUsageDate(bucket),
+        ...values,
+      }));
+      const series = current && frequency === "day" ? padUsageSeries(input, USAGE_PADDING_DAYS) : input;
+      answer.timeseries = series.map((point) => {
+        const values: UsageBuckets = zero();
+        for (const key of USAGE_BUCKETS) values[key] = Number(point[key] ?? 0);
+        const out: UsagePointAnswer = { date: point.date, ...values };
+        if (giveCosts) {
+          out.costs = costsOf(values);
+          if (combine) out.totalCost = total(out.costs);
+        }
+        return out;
+      });
+    }
+    return answer;
+  }
+
+  /** The agents (campaigns) of the scope. */
+  async function agentsOf(scope: LogScope): Promise<AccountRow[]> {
+    if (scope.agentId !== null) {
+      const agent = await deps.loadAccount(scope.agentId);
+      return agent ? [agent] : [];
+    }
+    if (scope.orgIds === null || scope.orgIds.length === 0) return [];
+    return deps.db
+      .select()
+      .from(accounts)
+      .where(
+        and(
+          inArray(accounts.organizationId, scope.orgIds),
+          eq(accounts.accountType, "agent"),
+          isNull(accounts.deletedAt),
+        ),
+      )
+      .orderBy(accounts.id);
+  }
+
+  async function campaignDay(
+    scope: LogScope,
+    day: number,
+    agentIds: number[],
+  ): Promise<Map<number, CampaignStats>> {
+    const params = new Params();
+    const text =
+      `SELECT agent_id, count(*)::int AS calls, count(*) FILTER (WHERE duration > 0)::int AS answered, ` +
+      `coalesce(sum(duration), 0)::float8 / 60 AS minutes, count(*) FILTER (WHERE transfer = '1')::int AS transfers, ` +
+      `count(*) FILTER (WHERE data -> 'appointmentBooked' IN ('true'::jsonb, '"true"'::jsonb))::int AS booked, ` +
+      `count(*) FILTER (WHERE direction = 'inbound')::int AS inbound, ` +
+      `count(*) FILTER (WHERE direction = 'outbound')::int AS outbound ` +
+      `FROM conversation_logs WHERE ${scopeCondition(scope, params, "org_id", "agent_id")} ` +
+      `AND agent_id = ANY(${params.add(agentIds, "int[]")}) ` +
+      `AND "timestamp" >= ${params.add(new Date(day).toISOString(), "timestamptz")} ` +
+      `AND "timestamp" < ${params.add(new Date(day + DAY_MS).toISOString(), "timestamptz")} GROUP BY agent_id`;
+    const rows = await deps.repo.query<{
+      agent_id: number;
+      calls: number;
+      answered: number;
+      minutes: number;
+      transfers: number;
+      booked: number;
+      inbound: number;
+      outbound: number;
+    }>(text, params.values);
+    return new Map(
+      rows.map((row) => [
+        row.agent_id,
+        {
+          campaignId: String(row.agent_id),
+          agentId: row.agent_id,
+          agentName: "",
+          calls: row.calls,
+          answered: row.answered,
+          minutes: Math.round(Number(row.minutes) * 100) / 100,
+          transfers: row.transfers,
+          appointmentsBooked: row.booked,
+          inbound: row.inbound,
+          outbound: row.outbound,
+        },
+      ]),
+    );
+  }
+
+  const agentName = (agent: AccountRow) => {
+    const details = agent.details as Record<string, unknown>;
+    const name = details.agentName ?? details.accountName ?? details.displayName;
+    return typeof name === "string" && name.trim() ? name : agent.username;
+  };
+
+  const empty = (agent: AccountRow): CampaignStats => ({
+    campaignId: String(agent.id),
+    agentId: agent.id,
+    agentName: agentName(agent),
+    calls: 0,
+    answered: 0,
+    minutes: 0,
+    transfers: 0,
+    appointmentsBooked: 0,
+    inbound: 0,
+    outbound: 0,
+  });
+
+  async function campaigns(access: Access, date: string) {
+    const day = readCampaignDay(date);
+    const scope = await deps.scopeOf(access.target);
+    const agents = await agentsOf(scope);
+    const stats =
+      agents.length > 0
+        ? await campaignDay(
+            scope,
+            day,
+            agents.map((agent) => agent.id),
+          )
+        : new Map();
+    return {
+      success: true as const,
+      date: isoDate(day),
+      campaigns: agents.map((agent) => ({
+        ...(stats.get(agent.id) ?? empty(agent)),
+        agentName: agentName(agent),
+      })),
+    };
+  }
+
+  async function campaign(access: Access, body: { dateString: string; campaignId: string | number }) {
+    const day = readCampaignDay(body.dateString);
+    const scope = await deps.scopeOf(access.target);
+    const id = Number(body.campaignId);
+    const agent = (await agentsOf(scope)).find((candidate) => candidate.id === id);
+    if (!agent) throw notFound(STATS_MESSAGES.campaignNotFound);
+    const stats = (await campaignDay(scope, day, [agent.id])).get(agent.id) ?? empty(agent);
+    return { success: true as const, date: isoDate(day), stats: { ...stats, agentName: agentName(agent) } };
+  }
+
+  return { usage, campaigns, campaign };
+}
+
+function utcDayOf(ms: number): number {
+  return Math.floor(ms / DAY_MS) * DAY_MS;
+}
+
+export type StatsService = ReturnType<typeof createStatsService>;
