@@ -8,8 +8,8 @@ import { carrierRoutes } from "./routes/carrier.ts";
 import { contactRoutes } from "./routes/contacts.ts";
 import { domainsRoutes } from "./routes/domains.ts";
 import { hierarchyRoutes } from "./routes/hierarchy.ts";
-import { logsRoutes } from "./routes/logs.ts";
 import { inboxRoutes } from "./routes/inbox.ts";
+import { logsRoutes } from "./routes/logs.ts";
 import { runtimeRoutes } from "./routes/runtime.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { eventRuleRoutes, templateRoutes } from "./routes/templates.ts";
@@ -28,8 +28,8 @@ export const routeTable: readonly RouteDefinition[] = [
   ...eventRuleRoutes,
   ...appRoutes,
   ...runtimeRoutes,
-  ...logsRoutes,
   ...inboxRoutes,
   ...contactRoutes,
   ...carrierRoutes,
+  ...logsRoutes,
 ];
