@@ -17,10 +17,13 @@ export function createContactsRepository(db: Database) {
     addressesOf,
 
     async list(orgId: number, q: string | undefined, page: number, pageSize: number) {
+      // Numbers are stored in E.164: a typed number is searched by its digits.
+      const digits = q && /^[\d\s()+.-]+$/.test(q) ? q.replace(/\D/g, "") : null;
+      const addressPart = digits ?? q?.toLowerCase() ?? "";
       const search = q
         ? or(
             ilike(contacts.displayName, `%${q.replace(/[%_\\]/g, "\\$&")}%`),
-            sql`exists (select 1 from contact_addresses ca where ca.contact_id = ${contacts.id} and ca.address like ${`%${q.replace(/[^\d@a-zA-Z.+-]/g, "").replace(/^\+?1?(?=\d{10}$)/, "")}%`})`,
+            sql`exists (select 1 from contact_addresses ca where ca.contact_id = ${contacts.id} and strpos(${digits !== null ? sql`regexp_replace(ca.address, '\D', '', 'g')` : sql`ca.address`}, ${addressPart}) > 0)`,
           )
         : undefined;
       const where = search ? and(eq(contacts.orgId, orgId), search) : eq(contacts.orgId, orgId);

@@ -1,0 +1,204 @@
+import type { RealtimeEvent } from "@switchboard/api";
+import { eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCaller } from "../../../test/api-call.ts";
+import { buildHierarchy } from "../../../test/fixtures.ts";
+import { buildTestApp } from "../../../test/helpers.ts";
+import { withDatabase } from "../../../test/template-database.ts";
+import { openPostgres } from "../../db/client.ts";
+import { accounts } from "../../db/schema/index.ts";
+import { SANDBOX_MESSAGES } from "../../providers/llm/sandbox-responder.ts";
+import { createRealtimeHub, type RealtimeEnvelope } from "./realtime.ts";
+
+const AGENT_NUMBER = "+15035550124";
+
+let app: FastifyInstance;
+let world: Awaited<ReturnType<typeof buildHierarchy>>;
+let call: ReturnType<typeof apiCaller>;
+let token: string;
+
+type Socket = Awaited<ReturnType<FastifyInstance["injectWS"]>>;
+
+/** A WebSocket client that keeps every event it receives. */
+async function connect(query: string) {
+  const events: RealtimeEvent[] = [];
+  // Listening from the start: the server's first frames may arrive with the handshake.
+  const socket: Socket = await app.injectWS(
+    `/api/v1/realtime?${query}`,
+    {},
+    {
+      onInit: (ws) =>
+        ws.on("message", (data: Buffer) => events.push(JSON.parse(String(data)) as RealtimeEvent)),
+    },
+  );
+  return { socket, events };
+}
+
+async function until(check: () => boolean, ms = 3000) {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+  return check();
+}
+
+const messages = (events: RealtimeEvent[]) =>
+  events.flatMap((e) => (e.type === "message" ? [e.message] : []));
+
+async function text(from: string, body: string) {
+  const res = await call("POST", "/api/v1/sandbox/sms/inbound", {
+    token,
+    body: { from, to: AGENT_NUMBER, text: body },
+  });
+  expect(res.status).toBe(200);
+}
+
+beforeAll(async () => {
+  app = await buildTestApp();
+  world = await buildHierarchy(app);
+  call = apiCaller(app);
+  token = world.members.o1Owner.token;
+  const db = app.context.database.db;
+  await db.update(accounts).set({ smsEnabled: true }).where(eq(accounts.id, world.accounts.O1.id));
+  await db
+    .update(accounts)
+    .set({ switchboardPhoneNumber: AGENT_NUMBER })
+    .where(eq(accounts.id, world.accounts.A1.id));
+  await call("POST", "/api/v2/campaign", {
+    token,
+    body: { agentId: world.accounts.A1.id, agentInstructions: "Opening hours: Mon-Fri 8am-5pm." },
+  });
+  await call("POST", "/api/v2/agent/publish", { token, body: { agentId: world.accounts.A1.id } });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe("the realtime WebSocket", () => {
+  it("refuses a connection without a valid token, and a plain GET is told to upgrade", async () => {
+    await expect(app.injectWS("/api/v1/realtime")).rejects.toThrow(/401/);
+    await expect(
+      app.injectWS(
+        `/api/v1/realtime?token=${world.members.uOwner.token}&targetAccountId=${world.accounts.O1.id}`,
+      ),
+    ).rejects.toThrow(/404/);
+    const plain = await call("GET", "/api/v1/realtime", { token });
+    expect(plain.status).toBe(426);
+    expect(plain.body.message).toBe("Connect to this address with a WebSocket.");
+  });
+
+  it("brings a new message to every open browser of the organisation within a second, and to no other", async () => {
+    const owner = await connect(`token=${token}`);
+    const admin = await connect(`token=${world.members.o1Admin.token}`);
+    const stranger = await connect(`token=${world.members.o2Owner.token}`);
+    try {
+      expect(await until(() => owner.events.some((e) => e.type === "ready"))).toBe(true);
+      expect(owner.events[0]).toMatchObject({ type: "hello", orgId: world.accounts.O1.id });
+      const sentAt = Date.now();
+      await text("+15035550201", "Are you open on Saturday?");
+      expect(
+        await until(() => messages(owner.events).length >= 1 && messages(admin.events).length >= 1, 1000),
+      ).toBe(true);
+      expect(Date.now() - sentAt).toBeLessThan(1000);
+      expect(messages(owner.events)[0]).toMatchObject({ role: "user", text: "Are you open on Saturday?" });
+      // The AI agent's answer follows on the same socket.
+      expect(await until(() => messages(owner.events).some((m) => m.role === "assistant"))).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(messages(stranger.events)).toEqual([]);
+    } finally {
+      owner.socket.terminate();
+      admin.socket.terminate();
+      stranger.socket.terminate();
+    }
+  });
+
+  it("catches up after a dropped connection without losing or repeating a message", async () => {
+    const first = await connect(`token=${token}`);
+    await until(() => first.events.some((e) => e.type === "ready"));
+    await text("+15035550202", "First message");
+    await until(() => messages(first.events).filter((m) => m.roomId).length >= 2);
+    const seen = messages(first.events);
+    const lastSeen = Math.max(...seen.map((m) => m.id));
+    first.socket.terminate();
+
+    // While the browser is away: a message and the agent's answer.
+    await text("+15035550202", "Second message");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+
+    const again = await connect(`token=${token}&since=${lastSeen}`);
+    try {
+      expect(await until(() => again.events.some((e) => e.type === "ready"))).toBe(true);
+      const caught = messages(again.events);
+      expect(caught.map((m) => [m.role, m.text])).toEqual([
+        ["user", "Second message"],
+        ["assistant", SANDBOX_MESSAGES.fallback],
+      ]);
+      expect(new Set(caught.map((m) => m.id)).size).toBe(caught.length);
+      expect(caught.every((m) => m.id > lastSeen)).toBe(true);
+      // Live again after catching up.
+      await text("+15035550202", "Third message");
+      expect(await until(() => messages(again.events).some((m) => m.text === "Third message"), 1000)).toBe(
+        true,
+      );
+    } finally {
+      again.socket.terminate();
+    }
+  });
+
+  it("tells open browsers about room changes and read state", async () => {
+    const owner = await connect(`token=${token}`);
+    try {
+      await until(() => owner.events.some((e) => e.type === "ready"));
+      const list = await call("GET", "/api/v1/conversations", { token });
+      const roomId = list.body.rooms[0].roomId as string;
+      await call("POST", `/api/v1/conversations/${roomId}/aiAgentEnabled`, {
+        token,
+        body: { aiAgentEnabled: false },
+      });
+      await call("POST", "/api/v1/activity", { token, body: { roomId } });
+      expect(
+        await until(
+          () =>
+            owner.events.some((e) => e.type === "room" && e.roomId === roomId) &&
+            owner.events.some((e) => e.type === "read" && e.roomId === roomId),
+        ),
+      ).toBe(true);
+    } finally {
+      owner.socket.terminate();
+    }
+  });
+});
+
+describe("fan-out across server instances", () => {
+  it("delivers an event published on one instance to the subscribers of another (LISTEN/NOTIFY)", async () => {
+    const handle = app.context.database;
+    const serverUrl = process.env.DATABASE_URL;
+    // On PostgreSQL a second instance has connections of its own; PGlite is one process's database.
+    let other = handle;
+    if (serverUrl) {
+      const [row] = (
+        (await handle.db.execute(sql`select current_database() as name`)) as unknown as {
+          rows: { name: string }[];
+        }
+      ).rows;
+      other = await openPostgres(withDatabase(serverUrl, row?.name ?? ""));
+    }
+    const log = app.log;
+    const publisher = createRealtimeHub({ database: handle, log, loadMessageEvent: async () => null });
+    const receiver = createRealtimeHub({ database: other, log, loadMessageEvent: async () => null });
+    await publisher.start();
+    await receiver.start();
+    const received: RealtimeEnvelope[] = [];
+    receiver.subscribe(4242, (envelope) => received.push(envelope));
+    try {
+      await publisher.publish({ orgId: 4242, agentId: null, event: { type: "room", roomId: "r-1" } });
+      await publisher.publish({ orgId: 4343, agentId: null, event: { type: "room", roomId: "r-2" } });
+      expect(await until(() => received.length >= 1)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(received).toEqual([{ orgId: 4242, agentId: null, event: { type: "room", roomId: "r-1" } }]);
+    } finally {
+      await publisher.stop();
+      await receiver.stop();
+      if (other !== handle) await other.close();
+    }
+  });
+});
