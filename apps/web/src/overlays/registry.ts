@@ -301,6 +301,42 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     title: "Social links",
     component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditSocialOverlay"),
   },
+
+  // Conversation logs and dashboards (issue 8).
+  logFilterBuilder: {
+    title: "Filter calls",
+    size: "xl",
+    component: lazyOverlay(() => import("../features/logs/logs-overlays.tsx"), "LogFilterBuilderOverlay"),
+  },
+  editConvoColumns: {
+    title: "Columns",
+    presentation: "drawer",
+    component: lazyOverlay(() => import("../features/logs/logs-overlays.tsx"), "EditConvoColumnsOverlay"),
+  },
+  callTranscript: {
+    title: "Transcript",
+    presentation: "drawer",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/logs/logs-overlays.tsx"), "CallTranscriptOverlay"),
+  },
+  editDashboard: {
+    title: "Edit dashboard",
+    size: "lg",
+    component: lazyOverlay(
+      () => import("../features/dashboard/dashboard-overlays.tsx"),
+      "EditDashboardOverlay",
+    ),
+  },
+  editMetric: {
+    title: "Metric",
+    size: "xl",
+    component: lazyOverlay(() => import("../features/dashboard/dashboard-overlays.tsx"), "EditMetricOverlay"),
+  },
+  reporting: {
+    title: "Usage and reports",
+    size: "xl",
+    component: lazyOverlay(() => import("../features/dashboard/dashboard-overlays.tsx"), "ReportingOverlay"),
+  },
 };
 
 export function getOverlayDefinition(name: OverlayName): OverlayDefinition | undefined {

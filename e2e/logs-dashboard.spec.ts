@@ -1,0 +1,141 @@
+import { readFile } from "node:fs/promises";
+import { expect, test } from "@playwright/test";
+import { DEMO, rootSession, signInAs } from "./helpers.ts";
+
+// Conversation logs and the dashboard (issue 8): the demo organisation starts with three months of
+// generated calls, so the screens have real rows to filter, export and aggregate.
+
+/** A CSV line split into cells (quoted cells may hold commas; no newlines in these columns). */
+function cells(line: string): string[] {
+  const out: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i] as string;
+    if (quoted) {
+      if (char === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") {
+      out.push(cell);
+      cell = "";
+    } else cell += char;
+  }
+  out.push(cell);
+  return out;
+}
+
+test("the owner filters the calls, adds two columns, reloads, and exports the view as CSV", async ({
+  page,
+}) => {
+  await signInAs(page, DEMO.owner, "/app/logs");
+  const table = page.getByRole("table", { name: "Calls" });
+  await expect(table.getByRole("row").nth(1)).toBeVisible();
+
+  await page.getByRole("button", { name: /^Filters/ }).click();
+  const builder = page.getByRole("dialog", { name: "Filter calls" });
+  await builder.getByRole("button", { name: "Add filter" }).click();
+  await builder.getByRole("combobox", { name: "Field" }).click();
+  await page.getByRole("option", { name: "Direction", exact: true }).click();
+  await builder.getByRole("textbox", { name: "Value" }).fill("outbound");
+  await expect(builder.getByLabel("Filter summary")).toHaveText("Where Direction is outbound");
+  await builder.getByRole("button", { name: "Apply filters" }).click();
+  await expect(builder).toBeHidden();
+  await expect(page.getByLabel("Filter summary")).toHaveText("Where Direction is outbound");
+
+  await page.getByRole("button", { name: "Columns" }).click();
+  const columns = page.getByRole("dialog", { name: "Columns" });
+  await columns.getByRole("checkbox", { name: /^Reason/ }).check();
+  await columns.getByRole("checkbox", { name: /^Satisfaction/ }).check();
+  await columns.getByRole("button", { name: "Show columns" }).click();
+  await expect(columns).toBeHidden();
+
+  const check = async () => {
+    await expect(page.getByLabel("Filter summary")).toHaveText("Where Direction is outbound");
+    const headers = table.getByRole("columnheader");
+    await expect(headers.filter({ hasText: "Reason" })).toHaveCount(1);
+    await expect(headers.filter({ hasText: "Satisfaction" })).toHaveCount(1);
+    const headerTexts = await headers.allTextContents();
+    const direction = headerTexts.indexOf("Direction");
+    expect(direction).toBeGreaterThanOrEqual(0);
+    const shown = await table
+      .locator("tbody tr")
+      .evaluateAll(
+        (rows, index) => rows.map((row) => row.querySelectorAll("td")[index]?.textContent ?? ""),
+        direction,
+      );
+    expect(shown.length).toBeGreaterThan(0);
+    expect(new Set(shown)).toEqual(new Set(["outbound"]));
+  };
+  await check();
+  expect(new URL(page.url()).searchParams.get("fields")).toContain("reason,satisfaction");
+  await page.reload();
+  await check();
+
+  const total = Number(((await page.getByLabel("Call count").textContent()) ?? "").replace(/\D/g, ""));
+  expect(total).toBeGreaterThan(0);
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`conversation_logs_${new Date().toISOString().slice(0, 10)}.csv`);
+  const text = await readFile(await download.path(), "utf8");
+  const lines = text.split("\r\n").filter((line) => line !== "");
+  const header = cells(lines[0] as string);
+  expect(header).toEqual(expect.arrayContaining(["direction", "reason", "satisfaction", "uuid", "callId"]));
+  expect(lines).toHaveLength(Math.min(total, 10_000) + 1);
+  const at = header.indexOf("direction");
+  expect(new Set(lines.slice(1).map((line) => cells(line)[at]))).toEqual(new Set(["outbound"]));
+  await expect(page.getByLabel("Export progress")).toContainText(
+    `Exported ${total.toLocaleString("en-US")} rows`,
+  );
+});
+
+test("the owner adds a custom metric with a formula and sees its figure; an invalid formula shows the spec's message", async ({
+  page,
+}) => {
+  const token = encodeURIComponent(await rootSession(page.request, DEMO.owner));
+  const filters = encodeURIComponent(JSON.stringify({ duration: { value: 300, op: "gt" } }));
+  const expected = await page.request.get(`/api/v2/logs?token=${token}&filters=${filters}&pageSize=1`);
+  const longCalls = ((await expected.json()) as { totalCount: number }).totalCount;
+  expect(longCalls).toBeGreaterThan(0);
+
+  await signInAs(page, DEMO.owner, "/app");
+  await expect(page.locator("[aria-label='Minutes Saved']")).toBeVisible();
+  await expect(page.locator("[aria-label='Calls Answered']").getByTestId("metric-value")).toHaveText(
+    /^\d[\d,]*$/,
+  );
+
+  await page.getByRole("button", { name: "Edit dashboard" }).click();
+  const dashboard = page.getByRole("dialog", { name: "Edit dashboard" });
+  await dashboard.getByRole("button", { name: "Add metric" }).click();
+  const editor = page.getByRole("dialog", { name: "Metric" });
+  await editor.getByRole("textbox", { name: "Title" }).fill("Long calls");
+  const formula = editor.getByRole("textbox", { name: "Formula" });
+  await formula.fill("durationx > 300");
+  await expect(editor.getByText("Unknown field: durationx")).toBeVisible();
+  await formula.fill("(duration > 300");
+  await expect(editor.getByText("Mismatched parentheses.")).toBeVisible();
+  await expect(editor.getByRole("button", { name: "Save metric" })).toBeDisabled();
+  await formula.fill("duration > 300");
+  await editor.getByRole("combobox", { name: "Aggregation" }).click();
+  await page.getByRole("option", { name: "Count" }).click();
+  await expect(editor.getByLabel("Preview", { exact: true })).toContainText(
+    `Preview: ${longCalls.toLocaleString("en-US")}`,
+  );
+  await editor.getByRole("button", { name: "Save metric" }).click();
+
+  await expect(dashboard).toBeVisible();
+  await expect(dashboard.getByText("Long calls")).toBeVisible();
+  await dashboard.getByRole("button", { name: "Cancel" }).click();
+  const card = page.locator("[aria-label='Long calls']");
+  await expect(card.getByTestId("metric-value")).toHaveText(longCalls.toLocaleString("en-US"));
+  await page.reload();
+  await expect(card.getByTestId("metric-value")).toHaveText(longCalls.toLocaleString("en-US"));
+
+  // Back to the default metrics for the other journeys.
+  const reset = await page.request.put(`/api/v2/dashboard/metrics?token=${token}`, { data: { metrics: [] } });
+  expect(reset.ok()).toBe(true);
+});
