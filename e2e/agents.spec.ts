@@ -160,3 +160,53 @@ test("favourites come first, and a new agent is made from a template", async ({ 
   await editor(page).getByRole("navigation", { name: "Agent editor panels" }).getByText("Template").click();
   await expect(editor(page).getByText("Made from the template")).toContainText("Restaurant reservations");
 });
+
+test("a template made from an agent is edited, and its agents migrate after a dry-run preview", async ({
+  page,
+}) => {
+  const agentId = await createAgent(page.request, uniqueName("Source"), "Greet callers of {business}.");
+  const templateName = uniqueName("House style");
+  await openEditor(page, agentId, "template");
+  await editor(page).getByRole("button", { name: "Save as a new template" }).click();
+  const create = page.getByRole("dialog", { name: "New template" });
+  await create.getByRole("textbox", { name: "Template name" }).fill(templateName);
+  await create.getByRole("button", { name: "Create template" }).click();
+  await expect(create).toBeHidden();
+
+  // An agent made from the new template, then a change to the template.
+  const token = encodeURIComponent(await rootSession(page.request, DEMO.owner));
+  const templates = await page.request.get(`/api/v2/templates?token=${token}`);
+  const made = ((await templates.json()) as { templates: { id: number; name: string }[] }).templates.find(
+    (template) => template.name === templateName,
+  );
+  expect(made, "the new template is listed").toBeTruthy();
+  const child = await page.request.post(`/api/v2/createAgentFromTemplate?token=${token}`, {
+    data: { templateId: made?.id, name: uniqueName("Child"), templateFields: { business: "Bluebird" } },
+  });
+  expect(child.ok(), await child.text()).toBe(true);
+  const childId = ((await child.json()) as { account: { id: number } }).account.id;
+
+  await page.goto("/app/agents");
+  await page.getByRole("tab", { name: "Templates" }).click();
+  const card = page.getByTestId("template-card").filter({ hasText: templateName });
+  await card.getByRole("button", { name: "Edit" }).click();
+  await card
+    .getByRole("textbox", { name: "Template instructions" })
+    .fill("Greet callers of {business} warmly.");
+  await card.getByRole("button", { name: "Save template" }).click();
+  await expect(card.getByRole("textbox", { name: "Template instructions" })).toBeHidden();
+
+  await card.getByRole("button", { name: "Preview the migration" }).click();
+  await expect(card.getByRole("list", { name: "Migration preview" })).toContainText(`Agent #${childId}`);
+  await expect(card.getByRole("list", { name: "Migration preview" })).toContainText("agentInstructions");
+  const before = await page.request.get(`/api/v2/campaigns?token=${token}&agentId=${childId}`);
+  expect(
+    ((await before.json()) as { staging: { agentInstructions: string } }).staging.agentInstructions,
+  ).not.toContain("warmly");
+  await card.getByRole("button", { name: /Migrate 1 agents/ }).click();
+  await expect(card.getByRole("list", { name: "Migration preview" })).toBeHidden();
+  const after = await page.request.get(`/api/v2/campaigns?token=${token}&agentId=${childId}`);
+  expect(
+    ((await after.json()) as { staging: { agentInstructions: string } }).staging.agentInstructions,
+  ).toContain("warmly");
+});

@@ -1,4 +1,16 @@
-import { ActionIcon, Button, Card, Group, Menu, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import {
+  ActionIcon,
+  Button,
+  Card,
+  Group,
+  Menu,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+} from "@mantine/core";
 import IconDots from "@tabler/icons-react/dist/esm/icons/IconDots.mjs";
 import IconStar from "@tabler/icons-react/dist/esm/icons/IconStar.mjs";
 import IconStarFilled from "@tabler/icons-react/dist/esm/icons/IconStarFilled.mjs";
@@ -12,6 +24,7 @@ import {
   useOrganizationAgents,
   useToggleFavorite,
 } from "./api.ts";
+import { TemplatesSection } from "./templates/templates-section.tsx";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
@@ -206,7 +219,16 @@ function OrganizationAgents() {
         <Title order={2}>Agents</Title>
         {newAgent}
       </Group>
-      {body}
+      <Tabs defaultValue="agents" keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="agents">Agents</Tabs.Tab>
+          <Tabs.Tab value="templates">Templates</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="agents">{body}</Tabs.Panel>
+        <Tabs.Panel value="templates">
+          <TemplatesSection />
+        </Tabs.Panel>
+      </Tabs>
     </Stack>
   );
 }

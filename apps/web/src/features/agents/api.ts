@@ -9,6 +9,7 @@ import {
   createAgentFromTemplate,
   createAgentVersion,
   createTemplate,
+  deleteTemplate,
   detachAgentFromTemplate,
   getCampaigns,
   listAgentAccounts,
@@ -290,5 +291,13 @@ export function usePromptSuggestions(agentId: number) {
   return useMutation({
     mutationFn: (input: { agentInstructions: string; greeting: string | null }) =>
       apiClient.call(promptSuggestions, { body: { agentId, ...input } }),
+  });
+}
+
+export function useDeleteTemplate() {
+  const invalidate = useInvalidateTemplates();
+  return useMutation({
+    mutationFn: (id: number) => apiClient.call(deleteTemplate, { params: { id } }),
+    onSuccess: invalidate,
   });
 }

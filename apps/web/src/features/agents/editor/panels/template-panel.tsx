@@ -1,49 +1,19 @@
 import { Alert, Button, Group, List, Stack, Text, Title } from "@mantine/core";
-import { MIGRATION_FAILED_MESSAGE, type Migration, type Template } from "@switchboard/api";
+import type { Template } from "@switchboard/api";
 import { useState } from "react";
 import { confirm } from "../../../../components/confirm/confirm-store.ts";
 import { ActionError, LoadingState } from "../../../../components/query-state.tsx";
 import { toast } from "../../../../lib/toast.ts";
 import { useOverlays } from "../../../../overlays/use-overlays.tsx";
-import {
-  campaignErrorText,
-  detachFromTemplate,
-  migrateTemplateAgents,
-  useTemplates,
-  useUpdateTemplate,
-} from "../../api.ts";
+import { campaignErrorText, detachFromTemplate, useTemplates, useUpdateTemplate } from "../../api.ts";
+import { TEMPLATE_SAVE_FAILED, TEMPLATE_SAVE_UNREACHABLE } from "../../templates/template-errors.ts";
+import { TemplateMigration } from "../../templates/template-migration.tsx";
 import type { PanelProps } from "../panel-content.tsx";
-
-export const TEMPLATE_SAVE_FAILED = "Failed to save template";
-export const TEMPLATE_SAVE_UNREACHABLE = "Error saving template";
-
-/** The answer's message, else the spec's fallback (spec §8: `Migration failed` when there is neither). */
-function migrationText(answer: { success?: boolean; message?: string } | undefined): string {
-  return answer?.message || MIGRATION_FAILED_MESSAGE;
-}
-
-function MigrationPreview({ migration }: { migration: Migration }) {
-  if (migration.agents.length === 0)
-    return <Text size="sm">No agent made from this template needs a change.</Text>;
-  return (
-    <List size="sm" spacing={4}>
-      {migration.agents.map((agent) => (
-        <List.Item key={agent.agentId}>
-          Agent #{agent.agentId} ({agent.stages.join(" and ")}):{" "}
-          {agent.changedFields.length ? agent.changedFields.join(", ") : "no field changes"}
-        </List.Item>
-      ))}
-    </List>
-  );
-}
 
 /** Update a template from this agent, then bring the agents made from it up to date (dry run first). */
 function TemplateActions({ template, props }: { template: Template; props: PanelProps }) {
   const update = useUpdateTemplate();
   const [saveError, setSaveError] = useState<string | null>(null);
-  const [preview, setPreview] = useState<Migration | null>(null);
-  const [migrating, setMigrating] = useState<"dry" | "real" | null>(null);
-  const [migrationError, setMigrationError] = useState<string | null>(null);
   const overlays = useOverlays();
 
   const saveTemplate = () => {
@@ -70,24 +40,6 @@ function TemplateActions({ template, props }: { template: Template; props: Panel
     );
   };
 
-  const migrate = async (dryRun: boolean) => {
-    setMigrating(dryRun ? "dry" : "real");
-    setMigrationError(null);
-    try {
-      const answer = await migrateTemplateAgents(template.id, dryRun);
-      if (dryRun) setPreview(answer.migration);
-      else {
-        setPreview(null);
-        toast.success(migrationText(answer));
-        await props.editor.reload();
-      }
-    } catch (error) {
-      setMigrationError(campaignErrorText(error, MIGRATION_FAILED_MESSAGE, MIGRATION_FAILED_MESSAGE));
-    } finally {
-      setMigrating(null);
-    }
-  };
-
   return (
     <Stack gap="sm">
       <Group gap="xs">
@@ -104,24 +56,7 @@ function TemplateActions({ template, props }: { template: Template; props: Panel
         </Alert>
       ) : null}
       <Title order={5}>Agents made from it</Title>
-      <Group gap="xs">
-        <Button variant="default" loading={migrating === "dry"} onClick={() => void migrate(true)}>
-          Preview the migration
-        </Button>
-        <Button
-          loading={migrating === "real"}
-          disabled={!preview || preview.agents.length === 0}
-          onClick={() => void migrate(false)}
-        >
-          Migrate {preview ? preview.agents.length : ""} agents
-        </Button>
-      </Group>
-      {preview ? <MigrationPreview migration={preview} /> : null}
-      {migrationError ? (
-        <Alert color="red" variant="light" role="alert">
-          {migrationError}
-        </Alert>
-      ) : null}
+      <TemplateMigration templateId={template.id} onMigrated={() => void props.editor.reload()} />
     </Stack>
   );
 }
