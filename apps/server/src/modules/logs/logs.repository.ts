@@ -48,7 +48,7 @@ export function createLogsRepository(database: DatabaseHandle) {
       const condition = whereSql(where, params);
       const text =
         `SELECT ${select.join(", ")} FROM conversation_logs WHERE ${condition} ` +
-        `ORDER BY "timestamp" DESC, id DESC LIMIT ${params.add(limit, "int")} OFFSET ${params.add(offset, "int")}`;
+        `ORDER BY conversation_logs."timestamp" DESC, conversation_logs.id DESC LIMIT ${params.add(limit, "int")} OFFSET ${params.add(offset, "int")}`;
       return queryRows<Record<string, unknown>>(database, text, params.values);
     },
 
@@ -73,8 +73,8 @@ export function createLogsRepository(database: DatabaseHandle) {
           condition += ` AND ("timestamp", id) < (${params.add(cursor.ts, "timestamptz")}, ${params.add(cursor.id, "int")})`;
         const size = Math.min(batch, left);
         const text =
-          `SELECT ${select.join(", ")}, "timestamp"::text, id FROM conversation_logs WHERE ${condition} ` +
-          `ORDER BY "timestamp" DESC, id DESC LIMIT ${size}`;
+          `SELECT ${select.join(", ")}, "timestamp"::text AS cursor_ts, id AS cursor_id FROM conversation_logs WHERE ${condition} ` +
+          `ORDER BY conversation_logs."timestamp" DESC, conversation_logs.id DESC LIMIT ${size}`;
         const rows = await queryArrays(database, text, params.values);
         if (rows.length === 0) return;
         const last = rows[rows.length - 1] as unknown[];
@@ -91,7 +91,7 @@ export function createLogsRepository(database: DatabaseHandle) {
       const params = new Params();
       const text =
         `SELECT data FROM conversation_logs WHERE ${scopeSql(scope, params)} ` +
-        `ORDER BY "timestamp" DESC, id DESC LIMIT ${params.add(limit, "int")}`;
+        `ORDER BY conversation_logs."timestamp" DESC, conversation_logs.id DESC LIMIT ${params.add(limit, "int")}`;
       return (await queryRows<{ data: Record<string, unknown> }>(database, text, params.values)).map(
         (row) => row.data,
       );
@@ -128,7 +128,7 @@ export function createLogsRepository(database: DatabaseHandle) {
       );
       const text =
         `SELECT ${select.join(", ")}, data FROM conversation_logs WHERE ${whereSql(where, params)} ` +
-        `ORDER BY "timestamp", id LIMIT ${params.add(limit, "int")}`;
+        `ORDER BY conversation_logs."timestamp", conversation_logs.id LIMIT ${params.add(limit, "int")}`;
       return queryRows<Record<string, unknown>>(database, text, params.values);
     },
 

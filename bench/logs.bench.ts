@@ -1,0 +1,272 @@
+// Conversation logs at scale (issue 8), on PostgreSQL: one organisation with N generated calls over 90
+// days among 10 organisations (the other nine hold N/20 each), through the real HTTP server.
+// N = 1,000,000 (BENCH_SIZE=smoke: 20,000). Figures and targets:
+//   - a filtered page (100 rows, filter + count, default 30-day window): p95 < 30 ms
+//   - export of 10,000 rows as CSV (the screen's export): p50 < 300 ms
+//   - streaming export of every row of the organisation: >= 200,000 rows/s with flat memory
+//   - the eight default dashboard metrics for 30 days, together: p50 < 200 ms
+// The database: BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test; a database
+// sb_bench_logs is created on that server and dropped at the end. Smoke size without a reachable server runs
+// on PGlite (figures then say so).
+import type { AddressInfo } from "node:net";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { buildApp } from "../apps/server/src/app.ts";
+import { loadConfig } from "../apps/server/src/config.ts";
+import { type DatabaseHandle, openPglite, openPostgres } from "../apps/server/src/db/client.ts";
+import { memberships, users } from "../apps/server/src/db/schema/index.ts";
+import { createAccountsRepository } from "../apps/server/src/modules/accounts/accounts.repository.ts";
+import { issueSessionToken } from "../apps/server/src/modules/auth/sessions.ts";
+import { insertGeneratedLogs } from "../apps/server/src/modules/logs/log-generator.ts";
+
+const SMOKE = process.env.BENCH_SIZE === "smoke";
+const N = SMOKE ? 20_000 : 1_000_000;
+const OTHER = Math.round(N / 20);
+const TARGETS = { pageP95: 30, export10kP50: 300, streamRate: 200_000, metricsP50: 200 };
+const serverUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const DB_NAME = "sb_bench_logs";
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function admin(sql: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query(sql);
+    return true;
+  } catch (error) {
+    if (!SMOKE) throw error;
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+let database: DatabaseHandle;
+let kind: string;
+if (await admin(`drop database if exists "${DB_NAME}" with (force)`)) {
+  await admin(`create database "${DB_NAME}"`);
+  database = await openPostgres(withDatabase(serverUrl, DB_NAME));
+  kind = `PostgreSQL (${new URL(serverUrl).host})`;
+} else {
+  database = await openPglite();
+  kind = "PGlite (no PostgreSQL server reachable)";
+}
+
+// As deployed: production mode (answers are not re-validated against their schemas, as in development).
+const config = loadConfig({
+  NODE_ENV: "production",
+  SECRET_KEY: "bench-secret-key-bench-secret-key-0123456789",
+  LOG_LEVEL: "silent",
+  DATA_DIR: ".tmp/bench-unused",
+  DEMO_DATA: "false",
+});
+const app = await buildApp(config, { database });
+try {
+  const db = database.db;
+  const accounts = createAccountsRepository(db);
+  const partner = await accounts.insertAccount(null, {
+    accountType: "partner",
+    usernameFrom: "bench-partner",
+  });
+  const reseller = await accounts.insertAccount(partner, {
+    accountType: "reseller",
+    usernameFrom: "bench-reseller",
+  });
+  const orgs: Array<{ id: number; agentId: number; token: string }> = [];
+  for (let i = 0; i < 10; i++) {
+    const org = await accounts.insertAccount(reseller, {
+      accountType: "organization",
+      usernameFrom: `bench-org-${i}`,
+      details: { orgName: `Bench Org ${i}` },
+    });
+    const agent = await accounts.insertAccount(org, {
+      accountType: "agent",
+      usernameFrom: `bench-agent-${i}`,
+    });
+    const [user] = await db
+      .insert(users)
+      .values({ email: `bench-${i}@bench.example`, fullName: `Bench ${i}` })
+      .returning();
+    if (!user) throw new Error("bench user");
+    await db.insert(memberships).values({ userId: user.id, accountId: org.id, role: "owner" });
+    orgs.push({ id: org.id, agentId: agent.id, token: await issueSessionToken(db, user.id, org.id) });
+  }
+  const started = performance.now();
+  for (const [i, org] of orgs.entries()) {
+    await insertGeneratedLogs(
+      db,
+      {
+        orgId: org.id,
+        accountName: `Bench Org ${i}`,
+        agentIds: [org.agentId],
+        count: i === 0 ? N : OTHER,
+        seed: i + 1,
+      },
+      10_000,
+    );
+  }
+  await db.execute(sql.raw("VACUUM ANALYZE conversation_logs"));
+  const total = N + 9 * OTHER;
+  console.log(`database: ${kind}`);
+  console.log(
+    `rows: ${N.toLocaleString("en-US")} in the measured organisation, ${total.toLocaleString("en-US")} in all (generated and indexed in ${Math.round((performance.now() - started) / 1000)} s)`,
+  );
+
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const main = orgs[0] as (typeof orgs)[number];
+  const url = (path: string, query: Record<string, string | number>) => {
+    const search = new URLSearchParams({
+      token: main.token,
+      ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+    });
+    return `${base}${path}?${search}`;
+  };
+  const percentile = (values: number[], p: number) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+  };
+  async function timed(fn: () => Promise<void>, runs: number, warmup: number): Promise<number[]> {
+    for (let i = 0; i < warmup; i++) await fn();
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      await fn();
+      times.push(performance.now() - t);
+    }
+    return times;
+  }
+  const results: Array<[string, boolean]> = [];
+
+  // 1. Filtered pages: the screen's first page with one of its filters, count included.
+  const filters = [
+    { direction: { value: "inbound", op: "is" } },
+    { duration: { value: 60, op: "gt" } },
+    { reason: { value: "Cleaning", op: "is" } },
+    { transfer: { value: 1, op: "eq" } },
+    { appointmentBooked: { value: "true", op: "is" } },
+  ];
+  let turn = 0;
+  let sample = 0;
+  const pageTimes = await timed(
+    async () => {
+      const filter = filters[turn++ % filters.length];
+      const response = await fetch(
+        url("/api/v2/logs", { filters: JSON.stringify(filter), pageSize: 100, page: 1 }),
+      );
+      const body = (await response.json()) as { logs: unknown[]; totalCount: number };
+      if (!response.ok || body.logs.length === 0) throw new Error(`page failed: ${response.status}`);
+      sample = body.totalCount;
+    },
+    SMOKE ? 20 : 100,
+    10,
+  );
+  const pageP95 = percentile(pageTimes, 95);
+  console.log(
+    `filtered page (100 rows + count of ~${sample.toLocaleString("en-US")}): p50 ${percentile(pageTimes, 50).toFixed(1)} ms, p95 ${pageP95.toFixed(1)} ms (target < ${TARGETS.pageP95} ms)`,
+  );
+  results.push(["filtered page p95", pageP95 < TARGETS.pageP95]);
+
+  // 2. The screen's export: page 1 of 10,000 rows as CSV.
+  let exportedLines = 0;
+  const exportTimes = await timed(
+    async () => {
+      const response = await fetch(
+        url("/api/v2/logs", {
+          format: "csv",
+          page: 1,
+          pageSize: 10_000,
+          dateFilter: "365 day",
+          fields:
+            "timestamp,direction,fromNumber,toNumber,duration,transfer,reason,appointmentBooked,uuid,callId,accountId,agentId,roomId",
+        }),
+      );
+      const text = await response.text();
+      exportedLines = text.split("\r\n").length - 2;
+    },
+    SMOKE ? 3 : 10,
+    2,
+  );
+  const exportP50 = percentile(exportTimes, 50);
+  console.log(
+    `export of ${exportedLines.toLocaleString("en-US")} rows as CSV: p50 ${exportP50.toFixed(0)} ms, max ${Math.max(...exportTimes).toFixed(0)} ms (target < ${TARGETS.export10kP50} ms)`,
+  );
+  results.push(["export 10,000 rows p50", exportP50 < TARGETS.export10kP50]);
+
+  // 3. Streaming export of every row, read and dropped by the client; the server's memory sampled meanwhile.
+  global.gc?.();
+  const before = process.memoryUsage();
+  let peakHeap = before.heapUsed;
+  let peakRss = before.rss;
+  const sampler = setInterval(() => {
+    const now = process.memoryUsage();
+    peakHeap = Math.max(peakHeap, now.heapUsed);
+    peakRss = Math.max(peakRss, now.rss);
+  }, 20);
+  const streamStart = performance.now();
+  const response = await fetch(
+    url("/api/v2/logs", {
+      format: "csv",
+      dateFilter: "365 day",
+      fields:
+        "timestamp,direction,fromNumber,toNumber,duration,transfer,reason,appointmentBooked,uuid,callId,accountId,agentId,roomId",
+    }),
+  );
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  let bytes = 0;
+  let newlines = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    bytes += value.length;
+    for (let i = 0; i < value.length; i++) if (value[i] === 10) newlines++;
+  }
+  const streamMs = performance.now() - streamStart;
+  clearInterval(sampler);
+  const streamed = newlines - 1;
+  const rate = streamed / (streamMs / 1000);
+  console.log(
+    `streaming export of all ${streamed.toLocaleString("en-US")} rows (${(bytes / 1e6).toFixed(0)} MB): ${(streamMs / 1000).toFixed(2)} s, ${Math.round(rate).toLocaleString("en-US")} rows/s (target >= ${TARGETS.streamRate.toLocaleString("en-US")}); heap ${(before.heapUsed / 1e6).toFixed(0)} -> peak ${(peakHeap / 1e6).toFixed(0)} MB, rss ${(before.rss / 1e6).toFixed(0)} -> peak ${(peakRss / 1e6).toFixed(0)} MB (client and server in this process)`,
+  );
+  if (streamed !== N) throw new Error(`streamed ${streamed} rows, expected ${N}`);
+  results.push(["streaming export rate", rate >= TARGETS.streamRate]);
+  results.push([
+    "streaming export memory flat (peak heap growth < 64 MB)",
+    peakHeap - before.heapUsed < 64e6,
+  ]);
+
+  // 4. The dashboard: the eight default metrics over the last 30 days, with their daily series.
+  let engines = "";
+  const metricTimes = await timed(
+    async () => {
+      const answer = (await (await fetch(url("/api/v2/dashboard/metrics", {}))).json()) as {
+        metrics: Array<{ engine: string; text: string; metric: { title: string } }>;
+      };
+      if (answer.metrics.length !== 8) throw new Error("expected eight metrics");
+      engines = answer.metrics.map((m) => `${m.metric.title} ${m.text}`).join("; ");
+      if (answer.metrics.some((m) => m.engine !== "sql")) throw new Error("a default metric left SQL");
+    },
+    SMOKE ? 5 : 20,
+    2,
+  );
+  const metricsP50 = percentile(metricTimes, 50);
+  console.log(
+    `eight default metrics, 30 days (${engines}): p50 ${metricsP50.toFixed(0)} ms, p95 ${percentile(metricTimes, 95).toFixed(0)} ms (target < ${TARGETS.metricsP50} ms)`,
+  );
+  results.push(["eight metrics p50", metricsP50 < TARGETS.metricsP50]);
+
+  for (const [name, ok] of results) console.log(`${ok ? "meets" : "MISSES"} target: ${name}`);
+  console.log(
+    `ratios to target: page ${(pageP95 / TARGETS.pageP95).toFixed(2)}, export ${(exportP50 / TARGETS.export10kP50).toFixed(2)}, stream ${(TARGETS.streamRate / rate).toFixed(2)}, metrics ${(metricsP50 / TARGETS.metricsP50).toFixed(2)} (<= 1 meets)`,
+  );
+} finally {
+  await app.close();
+  if (kind.startsWith("PostgreSQL") && !process.env.BENCH_KEEP)
+    await admin(`drop database if exists "${DB_NAME}" with (force)`);
+}
