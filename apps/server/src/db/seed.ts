@@ -2,6 +2,7 @@ import { count } from "drizzle-orm";
 import { createAccountsRepository } from "../modules/accounts/accounts.repository.ts";
 import { insertGeneratedLogs } from "../modules/logs/log-generator.ts";
 import type { Database } from "./client.ts";
+import { seedDemoInbox } from "./demo-inbox.ts";
 import { DEMO_TEMPLATES } from "./demo-templates.ts";
 import {
   accounts,
@@ -116,6 +117,7 @@ export async function seedDemoData(db: Database): Promise<boolean> {
     );
   }
   await seedDemoAgents(db, organization.id, agents[0]?.id, agents[1]?.id);
+  if (agents[0]) await seedDemoInbox(db, organization.id, agents[0].id);
   // Three months of calls, so the dashboard, the call logs and the usage statistics have something to show.
   await insertGeneratedLogs(db, {
     orgId: organization.id,

@@ -513,7 +513,14 @@ export const clearAgentActivity = defineRoute({
 export type RealtimeEvent =
   | { type: "hello"; orgId: number; lastMessageId: number }
   | { type: "ready"; lastMessageId: number }
-  | { type: "message"; roomId: string; folder: InboxFolder; message: InboxMessage }
+  | {
+      type: "message";
+      roomId: string;
+      folder: InboxFolder;
+      message: InboxMessage;
+      /** The room as a list row (its unread fields as seen by nobody yet), so lists update at once. */
+      conversation?: ConversationListItem;
+    }
   | { type: "room"; roomId: string }
   | { type: "read"; roomId: string | null; userId: number }
   | { type: "reaction"; roomId: string; messageId: number }

@@ -173,11 +173,16 @@ export function createInboxService(deps: Deps) {
 
   async function messageEvent(row: MessageRow, room: Pick<RoomRow, "folder">): Promise<RealtimeEvent> {
     const names = await repo.userNames(row.senderUserId !== null ? [row.senderUserId] : []);
+    const listed = await repo.listedRoom(row.roomId, 0);
+    const inbound = row.role === "user";
     return {
       type: "message",
       roomId: row.roomId,
       folder: room.folder,
       message: toMessage(row, [], names, null),
+      ...(listed
+        ? { conversation: { ...toListItem(listed), unread: inbound, unreadCount: inbound ? 1 : 0 } }
+        : {}),
     };
   }
 
