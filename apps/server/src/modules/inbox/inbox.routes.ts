@@ -46,7 +46,7 @@ function publicMessages(db: Database, access: AccessResolver) {
         and(sql`lower(${accounts.username}) = ${username.toLowerCase()}`, sql`${accounts.deletedAt} is null`),
       )
       .limit(1);
-    if (!agent || agent.accountType !== "agent" || agent.disabledAt) throw notFound("Account not found");
+    if (agent?.accountType !== "agent" || agent.disabledAt) throw notFound("Account not found");
     const [production] = await db
       .select({ config: agentConfigs.config })
       .from(agentConfigs)

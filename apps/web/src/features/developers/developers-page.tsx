@@ -135,7 +135,7 @@ function PhoneSimulator() {
                     <img
                       key={url}
                       src={url}
-                      alt="Picture received"
+                      alt="Received attachment"
                       style={{ maxWidth: 200, borderRadius: 6 }}
                     />
                   ))}

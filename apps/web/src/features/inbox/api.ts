@@ -224,6 +224,7 @@ export function useInboxRealtime(): RealtimeStatus {
   const queryClient = useQueryClient();
   const [accountId, viewingAs] = useAccountKey();
   const [status, setStatus] = useState<RealtimeStatus>("connecting");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new viewing-as value needs a new connection.
   useEffect(() => {
     const connection = connectRealtime({
       token: readToken,
