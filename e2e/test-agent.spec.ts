@@ -47,6 +47,21 @@ test("the owner tests the Front Desk agent: an answer from its instructions, the
   const schedule = page.getByRole("dialog", { name: "Schedule" });
   await expect(schedule.getByTestId("booking").filter({ hasText: "Jane Doe" })).toContainText("3:00");
   await expect(schedule.getByTestId("booking").filter({ hasText: "Jane Doe" })).toContainText("By the agent");
+
+  // The conversation is in the conversation logs, with its transcript.
+  const token = encodeURIComponent(await rootSession(page.request, DEMO.owner));
+  const bookings = await page.request.get(`/api/v1/schedule?token=${token}&agentId=${agentId}`);
+  const booking = (
+    (await bookings.json()) as { bookings: { name: string; uuid: string | null }[] }
+  ).bookings.find((item) => item.name === "Jane Doe");
+  expect(booking?.uuid, "the booking names its conversation").toBeTruthy();
+  await page.goto(`/app/logs?filters=${encodeURIComponent(JSON.stringify({ uuid: booking?.uuid }))}`);
+  const row = page.getByRole("table", { name: "Calls" }).getByRole("row").nth(1);
+  await row.getByRole("button", { name: "Transcript" }).click();
+  const transcript = page.getByLabel("Transcript");
+  await expect(transcript).toContainText("What are your opening hours?");
+  await expect(transcript).toContainText("Opening hours: Mon-Fri 8am-5pm.");
+  await expect(transcript).toContainText(/Booked \w{3} \d{1,2} \w{3}, 3:00 pm for Jane Doe/);
 });
 
 test("restarting starts a new conversation with the greeting, and the published copy can answer", async ({
