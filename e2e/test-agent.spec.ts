@@ -58,7 +58,7 @@ test("the owner tests the Front Desk agent: an answer from its instructions, the
   await page.goto(`/app/logs?filters=${encodeURIComponent(JSON.stringify({ uuid: booking?.uuid }))}`);
   const row = page.getByRole("table", { name: "Calls" }).getByRole("row").nth(1);
   await row.getByRole("button", { name: "Transcript" }).click();
-  const transcript = page.getByLabel("Transcript");
+  const transcript = page.getByRole("dialog", { name: "Transcript" });
   await expect(transcript).toContainText("What are your opening hours?");
   await expect(transcript).toContainText("Opening hours: Mon-Fri 8am-5pm.");
   await expect(transcript).toContainText(/Booked \w{3} \d{1,2} \w{3}, 3:00 pm for Jane Doe/);
