@@ -59,6 +59,48 @@ type RawListed = {
   agent_number: string | null;
 };
 
+type RawRoom = {
+  id: string;
+  org_id: number;
+  agent_account_id: number;
+  channel: RoomRow["channel"];
+  kind: RoomRow["kind"];
+  status: RoomRow["status"];
+  ai_agent_enabled: boolean;
+  external_address: string | null;
+  title: string | null;
+  last_message_text: string | null;
+  last_message_at: Date | string | null;
+  folder: RoomRow["folder"];
+  rating: number | null;
+  last_inbound_message_id: number | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+};
+
+const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+
+function toRoomRow(raw: RawRoom): RoomRow {
+  return {
+    id: raw.id,
+    orgId: raw.org_id,
+    agentAccountId: raw.agent_account_id,
+    channel: raw.channel,
+    kind: raw.kind,
+    status: raw.status,
+    aiAgentEnabled: raw.ai_agent_enabled,
+    externalAddress: raw.external_address,
+    title: raw.title,
+    lastMessageText: raw.last_message_text,
+    lastMessageAt: raw.last_message_at === null ? null : asDate(raw.last_message_at),
+    folder: raw.folder,
+    rating: raw.rating,
+    lastInboundMessageId: raw.last_inbound_message_id,
+    createdAt: asDate(raw.created_at),
+    updatedAt: asDate(raw.updated_at),
+  };
+}
+
 /** Rooms, read state, reactions, blocks, external profiles and the carrier's messages of the inbox. */
 export function createInboxRepository(db: Database) {
   function scopeWhere(scope: RoomScope): SQL {
@@ -79,9 +121,10 @@ export function createInboxRepository(db: Database) {
     const unreadWhere = filter.unread
       ? sql` and (coalesce(rr.marked_unread, false) or coalesce(r.last_inbound_message_id, 0) > coalesce(rr.last_read_message_id, 0))`
       : sql``;
-    const page = rowsOf<RawListed>(
-      await db.execute(sql`
-        select p.id, p.last_read, p.marked_unread, a.details as agent_details, a.username as agent_username,
+    // The page and the total are independent: two connections answer them at once on PostgreSQL.
+    const [pageResult, countResult] = await Promise.all([
+      db.execute(sql`
+        select p.*, a.details as agent_details, a.username as agent_username,
           a.switchboard_phone_number as agent_number, c.id as contact_id, c.display_name as contact_name,
           (select rp.display_name from room_participants rp
             where rp.room_id = p.id and rp.kind = 'external' limit 1) as carrier_name,
@@ -90,7 +133,9 @@ export function createInboxRepository(db: Database) {
               where m.org_id = p.org_id and m.room_id = p.id and m.id > p.last_read and m.role = 'user')
           else 0 end as unread_count
         from (
-          select r.id, r.org_id, r.agent_account_id, r.external_address, r.last_message_at,
+          select r.id, r.org_id, r.agent_account_id, r.channel, r.kind, r.status, r.ai_agent_enabled,
+            r.external_address, r.title, r.last_message_text, r.last_message_at, r.folder, r.rating,
+            r.last_inbound_message_id, r.created_at, r.updated_at,
             coalesce(r.last_inbound_message_id, 0) as last_inbound,
             coalesce(rr.last_read_message_id, 0) as last_read,
             coalesce(rr.marked_unread, false) as marked_unread
@@ -106,40 +151,23 @@ export function createInboxRepository(db: Database) {
         ) m on true
         left join contacts c on c.id = m.contact_id
         order by p.last_message_at desc nulls last, p.id`),
-    );
-    const [count] = rowsOf<{ total: number }>(
-      await db.execute(
+      db.execute(
         sql`select count(*)::int as total from rooms r ${filter.unread ? unreadJoin : sql``} where ${where}${unreadWhere}`,
       ),
-    );
-    const full = page.length
-      ? await db
-          .select()
-          .from(rooms)
-          .where(
-            inArray(
-              rooms.id,
-              page.map((p) => p.id),
-            ),
-          )
-      : [];
-    const byId = new Map(full.map((r) => [r.id, r]));
-    const rows: ListedRoom[] = [];
-    for (const p of page) {
-      const room = byId.get(p.id);
-      if (!room) continue;
-      rows.push({
-        room,
-        agentDetails: p.agent_details ?? {},
-        agentUsername: p.agent_username,
-        agentNumber: p.agent_number,
-        contactId: p.contact_id,
-        contactName: p.contact_name,
-        carrierName: p.carrier_name,
-        unread: p.marked_unread || Number(p.unread_count) > 0,
-        unreadCount: Number(p.unread_count),
-      });
-    }
+    ]);
+    const page = rowsOf<RawListed & RawRoom>(pageResult);
+    const [count] = rowsOf<{ total: number }>(countResult);
+    const rows: ListedRoom[] = page.map((p) => ({
+      room: toRoomRow(p),
+      agentDetails: p.agent_details ?? {},
+      agentUsername: p.agent_username,
+      agentNumber: p.agent_number,
+      contactId: p.contact_id,
+      contactName: p.contact_name,
+      carrierName: p.carrier_name,
+      unread: p.marked_unread || Number(p.unread_count) > 0,
+      unreadCount: Number(p.unread_count),
+    }));
     return { rows, total: Number(count?.total ?? 0) };
   }
 

@@ -1,0 +1,231 @@
+// The inbox list (issue 7): GET /api/v1/conversations, a page of 20 with each room's last message and the
+// caller's unread count, through the whole server (authorisation, the list query, response check), with
+// 100,000 rooms and 1,000,000 messages in PostgreSQL (100 organisations of 1,000 rooms, 10 messages each,
+// about half of each owner's rooms read). 50 concurrent clients (a worker thread of their own) for DURATION
+// seconds; the same clients against a bare Fastify route on the same machine in the same run give the ratio.
+// Targets: p95 under 25 ms; inbox throughput at least 0.3 of the bare route's.
+//
+// Full size needs a PostgreSQL server: BENCH_DATABASE_URL or DATABASE_URL, default
+// postgres://postgres@127.0.0.1:5432/test; the bench creates and drops its own database sb_bench_inbox.
+// BENCH_SIZE=smoke: 2,000 rooms and 20,000 messages on PGlite, 2 seconds per route.
+
+import { Worker } from "node:worker_threads";
+import Fastify from "fastify";
+import pg from "pg";
+import { buildApp } from "../apps/server/src/app.ts";
+import { loadConfig } from "../apps/server/src/config.ts";
+import { type DatabaseHandle, openPglite, openPostgres } from "../apps/server/src/db/client.ts";
+import { memberships, users } from "../apps/server/src/db/schema/index.ts";
+import { createAccountsRepository } from "../apps/server/src/modules/accounts/accounts.repository.ts";
+import { issueSessionToken } from "../apps/server/src/modules/auth/sessions.ts";
+
+const SMOKE = process.env.BENCH_SIZE === "smoke";
+const ORGS = SMOKE ? 4 : 100;
+const ROOMS_PER_ORG = SMOKE ? 500 : 1000;
+const MESSAGES_PER_ROOM = 10;
+const CONCURRENCY = 50;
+const DURATION_S = SMOKE ? 2 : Number(process.env.BENCH_DURATION_S ?? 10);
+const TARGET_P95_MS = 25;
+const TARGET_RATIO = 0.3;
+const DB_NAME = "sb_bench_inbox";
+
+const serverUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+async function adminQuery(text: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function benchUrl(): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${DB_NAME}`;
+  return url.toString();
+}
+
+async function openDatabase(): Promise<DatabaseHandle> {
+  if (SMOKE) return openPglite();
+  await adminQuery(`drop database if exists ${DB_NAME} with (force)`);
+  await adminQuery(`create database ${DB_NAME}`);
+  return openPostgres(benchUrl());
+}
+
+const started = Date.now();
+const database = await openDatabase();
+const app = await buildApp(
+  loadConfig({
+    NODE_ENV: "production",
+    LOG_LEVEL: "silent",
+    SECRET_KEY: "b".repeat(40),
+    DATA_DIR: ".tmp/bench-inbox",
+    DEMO_DATA: "false",
+  }),
+  {
+    database,
+  },
+);
+const db = database.db;
+const repo = createAccountsRepository(db);
+
+// Organisations, their agents and owners (with a session each).
+const tokens: string[] = [];
+const orgRows: { orgId: number; agentId: number; userId: number }[] = [];
+for (let i = 0; i < ORGS; i++) {
+  const org = await repo.insertAccount(null, {
+    accountType: "organization",
+    usernameFrom: `bench-org-${i}`,
+    email: `owner${i}@bench.example`,
+    details: { orgName: `Bench ${i}` },
+  });
+  const agent = await repo.insertAccount(org, {
+    accountType: "agent",
+    usernameFrom: `bench-agent-${i}`,
+    details: { agentName: `Agent ${i}` },
+  });
+  const [user] = await db
+    .insert(users)
+    .values({ email: `owner${i}@bench.example`, fullName: `Owner ${i}` })
+    .returning();
+  if (!user) throw new Error("bench user");
+  await db.insert(memberships).values({ userId: user.id, accountId: org.id, role: "owner" });
+  tokens.push(await issueSessionToken(db, user.id, org.id));
+  orgRows.push({ orgId: org.id, agentId: agent.id, userId: user.id });
+}
+
+async function exec(text: string) {
+  if (database.driver.kind === "pglite") await database.driver.client.exec(text);
+  else await database.driver.pool.query(text);
+}
+
+const values = orgRows.map((o) => `(${o.orgId}, ${o.agentId}, ${o.userId})`).join(", ");
+await exec(`create temporary table bench_orgs (org_id int, agent_id int, user_id int)`);
+await exec(`insert into bench_orgs values ${values}`);
+await exec(`
+  insert into rooms (id, org_id, agent_account_id, channel, kind, status, external_address, title, created_at)
+  select md5(o.org_id || '-' || g)::uuid::text, o.org_id, o.agent_id, 'sms', 'live',
+    case when g % 50 = 0 then 'archived' else 'open' end,
+    '+1503' || lpad(g::text, 7, '0'), '+1503' || lpad(g::text, 7, '0'), now() - interval '100 days'
+  from bench_orgs o, generate_series(1, ${ROOMS_PER_ORG}) g`);
+await exec(`
+  insert into conversation_messages (org_id, room_id, role, text, status, delivery_status, created_at)
+  select r.org_id, r.id, case when m % 2 = 1 then 'user' else 'assistant' end,
+    'Message ' || m || ' of the conversation with ' || r.external_address, 'complete',
+    case when m % 2 = 1 then 'received' else 'delivered' end,
+    now() - (abs(hashtext(r.id)) % 8640000) * interval '1 second' + m * interval '1 minute'
+  from rooms r, generate_series(1, ${MESSAGES_PER_ROOM}) m`);
+await exec(`
+  update rooms r set last_message_text = s.text, last_message_at = s.created_at, last_inbound_message_id = s.inbound
+  from (
+    select room_id, (array_agg(text order by id desc))[1] as text, max(created_at) as created_at,
+      max(id) filter (where role = 'user') as inbound
+    from conversation_messages group by room_id
+  ) s where s.room_id = r.id`);
+// Each owner has read about half of their rooms up to some message.
+await exec(`
+  insert into room_reads (room_id, user_id, org_id, last_read_message_id)
+  select r.id, o.user_id, r.org_id, r.last_inbound_message_id - (abs(hashtext(r.id)) % 3) * 2
+  from rooms r join bench_orgs o on o.org_id = r.org_id
+  where abs(hashtext(r.id || 'read')) % 2 = 0`);
+await exec("analyze");
+const setupSeconds = ((Date.now() - started) / 1000).toFixed(1);
+
+const inboxAddress = await app.listen({ port: 0, host: "127.0.0.1" });
+const bare = Fastify();
+bare.get("/bare", async () => ({ success: true, rooms: [], totalRooms: 0 }));
+const bareAddress = await bare.listen({ port: 0, host: "127.0.0.1" });
+
+// Sanity: the answer is what the inbox shows.
+const probe = (await (await fetch(`${inboxAddress}/api/v1/conversations?token=${tokens[0]}`)).json()) as {
+  rooms: { unreadCount: number; lastMessage: { text: string } }[];
+  totalRooms: number;
+};
+if (probe.rooms.length !== 20 || !probe.rooms[0]?.lastMessage.text)
+  throw new Error("unexpected inbox answer");
+
+/** Runs the clients in a worker (its own core): each client keeps one request in flight for DURATION_S. */
+function load(
+  urls: string[],
+): Promise<{ latencies: number[]; count: number; errors: number; seconds: number }> {
+  const source = `
+    const { parentPort, workerData } = require("node:worker_threads");
+    const { urls, concurrency, durationMs } = workerData;
+    const latencies = [];
+    let errors = 0;
+    const end = Date.now() + durationMs;
+    async function client(i) {
+      let n = i;
+      while (Date.now() < end) {
+        const url = urls[n++ % urls.length];
+        const t = performance.now();
+        try {
+          const res = await fetch(url);
+          await res.arrayBuffer();
+          if (!res.ok) errors++;
+        } catch { errors++; }
+        latencies.push(performance.now() - t);
+      }
+    }
+    const t0 = Date.now();
+    Promise.all(Array.from({ length: concurrency }, (_, i) => client(i))).then(() =>
+      parentPort.postMessage({ latencies, errors, seconds: (Date.now() - t0) / 1000 }));
+  `;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(source, {
+      eval: true,
+      workerData: { urls, concurrency: CONCURRENCY, durationMs: DURATION_S * 1000 },
+    });
+    worker.once("message", (m: { latencies: number[]; errors: number; seconds: number }) =>
+      resolve({ ...m, count: m.latencies.length }),
+    );
+    worker.once("error", reject);
+  });
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+// Pages 0-2, unread filter on a quarter of the calls, every organisation's owner.
+const inboxUrls: string[] = [];
+for (const [i, token] of tokens.entries())
+  for (const page of [0, 0, 1, 2])
+    inboxUrls.push(
+      `${inboxAddress}/api/v1/conversations?token=${token}${page ? `&page=${page}` : ""}${i % 4 === 0 ? "&unread=true" : ""}`,
+    );
+
+await load([`${bareAddress}/bare`]); // warm-up of the clients
+const bareRun = await load([`${bareAddress}/bare`]);
+await load(inboxUrls.slice(0, 50));
+const inboxRun = await load(inboxUrls);
+
+const bareSorted = [...bareRun.latencies].sort((a, b) => a - b);
+const inboxSorted = [...inboxRun.latencies].sort((a, b) => a - b);
+const bareRps = bareRun.count / bareRun.seconds;
+const inboxRps = inboxRun.count / inboxRun.seconds;
+const p95 = pct(inboxSorted, 0.95);
+const ratio = inboxRps / bareRps;
+
+console.log(
+  `data: ${ORGS * ROOMS_PER_ORG} rooms, ${ORGS * ROOMS_PER_ORG * MESSAGES_PER_ROOM} messages in ${SMOKE ? "PGlite" : "PostgreSQL"} (${ORGS} organisations; setup ${setupSeconds} s)`,
+);
+console.log(`clients: ${CONCURRENCY} concurrent, ${DURATION_S} s per route`);
+console.log(
+  `bare Fastify route: ${bareRps.toFixed(0)} req/s, p50 ${pct(bareSorted, 0.5).toFixed(2)} ms, p95 ${pct(bareSorted, 0.95).toFixed(2)} ms`,
+);
+console.log(
+  `inbox list (page of 20): ${inboxRps.toFixed(0)} req/s, p50 ${pct(inboxSorted, 0.5).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, p99 ${pct(inboxSorted, 0.99).toFixed(2)} ms, errors ${inboxRun.errors}`,
+);
+console.log(`ratio inbox/bare throughput: ${ratio.toFixed(2)}`);
+const met = p95 < TARGET_P95_MS && ratio >= TARGET_RATIO;
+console.log(
+  `target: p95 < ${TARGET_P95_MS} ms and ratio >= ${TARGET_RATIO}: ${met ? "met" : "NOT met"}${SMOKE ? " (smoke size: not the measured figure)" : ""}`,
+);
+
+await bare.close();
+await app.close();
+if (!SMOKE && !process.env.BENCH_KEEP) await adminQuery(`drop database if exists ${DB_NAME} with (force)`);
+if (inboxRun.errors > 0) process.exit(1);
