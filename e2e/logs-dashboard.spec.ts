@@ -45,6 +45,9 @@ test("the owner filters the calls, adds two columns, reloads, and exports the vi
   await builder.getByRole("button", { name: "Apply filters" }).click();
   await expect(builder).toBeHidden();
   await expect(page.getByLabel("Filter summary")).toHaveText("Where Direction is outbound");
+  // The rows show their values, not just the column headers.
+  await expect(table.getByRole("row").nth(1)).toContainText("outbound");
+  await expect(table.getByRole("row").nth(1)).toContainText(/\+1 \(\d{3}\)|\+1\d{10}|\d{3}-\d{4}/);
 
   await page.getByRole("button", { name: "Columns" }).click();
   const columns = page.getByRole("dialog", { name: "Columns" });

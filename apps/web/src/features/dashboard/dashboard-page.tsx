@@ -2,7 +2,6 @@ import {
   Alert,
   Button,
   Card,
-  Grid,
   Group,
   Modal,
   ScrollArea,
@@ -33,10 +32,11 @@ import { DASHBOARD_RANGES } from "./ranges.ts";
 function MetricData({ result, close }: { result: MetricResult; close: () => void }) {
   const [accountId, viewingAs] = useAccountKey();
   const { metric, window } = result;
+  const columns = ["timestamp", "direction", "duration", "transfer", "appointmentBooked"];
   const rows = useQuery({
     queryKey: ["metric-data", accountId, viewingAs, metric, window],
     queryFn: ({ signal }) => {
-      const request = buildLogRequest({ filters: metric.filters, fields: [], pageSize: 50 });
+      const request = buildLogRequest({ filters: metric.filters, fields: columns, pageSize: 50 });
       return apiClient.call(listLogs, {
         query: {
           ...request,
@@ -48,7 +48,6 @@ function MetricData({ result, close }: { result: MetricResult; close: () => void
       });
     },
   });
-  const columns = ["timestamp", "direction", "duration", "transfer", "appointmentBooked"];
   return (
     <Modal opened onClose={close} title={`${metric.title}: the calls behind it`} size="xl">
       <Stack gap="sm">
@@ -186,18 +185,8 @@ export function DashboardPage() {
   return (
     <Stack gap="md">
       <Title order={1}>Dashboard</Title>
-      {showWalkthrough ? (
-        <Grid gap="md">
-          <Grid.Col span={{ base: 12, lg: 4 }}>
-            <WalkthroughCard />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 8 }}>
-            <Metrics />
-          </Grid.Col>
-        </Grid>
-      ) : (
-        <Metrics />
-      )}
+      {showWalkthrough ? <WalkthroughCard /> : null}
+      <Metrics />
     </Stack>
   );
 }

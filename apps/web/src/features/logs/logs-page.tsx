@@ -230,14 +230,19 @@ export function LogsPage() {
   const overlays = useOverlays();
   const canInspectJSON = usePermission("canInspectJSON");
   const fields = useLogFields();
-  const logs = useLogs(state);
   const [dialog, setDialog] = useState<Dialog>(null);
   const available = useMemo(() => fields.data?.fields.map((field) => field.name) ?? [], [fields.data]);
   const labels = useMemo(
     () => Object.fromEntries((fields.data?.fields ?? []).map((field) => [field.name, field.label])),
     [fields.data],
   );
-  const columns = state.fields.length > 0 ? state.fields : defaultColumns(available);
+  const columns = useMemo(
+    () => (state.fields.length > 0 ? state.fields : defaultColumns(available)),
+    [state.fields, available],
+  );
+  // The rows carry the columns shown (the chosen ones, else the defaults), and so does an export.
+  const view = useMemo(() => ({ ...state, fields: columns }), [state, columns]);
+  const logs = useLogs(view);
   const summary = describeFilters(state.filters, { labels });
   const page = state.page ?? 1;
   const pageSize = state.pageSize ?? PAGE_SIZES.logs;
@@ -250,7 +255,7 @@ export function LogsPage() {
     <Stack gap="md">
       <Group justify="space-between" align="end">
         <Title order={1}>Calls</Title>
-        <ExportButtons state={state} total={total} />
+        <ExportButtons state={view} total={total} />
       </Group>
       <Group gap="sm" align="end" wrap="wrap">
         <DateRangePicker value={state.dateFilter} onChange={(dateFilter) => set({ ...state, dateFilter })} />
