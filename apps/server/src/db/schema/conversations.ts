@@ -1,4 +1,5 @@
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -7,6 +8,7 @@ import {
   serial,
   text,
   timestamp,
+  unique,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts.ts";
@@ -190,8 +192,48 @@ export const conversationLogs = pgTable(
   },
   (t) => [
     uniqueIndex("conversation_logs_uuid_key").on(t.uuid),
-    // Pages, counts, exports and metrics of one tenant's window, newest first with a stable tiebreak.
-    index("conversation_logs_org_time_id_idx").on(t.orgId, t.timestamp, t.id),
+    // Pages, counts, exports and metrics of one tenant's window, newest first with a stable tiebreak; the
+    // fixed filterable columns after (org_id, timestamp, id) make counts and metrics over them index-only
+    // scans (drizzle has no INCLUDE, so they are trailing key columns).
+    index("conversation_logs_org_time_cover_idx").on(
+      t.orgId,
+      t.timestamp,
+      t.id,
+      t.agentId,
+      t.accountId,
+      t.duration,
+      t.direction,
+      t.transfer,
+    ),
     index("conversation_logs_org_agent_idx").on(t.orgId, t.agentId, t.timestamp),
+  ],
+);
+
+/**
+ * Exact counts of `conversation_logs` per organisation, 15-minute bucket and the rollup dimensions (account,
+ * agent, direction, transfer, and `data` reduced to the rolled-up keys: appointmentBooked), with the sums the
+ * default metrics need. Kept by statement triggers on conversation_logs (migration 0007) in the writing
+ * transaction, so it is always exactly the rows. Columns are named as in conversation_logs so core's filter
+ * SQL and the metric translator run on it unchanged. Whole buckets of a window are read here, its edges
+ * from the rows.
+ */
+export const conversationLogRollups = pgTable(
+  "conversation_log_rollups",
+  {
+    orgId: integer("org_id").notNull(),
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    accountId: integer("account_id"),
+    agentId: integer("agent_id"),
+    direction: text("direction"),
+    transfer: text("transfer").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    n: bigint("n", { mode: "number" }).notNull(),
+    durationSum: bigint("duration_sum", { mode: "number" }).notNull(),
+    answered: bigint("answered", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    unique("conversation_log_rollups_key")
+      .on(t.orgId, t.bucket, t.accountId, t.agentId, t.direction, t.transfer, t.data)
+      .nullsNotDistinct(),
   ],
 );
