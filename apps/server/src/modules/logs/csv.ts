@@ -33,3 +33,42 @@ export function csvLine(values: readonly unknown[]): string {
   }
   return `${line}\r\n`;
 }
+
+/**
+ * {@link csvCell} in SQL, for the streamed export (PostgreSQL builds each line; Node only writes text).
+ * `text` is a text expression the caller evaluates once per row (a column of a subquery); `plain` marks
+ * values that never need quoting or defusing (integers, ISO timestamps).
+ */
+export function csvCellSql(text: string, plain: boolean): string {
+  if (plain) return `coalesce(${text}, '')`;
+  return (
+    `(CASE WHEN ${text} IS NULL THEN '' ` +
+    `WHEN left(${text}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') AND ${text} !~ '^[+-]?[0-9]+([.][0-9]+)?$' ` +
+    `THEN '"''' || replace(${text}, '"', '""') || '"' ` +
+    `WHEN ${text} ~ E'[",\\r\\n]' THEN '"' || replace(${text}, '"', '""') || '"' ` +
+    `ELSE ${text} END)`
+  );
+}
+
+/** A cell of a line whose text holds no quote, comma, CR or LF: defused only. */
+function defusedCellSql(text: string, plain: boolean): string {
+  if (plain) return `coalesce(${text}, '')`;
+  // ascii(): = + - @ TAB CR; a plain number such as +15035550100 or -12 stays as it is.
+  return (
+    `(CASE WHEN ascii(${text}) IN (61, 43, 45, 64, 9, 13) AND ${text} !~ '^[+-]?[0-9]+([.][0-9]+)?$' ` +
+    `THEN '"''' || ${text} || '"' ELSE coalesce(${text}, '') END)`
+  );
+}
+
+/**
+ * {@link csvLine} in SQL: cells are text expressions evaluated once per row (columns of a subquery). One
+ * test per row decides whether any cell needs quotes; most lines need none and skip those checks.
+ */
+export function csvLineSql(cells: ReadonlyArray<{ text: string; plain: boolean }>): string {
+  const join = (parts: string[]) => `(${parts.join(" || ',' || ")} || E'\\r\\n')`;
+  const full = join(cells.map((cell) => csvCellSql(cell.text, cell.plain)));
+  const quotable = cells.filter((cell) => !cell.plain).map((cell) => cell.text);
+  if (quotable.length === 0) return full;
+  const fast = join(cells.map((cell) => defusedCellSql(cell.text, cell.plain)));
+  return `(CASE WHEN concat(${quotable.join(", ")}) ~ E'[",\\r\\n]' THEN ${full} ELSE ${fast} END)`;
+}

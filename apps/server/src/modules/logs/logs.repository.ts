@@ -1,5 +1,6 @@
 import { LOG_COLUMNS, LOG_FIXED_FIELDS, type LogFixedField } from "@switchboard/core";
 import type { DatabaseHandle } from "../../db/client.ts";
+import { csvLineSql } from "./csv.ts";
 import { type LogScope, scopeSql } from "./log-scope.ts";
 import { Params, queryArrays, queryRows, type SqlParam } from "./sql.ts";
 
@@ -60,29 +61,58 @@ export function createLogsRepository(database: DatabaseHandle) {
     },
 
     /**
-     * Rows as arrays of text cells, in batches of `batch` by keyset (timestamp, id), newest first: memory
-     * stays one batch however many rows there are, and each batch is its own short statement.
+     * CSV text of the rows, newest first, in batches of `batch` rows by keyset (timestamp, id): PostgreSQL
+     * builds every line (cells escaped and defused as {@link csvCellSql}) and answers one string per batch,
+     * so Node only writes text. The next batch is read while the caller writes the current one; memory
+     * stays about two batches however many rows there are. `offset` skips rows before the first batch.
      */
-    async *batches(where: LogWhere, select: string[], batch: number, limit: number | null) {
-      let cursor: { ts: string; id: number } | null = null;
-      let left = limit ?? Number.POSITIVE_INFINITY;
-      while (left > 0) {
+    async *csvBatches(
+      where: LogWhere,
+      cells: ReadonlyArray<{ sql: string; plain: boolean }>,
+      batch: number,
+      limit: number | null,
+      offset = 0,
+    ): AsyncGenerator<string> {
+      const line = csvLineSql(cells.map((cell, i) => ({ text: `b.c${i}`, plain: cell.plain })));
+      const read = async (cursor: { ts: string; id: number } | null, size: number, skip: number) => {
         const params = new Params();
         let condition = whereSql(where, params);
         if (cursor)
           condition += ` AND ("timestamp", id) < (${params.add(cursor.ts, "timestamptz")}, ${params.add(cursor.id, "int")})`;
-        const size = Math.min(batch, left);
         const text =
-          `SELECT ${select.join(", ")}, "timestamp"::text AS cursor_ts, id AS cursor_id FROM conversation_logs WHERE ${condition} ` +
-          `ORDER BY conversation_logs."timestamp" DESC, conversation_logs.id DESC LIMIT ${size}`;
-        const rows = await queryArrays(database, text, params.values);
-        if (rows.length === 0) return;
-        const last = rows[rows.length - 1] as unknown[];
-        cursor = { ts: String(last[last.length - 2]), id: Number(last[last.length - 1]) };
-        for (const row of rows) row.length -= 2;
-        yield rows;
-        left -= rows.length;
-        if (rows.length < size) return;
+          `WITH b AS MATERIALIZED (SELECT "timestamp" AS ts, id, ${cells.map((cell, i) => `${cell.sql} AS c${i}`).join(", ")} ` +
+          `FROM conversation_logs WHERE ${condition} ` +
+          `ORDER BY conversation_logs."timestamp" DESC, conversation_logs.id DESC LIMIT ${size}` +
+          `${skip > 0 ? ` OFFSET ${params.add(skip, "int")}` : ""}) ` +
+          // A materialized CTE is read back in the order it was written: the lines keep the ORDER BY.
+          `SELECT (SELECT string_agg(${line}, '') FROM b) AS text, (SELECT count(*)::int FROM b) AS n, ` +
+          `(SELECT b.ts::text FROM b ORDER BY b.ts, b.id LIMIT 1) AS ts, (SELECT b.id FROM b ORDER BY b.ts, b.id LIMIT 1) AS id`;
+        const [row] = await queryArrays(database, text, params.values);
+        const [body, n, ts, id] = (row ?? []) as [string | null, number, string | null, number | null];
+        return {
+          text: body ?? "",
+          n: Number(n ?? 0),
+          cursor: ts === null || id === null ? null : { ts: String(ts), id: Number(id) },
+        };
+      };
+      let left = limit ?? Number.POSITIVE_INFINITY;
+      let size = Math.min(batch, left);
+      let pending: ReturnType<typeof read> | null = read(null, size, offset);
+      try {
+        while (pending) {
+          const got = await pending;
+          pending = null;
+          left -= got.n;
+          const more = got.n === size && left > 0 && got.cursor !== null;
+          if (more) {
+            size = Math.min(batch, left);
+            pending = read(got.cursor, size, 0);
+          }
+          if (got.n > 0) yield got.text;
+        }
+      } finally {
+        // The reader stopped early (a closed connection): let the statement in flight finish quietly.
+        await pending?.catch(() => {});
       }
     },
 

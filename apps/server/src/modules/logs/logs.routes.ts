@@ -20,7 +20,8 @@ export function logsRoutes(logs: LogsService, metrics: MetricsService, stats: St
         "cache-control": "no-store",
       });
       try {
-        await pipeline(Readable.from(lines()), reply.raw);
+        // One batch (a few MB of text) buffered at most: the next is read only when the socket drains.
+        await pipeline(Readable.from(lines(), { highWaterMark: 1 }), reply.raw);
       } catch (error) {
         request.log.warn({ err: error }, "log export ended early");
         reply.raw.destroy();

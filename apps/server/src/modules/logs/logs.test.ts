@@ -12,10 +12,11 @@ import {
   rooms,
   runtimeUsage,
 } from "../../db/schema/index.ts";
-import { csvCell } from "./csv.ts";
+import { csvCell, csvCellSql, csvLine, csvLineSql } from "./csv.ts";
 import { insertGeneratedLogs } from "./log-generator.ts";
 import { createLogsModule } from "./logs.module.ts";
 import { toFormulaRow } from "./metrics.service.ts";
+import { queryRows } from "./sql.ts";
 
 let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
@@ -335,6 +336,51 @@ describe("CSV export", () => {
     expect(csvCell("-12")).toBe("-12");
     expect(csvCell(null)).toBe("");
     expect(csvCell(true)).toBe("true");
+  });
+
+  it("builds the same cells and lines in SQL as csvCell and csvLine", async () => {
+    const texts = [
+      "plain",
+      "a,b",
+      'say "hi"',
+      "one\ntwo",
+      "cr\rhere",
+      "=1+1",
+      "+1 555",
+      "-cmd",
+      "@SUM(A1)",
+      "\tx",
+      "\rx",
+      "+15035550100",
+      "-12",
+      "-1.5",
+      "+.5",
+      "1.",
+      "",
+      "'quoted'",
+      "x".repeat(300),
+    ];
+    const values: Array<string | null> = [...texts, null];
+    const cells = values.map((_, i) => `$${i + 1}::text`);
+    const [row = {}] = await queryRows<Record<string, string>>(
+      app.context.database,
+      `SELECT ${cells.map((cell, i) => `${csvCellSql(cell, false)} AS c${i}`).join(", ")}, ` +
+        `${csvLineSql(cells.map((text) => ({ text, plain: false })))} AS line`,
+      values,
+    );
+    for (const [i, value] of values.entries())
+      expect(row[`c${i}`], JSON.stringify(value)).toBe(csvCell(value));
+    expect(row.line).toBe(csvLine(values));
+    // Lines with nothing to quote take the fast path: each must still equal csvLine.
+    for (const value of values) {
+      const line = ["+15035550100", value, "-12", "ok"];
+      const [fast] = await queryRows<{ line: string }>(
+        app.context.database,
+        `SELECT ${csvLineSql(line.map((_, i) => ({ text: `$${i + 1}::text`, plain: false })))} AS line`,
+        line,
+      );
+      expect(fast?.line, JSON.stringify(value)).toBe(csvLine(line));
+    }
   });
 
   it("streams the window's rows as conversation_logs_{date}.csv with the chosen columns", async () => {
