@@ -362,6 +362,11 @@ export async function uploadMedia(file: File): Promise<string> {
   return (await apiClient.call(uploadChatMedia, { form })).url;
 }
 
+/** The first message of a new conversation. */
+export async function sendFirstMessage(roomId: string, text: string): Promise<void> {
+  await apiClient.call(sendConversationMessage, { params: { roomId }, body: { text, media: [] } });
+}
+
 /** Starts (or finds) the conversation with an address: its profile, then the room with the agent. */
 export async function startConversation(address: string): Promise<string> {
   const { profile } = await apiClient.call(createExternalDestinationProfile, { body: { address } });

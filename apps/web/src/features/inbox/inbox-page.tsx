@@ -41,6 +41,7 @@ import {
   type ConversationDetail,
   type ConversationListItem,
   type InboxMessage,
+  sendFirstMessage,
   startConversation,
   uploadMedia,
   useActivity,
@@ -679,12 +680,7 @@ function Compose(props: {
         return;
       }
       if (props.text.trim()) {
-        const { apiClient } = await import("../../lib/api-client.ts");
-        const { sendConversationMessage } = await import("@switchboard/api");
-        await apiClient.call(sendConversationMessage, {
-          params: { roomId },
-          body: { text: props.text.trim(), media: [] },
-        });
+        await sendFirstMessage(roomId, props.text.trim());
       }
       props.onStarted(roomId);
     } catch (error) {
