@@ -2,7 +2,8 @@ import { LOG_COLUMNS, LOG_FIXED_FIELDS, type LogFixedField } from "@switchboard/
 import type { DatabaseHandle } from "../../db/client.ts";
 import { csvLineSql } from "./csv.ts";
 import { type LogScope, scopeSql } from "./log-scope.ts";
-import { Params, queryArrays, queryRows, type SqlParam } from "./sql.ts";
+import { ROLLUP_BUCKET_MS } from "./metric-sql.ts";
+import { Params, queryArrays, queryArraysWithoutJit, queryRows, type SqlParam } from "./sql.ts";
 
 /**
  * The log queries: one statement each, over `conversation_logs` (ordered by the index on org_id, timestamp,
@@ -24,13 +25,31 @@ export function dataFieldSql(key: string, asText: boolean): string {
   return asText ? `(data ->> '${key}')` : `(data -> '${key}')`;
 }
 
+/** Core's rendered filter condition and values, placeholders numbered from `firstIndex`. */
+export type LogFilter = ((firstIndex: number) => { text: string; values: Array<string | number> }) & {
+  /** Every clause names a column conversation_log_rollups keeps (the same SQL runs on it). */
+  onRollup?: boolean;
+};
+
 export type LogWhere = {
   scope: LogScope;
   start: Date;
   end: Date;
-  /** Core's rendered filter condition and values, placeholders numbered from `firstIndex`. */
-  filter: (firstIndex: number) => { text: string; values: Array<string | number> };
+  filter: LogFilter;
+  /** The filter runs on conversation_log_rollups too: whole buckets of the window are counted there. */
+  onRollup?: boolean | undefined;
 };
+
+/** The whole rollup buckets inside [start, end] as [start, end), or null when there are none. */
+export function rollupSpan(start: Date, end: Date): { start: Date; end: Date } | null {
+  const first = Math.ceil(start.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
+  const last = Math.floor(end.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
+  return last > first ? { start: new Date(first), end: new Date(last) } : null;
+}
+
+/** Day number (at the offset, a float8 placeholder in ms) of a timestamptz expression. */
+const daySql = (column: string, offset: string) =>
+  `floor((date_part('epoch', ${column}) * 1000 + ${offset}) / 86400000)::int`;
 
 export function whereSql(where: LogWhere, params: Params): string {
   const scope = scopeSql(where.scope, params);
@@ -53,9 +72,32 @@ export function createLogsRepository(database: DatabaseHandle) {
       return queryRows<Record<string, unknown>>(database, text, params.values);
     },
 
+    /**
+     * The exact number of rows. When the filter runs on the rollup, whole 15-minute buckets of the window
+     * are summed there and only the window's two partial edge buckets are counted from the rows.
+     */
     async count(where: LogWhere): Promise<number> {
       const params = new Params();
-      const text = `SELECT count(*)::float8 AS n FROM conversation_logs WHERE ${whereSql(where, params)}`;
+      const span = where.onRollup ? rollupSpan(where.start, where.end) : null;
+      if (span === null) {
+        const text = `SELECT count(*)::float8 AS n FROM conversation_logs WHERE ${whereSql(where, params)}`;
+        const [row] = await queryRows<{ n: number }>(database, text, params.values);
+        return Number(row?.n ?? 0);
+      }
+      const scope = scopeSql(where.scope, params);
+      const filter = where.filter(params.next);
+      for (const value of filter.values) params.values.push(value);
+      const start = params.add(where.start.toISOString(), "timestamptz");
+      const first = params.add(span.start.toISOString(), "timestamptz");
+      const last = params.add(span.end.toISOString(), "timestamptz");
+      const end = params.add(where.end.toISOString(), "timestamptz");
+      const rows = (range: string) =>
+        `(SELECT count(*) FROM conversation_logs WHERE ${scope} AND ${range} AND (${filter.text}))`;
+      const text =
+        `SELECT ((SELECT coalesce(sum(n), 0) FROM conversation_log_rollups WHERE ${scope} ` +
+        `AND bucket >= ${first} AND bucket < ${last} AND (${filter.text})) ` +
+        `+ ${rows(`"timestamp" >= ${start} AND "timestamp" < ${first}`)} ` +
+        `+ ${rows(`"timestamp" >= ${last} AND "timestamp" <= ${end}`)})::float8 AS n`;
       const [row] = await queryRows<{ n: number }>(database, text, params.values);
       return Number(row?.n ?? 0);
     },
@@ -138,10 +180,46 @@ export function createLogsRepository(database: DatabaseHandle) {
       const offset = params.add(offsetMinutes * 60_000, "float8");
       const aggregates = build(params, "TRUE");
       const text =
-        `SELECT floor((extract(epoch from "timestamp") * 1000 + ${offset}) / 86400000)::int AS day, ` +
+        `SELECT ${daySql('"timestamp"', offset)} AS day, ` +
         `${aggregates.map((aggregate, i) => `${aggregate} AS a${i}`).join(", ")} ` +
         `FROM conversation_logs WHERE ${condition} GROUP BY 1`;
-      const rows = await queryArrays(database, text, params.values);
+      const rows = await queryArraysWithoutJit(database, text, params.values);
+      return rows.map((row) => ({
+        day: Number(row[0]),
+        values: row.slice(1).map((value) => Number(value ?? 0)),
+      }));
+    },
+
+    /**
+     * {@link aggregateByDay} with whole 15-minute buckets read from conversation_log_rollups (`rollup`
+     * aggregates over its groups) and the window's partial edge buckets from the rows (`raw` aggregates,
+     * the same values in the same order); one statement. `span` is {@link rollupSpan} of the window.
+     */
+    async aggregateByDayWithRollup(
+      where: LogWhere,
+      span: { start: Date; end: Date },
+      build: (params: Params) => { rollup: string[]; raw: string[] },
+      offsetMinutes: number,
+    ) {
+      const params = new Params();
+      const scope = scopeSql(where.scope, params);
+      const offset = params.add(offsetMinutes * 60_000, "float8");
+      const start = params.add(where.start.toISOString(), "timestamptz");
+      const first = params.add(span.start.toISOString(), "timestamptz");
+      const last = params.add(span.end.toISOString(), "timestamptz");
+      const end = params.add(where.end.toISOString(), "timestamptz");
+      const { rollup, raw } = build(params);
+      const list = (items: string[]) => items.map((item, i) => `${item} AS a${i}`).join(", ");
+      const edge = (range: string) =>
+        `SELECT ${daySql('"timestamp"', offset)} AS day, ${list(raw)} FROM conversation_logs ` +
+        `WHERE ${scope} AND ${range} GROUP BY 1`;
+      const text =
+        `SELECT day, ${rollup.map((_, i) => `sum(a${i})::float8`).join(", ")} FROM (` +
+        `SELECT ${daySql("bucket", offset)} AS day, ${list(rollup)} FROM conversation_log_rollups ` +
+        `WHERE ${scope} AND bucket >= ${first} AND bucket < ${last} GROUP BY 1 ` +
+        `UNION ALL ${edge(`"timestamp" >= ${start} AND "timestamp" < ${first}`)} ` +
+        `UNION ALL ${edge(`"timestamp" >= ${last} AND "timestamp" <= ${end}`)}) parts GROUP BY day`;
+      const rows = await queryArraysWithoutJit(database, text, params.values);
       return rows.map((row) => ({
         day: Number(row[0]),
         values: row.slice(1).map((value) => Number(value ?? 0)),

@@ -28,7 +28,14 @@ import { badRequest } from "../../http/api-error.ts";
 import type { Access } from "../auth/access.ts";
 import { csvLine } from "./csv.ts";
 import type { LogScope } from "./log-scope.ts";
-import { dataFieldSql, fixedFieldSql, type LogsRepository, type LogWhere } from "./logs.repository.ts";
+import {
+  dataFieldSql,
+  fixedFieldSql,
+  type LogFilter,
+  type LogsRepository,
+  type LogWhere,
+} from "./logs.repository.ts";
+import { ROLLUP_DATA_KEYS, ROLLUP_FIXED_FIELDS } from "./metric-sql.ts";
 
 /** Rows the dynamic fields are inferred from. */
 const FIELD_SAMPLE_ROWS = 1000;
@@ -92,17 +99,18 @@ export function dynamicFilterTypes(filters: Filters): Record<string, FilterField
  * Log filters (raw: JSON text, possibly URL-encoded, or an object) as a condition builder; a refused field,
  * operator or value answers 400 with the translator's message.
  */
-export function filterCondition(
-  raw: unknown,
-  now: number,
-  utcOffsetMinutes = 0,
-): (firstIndex: number) => { text: string; values: Array<string | number> } {
+export function filterCondition(raw: unknown, now: number, utcOffsetMinutes = 0): LogFilter {
   const first = normalizeLogFilters(raw);
   const fieldTypes = dynamicFilterTypes(first);
   const filters = normalizeLogFilters(raw, fieldTypes);
   try {
     const translation = translateLogFilters(filters, { now, fieldTypes, utcOffsetMinutes });
-    return (firstIndex) => renderLogFilterSql(translation, firstIndex);
+    const onRollup = translation.clauses.every((clause) =>
+      clause.column.kind === "fixed"
+        ? ROLLUP_FIXED_FIELDS.has(clause.column.field)
+        : ROLLUP_DATA_KEYS.has(clause.column.key),
+    );
+    return Object.assign((firstIndex: number) => renderLogFilterSql(translation, firstIndex), { onRollup });
   } catch (error) {
     if (error instanceof LogFilterError) throw badRequest(`filters: ${error.message}`);
     throw error;
@@ -141,11 +149,13 @@ export function createLogsService(deps: Deps) {
 
   function whereOf(scope: LogScope, query: LogListQuery, at: number): LogWhere {
     const window = resolveWindow(query, at);
+    const filter = filterCondition(query.filters, at, query.utcOffsetMinutes ?? 0);
     return {
       scope,
       start: new Date(window.start),
       end: new Date(window.end),
-      filter: filterCondition(query.filters, at, query.utcOffsetMinutes ?? 0),
+      filter,
+      onRollup: filter.onRollup,
     };
   }
 

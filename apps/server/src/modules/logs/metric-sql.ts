@@ -39,7 +39,9 @@ const NUMERIC_TEXT =
 /** Core's stringToNumberOrNaN in SQL: NULL stands for NaN. */
 function textNumber(text: string): string {
   return (
-    `(CASE WHEN ${text} ~ ${NUMERIC_TEXT} THEN (${text})::float8 ` +
+    // transfer holds "1" or "0": read those without the pattern.
+    `(CASE WHEN ${text} = '1' THEN 1::float8 WHEN ${text} = '0' THEN 0::float8 ` +
+    `WHEN ${text} ~ ${NUMERIC_TEXT} THEN (${text})::float8 ` +
     `WHEN ${text} !~ '[^[:space:]]' THEN 0::float8 ` +
     `WHEN lower(btrim(${text})) = 'true' THEN 1::float8 ` +
     `WHEN lower(btrim(${text})) = 'false' THEN 0::float8 END)`
@@ -276,6 +278,122 @@ export function metricAggregateSql(
         return {
           numerator: `coalesce(sum(${numeric(e)}) FILTER (WHERE ${where}), 0)::float8`,
           denominator: null,
+        };
+    }
+  } catch (error) {
+    if (!(error instanceof Untranslatable)) throw error;
+    params.values.length = mark;
+    return null;
+  }
+}
+
+/** Data keys `conversation_log_rollups.data` keeps (migration 0007): filters and formulas on them roll up. */
+export const ROLLUP_DATA_KEYS: ReadonlySet<string> = new Set(["appointmentBooked"]);
+/** Fixed fields that are dimensions of the rollup (same column names as conversation_logs). */
+export const ROLLUP_FIXED_FIELDS: ReadonlySet<LogFixedField> = new Set([
+  "accountId",
+  "agentId",
+  "direction",
+  "transfer",
+]);
+/** Width of a rollup bucket: every real UTC offset is a whole number of buckets. */
+export const ROLLUP_BUCKET_MS = 15 * 60_000;
+
+/** The fields a formula reads, or null when it holds anything but literals, fields and operators. */
+function formulaFields(node: FormulaNode, into: string[]): string[] | null {
+  switch (node.type) {
+    case "number":
+    case "string":
+    case "boolean":
+      return into;
+    case "var":
+      into.push(node.name);
+      return into;
+    case "unary":
+      return formulaFields(node.operand, into);
+    case "binary":
+      return formulaFields(node.left, into) && formulaFields(node.right, into);
+    default:
+      return null;
+  }
+}
+
+function fixedOf(name: string): LogFixedField | undefined {
+  return isLogFixedField(name) ? name : FIXED_BY_LOWER.get(name.toLowerCase());
+}
+
+/**
+ * The aggregates of a metric over `conversation_log_rollups` (each group row stands for `n` log rows), or
+ * null when the rollup cannot answer it exactly. It can when the formula reads only rollup dimensions (then
+ * the formula's value is the same for every row of a group, and the translated formula runs on the group's
+ * columns, weighted by `n`), or is the duration total/average (`duration`, sum or avg) or the answered count
+ * (`duration > 0`, count), which the rollup keeps as sums. `rows` counts the rows `where` selects.
+ */
+export function metricRollupSql(
+  formula: string,
+  aggregation: MetricAggregation,
+  where: string,
+  params: Params,
+): (MetricSql & { rows: string }) | null {
+  let node: FormulaNode;
+  try {
+    node = parseFormula(formula.trim() === "" ? "1" : formula);
+  } catch {
+    return null;
+  }
+  const rows = `coalesce(sum(n) FILTER (WHERE ${where}), 0)::float8`;
+  const isDuration = (n: FormulaNode) => n.type === "var" && fixedOf(n.name) === "duration";
+  if (isDuration(node) && aggregation !== "count") {
+    return {
+      numerator: `coalesce(sum(duration_sum) FILTER (WHERE ${where}), 0)::float8`,
+      denominator: aggregation === "avg" ? rows : null,
+      rows,
+    };
+  }
+  if (
+    aggregation === "count" &&
+    node.type === "binary" &&
+    node.operator === ">" &&
+    isDuration(node.left) &&
+    node.right.type === "number" &&
+    node.right.value === 0
+  ) {
+    return {
+      numerator: `coalesce(sum(answered) FILTER (WHERE ${where}), 0)::float8`,
+      denominator: null,
+      rows,
+    };
+  }
+  const fields = formulaFields(node, []);
+  if (fields === null) return null;
+  for (const name of fields) {
+    const fixed = fixedOf(name);
+    if (fixed !== undefined ? !ROLLUP_FIXED_FIELDS.has(fixed) : !ROLLUP_DATA_KEYS.has(name)) return null;
+  }
+  const mark = params.values.length;
+  try {
+    const e = translate(node, params);
+    switch (aggregation) {
+      case "count":
+        return {
+          numerator: `coalesce(sum(n) FILTER (WHERE ${where} AND ${truthy(e)}), 0)::float8`,
+          denominator: null,
+          rows,
+        };
+      case "avg": {
+        const counted = notNull(e);
+        const condition = counted === "true" ? where : `${where} AND ${counted}`;
+        return {
+          numerator: `coalesce(sum(${numeric(e)} * n) FILTER (WHERE ${condition}), 0)::float8`,
+          denominator: `coalesce(sum(n) FILTER (WHERE ${condition}), 0)::float8`,
+          rows,
+        };
+      }
+      default:
+        return {
+          numerator: `coalesce(sum(${numeric(e)} * n) FILTER (WHERE ${where}), 0)::float8`,
+          denominator: null,
+          rows,
         };
     }
   } catch (error) {

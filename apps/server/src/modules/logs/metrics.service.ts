@@ -20,9 +20,9 @@ import { accounts } from "../../db/schema/index.ts";
 import { ApiError, badRequest } from "../../http/api-error.ts";
 import type { Access, AccountRow } from "../auth/access.ts";
 import type { LogScope } from "./log-scope.ts";
-import type { LogsRepository, LogWhere } from "./logs.repository.ts";
+import { type LogsRepository, type LogWhere, rollupSpan } from "./logs.repository.ts";
 import { filterCondition } from "./logs.service.ts";
-import { metricAggregateSql } from "./metric-sql.ts";
+import { metricAggregateSql, metricRollupSql, ROLLUP_BUCKET_MS } from "./metric-sql.ts";
 import { Params } from "./sql.ts";
 
 /** Most rows core's evaluator runs over for one metric (formulas SQL cannot compute). */
@@ -163,7 +163,10 @@ export function createMetricsService(deps: Deps) {
     const out: Array<{ index: number; result: MetricResult }> = [];
     type Entry = { metric: SavedMetric; index: number; filter: LogWhere["filter"]; slots: number[] };
     const sqlMetrics: Entry[] = [];
+    const rollupMetrics: Entry[] = [];
     const evaluated: Entry[] = [];
+    // Whole 15-minute buckets come from the rollup when days at this offset are made of whole buckets.
+    const span = offsetMs % ROLLUP_BUCKET_MS === 0 ? rollupSpan(where.start, where.end) : null;
     for (const { metric, index } of metrics) {
       let filter: LogWhere["filter"];
       try {
@@ -178,10 +181,55 @@ export function createMetricsService(deps: Deps) {
       }
       const translatable =
         metricAggregateSql(metric.formula, metric.aggregation, "TRUE", new Params()) !== null;
-      (translatable ? sqlMetrics : evaluated).push({ metric, index, filter, slots: [] });
+      const rolls =
+        translatable &&
+        span !== null &&
+        filter.onRollup === true &&
+        metricRollupSql(metric.formula, metric.aggregation, "TRUE", new Params()) !== null;
+      (rolls ? rollupMetrics : translatable ? sqlMetrics : evaluated).push({
+        metric,
+        index,
+        filter,
+        slots: [],
+      });
+    }
+    const grouped: Array<{ day: number; values: number[] }> = [];
+    if (rollupMetrics.length > 0 && span !== null) {
+      const rows = await deps.repo.aggregateByDayWithRollup(
+        where,
+        span,
+        (params) => {
+          const rollup: string[] = [];
+          const raw: string[] = [];
+          for (const entry of rollupMetrics) {
+            const condition = entry.filter(params.next);
+            for (const value of condition.values) params.values.push(value);
+            const where = `(${condition.text})`;
+            const fromRollup = metricRollupSql(entry.metric.formula, entry.metric.aggregation, where, params);
+            const fromRows = metricAggregateSql(
+              entry.metric.formula,
+              entry.metric.aggregation,
+              where,
+              params,
+            );
+            if (fromRollup === null || fromRows === null) throw new Error("metric no longer translates");
+            entry.slots = [rollup.length, rollup.length + 1, rollup.length + 2];
+            rollup.push(fromRollup.numerator, fromRollup.denominator ?? "0::float8", fromRollup.rows);
+            raw.push(
+              fromRows.numerator,
+              fromRows.denominator ?? "0::float8",
+              `count(*) FILTER (WHERE ${where})::float8`,
+            );
+          }
+          return { rollup, raw };
+        },
+        offsetMinutes,
+      );
+      grouped.push(...rows);
     }
     if (sqlMetrics.length > 0) {
-      const grouped = await deps.repo.aggregateByDay(
+      const offsetSlots = rollupMetrics.length * 3;
+      const rows = await deps.repo.aggregateByDay(
         where,
         (params) => {
           const all: string[] = [];
@@ -195,7 +243,11 @@ export function createMetricsService(deps: Deps) {
               params,
             );
             if (aggregates === null) throw new Error("metric no longer translates");
-            entry.slots = [all.length, all.length + 1, all.length + 2];
+            entry.slots = [
+              offsetSlots + all.length,
+              offsetSlots + all.length + 1,
+              offsetSlots + all.length + 2,
+            ];
             all.push(
               aggregates.numerator,
               aggregates.denominator ?? "0::float8",
@@ -206,8 +258,17 @@ export function createMetricsService(deps: Deps) {
         },
         offsetMinutes,
       );
-      const byDay = new Map(grouped.map((row) => [row.day, row.values]));
-      for (const { metric, index, slots } of sqlMetrics) {
+      for (const row of rows)
+        grouped.push({ day: row.day, values: [...new Array<number>(offsetSlots).fill(0), ...row.values] });
+    }
+    if (rollupMetrics.length + sqlMetrics.length > 0) {
+      const byDay = new Map<number, number[]>();
+      for (const row of grouped) {
+        const values = byDay.get(row.day);
+        if (!values) byDay.set(row.day, [...row.values]);
+        else for (const [i, value] of row.values.entries()) values[i] = (values[i] ?? 0) + value;
+      }
+      for (const { metric, index, slots } of [...rollupMetrics, ...sqlMetrics]) {
         const [num = 0, den = 0, rowsSlot = 0] = slots;
         let total = 0;
         let totalDen = 0;

@@ -43,3 +43,29 @@ export class Params {
     return this.values.length + 1;
   }
 }
+
+/**
+ * {@link queryArrays} with PostgreSQL's JIT off for the statement: an aggregate with many FILTER clauses
+ * costs enough to be JIT-compiled, and compiling takes longer (hundreds of ms) than running it. PGlite
+ * has no JIT.
+ */
+export async function queryArraysWithoutJit(
+  database: DatabaseHandle,
+  text: string,
+  values: readonly SqlParam[] = [],
+): Promise<unknown[][]> {
+  if (database.driver.kind === "pglite") return queryArrays(database, text, values);
+  const client = await database.driver.pool.connect();
+  try {
+    await client.query("BEGIN READ ONLY");
+    await client.query("SET LOCAL jit = off");
+    const result = await client.query({ text, values: values as unknown[], rowMode: "array" });
+    await client.query("COMMIT");
+    return result.rows as unknown[][];
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
