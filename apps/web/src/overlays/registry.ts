@@ -256,6 +256,34 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     component: lazyOverlay(() => import("../features/schedule/schedule-overlay.tsx"), "ScheduleOverlay"),
   },
 
+  // Contacts (issue 7).
+  contacts: {
+    title: "Contacts",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/contacts/contact-overlays.tsx"), "ContactsOverlay"),
+  },
+  createContact: {
+    title: "New contact",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/contacts/contact-overlays.tsx"), "CreateContactOverlay"),
+  },
+  editContact: {
+    title: "Edit contact",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/contacts/contact-overlays.tsx"), "EditContactOverlay"),
+  },
+  previewContact: {
+    title: "Contact",
+    component: lazyOverlay(
+      () => import("../features/contacts/contact-overlays.tsx"),
+      "PreviewContactOverlay",
+    ),
+  },
+  deleteContact: {
+    title: "Delete contact",
+    component: lazyOverlay(() => import("../features/contacts/contact-overlays.tsx"), "DeleteContactOverlay"),
+  },
+
   // Members of the account in view.
   members: {
     title: "Members",

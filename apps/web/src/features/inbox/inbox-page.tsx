@@ -37,6 +37,8 @@ import { EmptyState, ErrorState, LoadingState } from "../../components/query-sta
 import { errorMessage } from "../../lib/shell-api.ts";
 import { toast } from "../../lib/toast.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
+import { CONTACT_PICK_VALUE, onContactPicked } from "../contacts/contact-pick.ts";
+import { contactNameFor } from "../contacts/display-names.ts";
 import {
   type ConversationDetail,
   type ConversationListItem,
@@ -655,6 +657,9 @@ function Compose(props: {
 }) {
   const [to, setTo] = useState("");
   const [busy, setBusy] = useState(false);
+  const overlays = useOverlays();
+  // The contacts overlay opened as a picker hands back the chosen contact's address.
+  useEffect(() => onContactPicked((picked) => setTo(picked.address)), []);
   const recipients = useMemo(
     () =>
       to
@@ -662,6 +667,11 @@ function Compose(props: {
         .map((r) => r.trim())
         .filter(Boolean),
     [to],
+  );
+  // Names of known contacts at once, from the contact-display-names cache.
+  const recipientNames = useMemo(
+    () => recipients.map((r) => contactNameFor(r)).filter((name): name is string => Boolean(name)),
+    [recipients],
   );
   const sendFirst = async (event: FormEvent) => {
     event.preventDefault();
@@ -706,6 +716,17 @@ function Compose(props: {
             placeholder="+1 503 555 0199"
             value={to}
             onChange={(e) => setTo(e.currentTarget.value)}
+            description={recipientNames.length > 0 ? recipientNames.join(", ") : undefined}
+            rightSectionWidth={110}
+            rightSection={
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                onClick={() => overlays.open("contacts", CONTACT_PICK_VALUE)}
+              >
+                Contacts
+              </Button>
+            }
             data-autofocus
           />
           <Textarea

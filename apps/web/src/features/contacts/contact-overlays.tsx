@@ -1,0 +1,343 @@
+import { Anchor, Badge, Button, Group, Stack, Text, Title, UnstyledButton } from "@mantine/core";
+import { INBOX_MESSAGES } from "@switchboard/api";
+import { type ReactNode, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { useAppPath } from "../../app/account-context.ts";
+import { usePermission } from "../../app/account-state.ts";
+import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { appPath } from "../../lib/account-path.ts";
+import { toast } from "../../lib/toast.ts";
+import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import { useOverlays } from "../../overlays/use-overlays.tsx";
+import { startConversation } from "../inbox/api.ts";
+import { type Contact, contactIdOf, useContact, useDeleteContact } from "./api.ts";
+import { fieldLabel, freeFields, newContactRows, toFieldRows } from "./contact-fields.ts";
+import { ContactForm, loadedKeysOf } from "./contact-form.tsx";
+import { primaryAddress, shownAddresses, useContactSearch } from "./contact-list.tsx";
+import { CONTACT_PICK_VALUE, contactPickWanted, pickContact } from "./contact-pick.ts";
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** Loads the contact an overlay value names and renders `children` with it (loading, error, not found). */
+function WithContact({
+  value,
+  children,
+}: {
+  value: string;
+  children: (contact: Contact, rooms: RoomLink[]) => ReactNode;
+}) {
+  const id = contactIdOf(value);
+  const contact = useContact(id);
+  if (id === null) return <ErrorState error={new Error("Contact not found")} />;
+  if (contact.isPending) return <LoadingState label="Loading the contact…" />;
+  if (contact.isError)
+    return (
+      <ErrorState
+        title="The contact could not be loaded"
+        error={contact.error}
+        onRetry={() => void contact.refetch()}
+      />
+    );
+  return <>{children(contact.data.contact, contact.data.rooms)}</>;
+}
+
+type RoomLink = { roomId: string; lastMessage: string | null; lastMessageAt: number | null };
+
+/** `?createContact`: a new contact from name, phone numbers, e-mails, company, notes and fields of one's own. */
+export function CreateContactOverlay({ close }: OverlayComponentProps) {
+  const [rows] = useState(newContactRows);
+  return (
+    <ContactForm
+      initialRows={rows}
+      submitLabel="Add contact"
+      onCancel={close}
+      onSaved={(contact) => {
+        toast.success(`${contact.displayName} added.`);
+        close();
+      }}
+    />
+  );
+}
+
+/** `?editContact=<id>`: every free field editable; the save sends the whole merged object as newData. */
+export function EditContactOverlay({ value, close }: OverlayComponentProps) {
+  const id = contactIdOf(value);
+  const latest = useContact(id);
+  return (
+    <WithContact value={value}>
+      {(contact) => (
+        <ContactForm
+          key={contact.id}
+          initialRows={toFieldRows(freeFields(contact))}
+          loadedKeys={loadedKeysOf(contact)}
+          current={() => latest.data?.contact ?? contact}
+          submitLabel="Save contact"
+          onCancel={close}
+          onSaved={(saved) => {
+            toast.success(`${saved.displayName} saved.`);
+            close();
+          }}
+        />
+      )}
+    </WithContact>
+  );
+}
+
+/** Read-only free fields: text as it is, lists one per line, nested objects indented. */
+function FieldList({ data, depth = 0 }: { data: Record<string, unknown>; depth?: number }) {
+  const entries = Object.entries(data);
+  if (entries.length === 0) return null;
+  return (
+    <Stack gap={6} pl={depth ? "md" : 0} component="dl" m={0}>
+      {entries.map(([key, value]) => (
+        <div key={key}>
+          <Text component="dt" size="xs" c="dimmed" fw={600}>
+            {fieldLabel(key)}
+          </Text>
+          <Text component="dd" m={0} size="sm" style={{ whiteSpace: "pre-wrap" }}>
+            {renderValue(value, depth)}
+          </Text>
+        </div>
+      ))}
+    </Stack>
+  );
+}
+
+function renderValue(value: unknown, depth: number): ReactNode {
+  if (value === null || value === undefined) return "—";
+  if (Array.isArray(value))
+    return value.length === 0
+      ? "—"
+      : value.map((item, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a stored list's items are known by their place.
+          <span key={index} style={{ display: "block" }}>
+            {renderValue(item, depth + 1)}
+          </span>
+        ));
+  if (typeof value === "object")
+    return depth > 5 ? (
+      JSON.stringify(value)
+    ) : (
+      <FieldList data={value as Record<string, unknown>} depth={depth + 1} />
+    );
+  return String(value);
+}
+
+function StartConversation({ contact }: { contact: Contact }) {
+  const navigate = useNavigate();
+  const { accountPrefix } = useAppPath();
+  const canEdit = usePermission("canEditOrg");
+  const [busy, setBusy] = useState(false);
+  const address = primaryAddress(contact);
+  if (!address || !canEdit) return null;
+  return (
+    <Button
+      variant="light"
+      loading={busy}
+      onClick={async () => {
+        setBusy(true);
+        try {
+          const roomId = await startConversation(address);
+          navigate(`${appPath(accountPrefix, "inbox")}?active=${encodeURIComponent(roomId)}`);
+        } catch {
+          window.alert(INBOX_MESSAGES.cannotStart);
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      Start a conversation
+    </Button>
+  );
+}
+
+/** `?previewContact=<id>`: the contact, its conversations in the inbox, edit and delete. */
+export function PreviewContactOverlay({ value }: OverlayComponentProps) {
+  const overlays = useOverlays();
+  const canEdit = usePermission("canEditOrg");
+  const { accountPrefix } = useAppPath();
+  return (
+    <WithContact value={value}>
+      {(contact, rooms) => (
+        <Stack gap="md">
+          <Stack gap={4}>
+            <Title order={3} data-testid="contact-name">
+              {contact.displayName}
+            </Title>
+            <Group gap={6}>
+              {shownAddresses(contact).map((address) => (
+                <Badge key={address} variant="light" tt="none">
+                  {address}
+                </Badge>
+              ))}
+            </Group>
+          </Stack>
+          <FieldList data={freeFields(contact)} />
+          <Stack gap="xs" component="section" aria-label="Conversations">
+            <Text fw={600} size="sm">
+              Conversations
+            </Text>
+            {rooms.length === 0 ? (
+              <Group justify="space-between">
+                <Text size="sm" c="dimmed">
+                  No conversations yet.
+                </Text>
+                <StartConversation contact={contact} />
+              </Group>
+            ) : (
+              rooms.map((room) => (
+                <Group key={room.roomId} justify="space-between" wrap="nowrap">
+                  <Stack gap={0} style={{ minWidth: 0 }}>
+                    <Text size="sm" truncate>
+                      {room.lastMessage || "No messages yet"}
+                    </Text>
+                    {room.lastMessageAt ? (
+                      <Text size="xs" c="dimmed">
+                        {timeFormat.format(new Date(room.lastMessageAt))}
+                      </Text>
+                    ) : null}
+                  </Stack>
+                  <Anchor
+                    component={Link}
+                    to={`${appPath(accountPrefix, "inbox")}?active=${encodeURIComponent(room.roomId)}`}
+                    size="sm"
+                  >
+                    Open in inbox
+                  </Anchor>
+                </Group>
+              ))
+            )}
+          </Stack>
+          <Text size="xs" c="dimmed">
+            Updated {timeFormat.format(new Date(contact.updatedAt))}
+          </Text>
+          {canEdit ? (
+            <Group gap="xs">
+              <Button onClick={() => overlays.switch("previewContact", "editContact", String(contact.id))}>
+                Edit
+              </Button>
+              <Button
+                variant="subtle"
+                color="red"
+                onClick={() => overlays.switch("previewContact", "deleteContact", String(contact.id))}
+              >
+                Delete
+              </Button>
+            </Group>
+          ) : null}
+        </Stack>
+      )}
+    </WithContact>
+  );
+}
+
+/** `?deleteContact=<id>`: deletes the contact after a confirmation; its conversations stay. */
+export function DeleteContactOverlay({ value, close }: OverlayComponentProps) {
+  const remove = useDeleteContact();
+  return (
+    <WithContact value={value}>
+      {(contact) => (
+        <Stack gap="md">
+          <Text>
+            Delete <b>{contact.displayName}</b>? Its conversations stay in the inbox, shown by number or
+            address.
+          </Text>
+          <ActionError error={remove.error} />
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" onClick={close} disabled={remove.isPending}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              onClick={() =>
+                remove.mutate(contact, {
+                  onSuccess: () => {
+                    toast.success(`${contact.displayName} deleted.`);
+                    close();
+                  },
+                })
+              }
+            >
+              Delete contact
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </WithContact>
+  );
+}
+
+/**
+ * `?contacts`: the contacts with search, to preview one or add one. Opened as `?contacts=pick` from a screen
+ * waiting for a pick (the inbox compose), choosing a contact hands its address back and closes.
+ */
+export function ContactsOverlay({ value, close }: OverlayComponentProps) {
+  const overlays = useOverlays();
+  const canEdit = usePermission("canEditOrg");
+  const picking = value === CONTACT_PICK_VALUE && contactPickWanted();
+  const { list, search, searchInput, pager } = useContactSearch(10);
+  let body: ReactNode;
+  if (list.isPending) body = <LoadingState label="Loading contacts…" />;
+  else if (list.isError)
+    body = (
+      <ErrorState
+        title="The contacts could not be loaded"
+        error={list.error}
+        onRetry={() => void list.refetch()}
+      />
+    );
+  else if (list.data.contacts.length === 0)
+    body = <EmptyState>{search ? `No contacts match “${search}”.` : "No contacts yet."}</EmptyState>;
+  else
+    body = (
+      <Stack gap={4} role="list" aria-label="Contacts">
+        {list.data.contacts.map((contact) => {
+          const address = primaryAddress(contact);
+          const choose = () => {
+            if (picking && address) {
+              pickContact({ name: contact.displayName, address });
+              close();
+            } else overlays.switch("contacts", "previewContact", String(contact.id));
+          };
+          return (
+            <UnstyledButton
+              key={contact.id}
+              role="listitem"
+              aria-label={contact.displayName}
+              onClick={choose}
+              disabled={picking && !address}
+              p="xs"
+              style={{ borderRadius: 6 }}
+            >
+              <Group justify="space-between" wrap="nowrap">
+                <Text fw={500} truncate>
+                  {contact.displayName}
+                </Text>
+                <Text size="sm" c="dimmed" truncate>
+                  {shownAddresses(contact).slice(0, 2).join(", ") || "No number"}
+                </Text>
+              </Group>
+            </UnstyledButton>
+          );
+        })}
+      </Stack>
+    );
+  return (
+    <Stack gap="sm">
+      {picking ? (
+        <Text size="sm" c="dimmed">
+          Choose who to write to.
+        </Text>
+      ) : null}
+      {searchInput}
+      {body}
+      {pager}
+      {canEdit && !picking ? (
+        <Button variant="light" w="fit-content" onClick={() => overlays.switch("contacts", "createContact")}>
+          New contact
+        </Button>
+      ) : null}
+    </Stack>
+  );
+}
