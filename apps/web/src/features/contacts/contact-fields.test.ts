@@ -6,6 +6,7 @@ import {
   fromFieldRows,
   mergeNewData,
   newContactRows,
+  orderedEntries,
   rowId,
   toFieldRows,
 } from "./contact-fields.ts";
@@ -133,5 +134,28 @@ describe("contact fields -> newData", () => {
   it("a number or true edited as text is sent as the text typed", () => {
     const rows = setText(toFieldRows({ visits: 3, vip: true, nothing: null }), ["visits"], "4");
     expect(fromFieldRows(rows)).toEqual({ visits: "4", vip: true, nothing: null });
+  });
+
+  it("rows read like a contact: names, company, numbers, e-mails, the rest alphabetically, notes last", () => {
+    const keys = orderedEntries({
+      notes: "",
+      phone: "",
+      zodiac: "",
+      lastName: "",
+      email: "",
+      firstName: "",
+      allergies: "",
+      company: "",
+    }).map(([key]) => key);
+    expect(keys).toEqual([
+      "firstName",
+      "lastName",
+      "company",
+      "phone",
+      "email",
+      "allergies",
+      "zodiac",
+      "notes",
+    ]);
   });
 });

@@ -48,9 +48,32 @@ export function toFieldValue(value: unknown): FieldValue {
   return { kind: "text", text: value === null || value === undefined ? "" : String(value), original: value };
 }
 
-/** The rows of an object, in its key order. */
+const FIRST_KEYS = ["name", "fullName", "displayName", "firstName", "lastName", "company", "title"];
+/** Keys a contact's phone numbers and e-mails are under (the server matches conversations by them). */
+export const ADDRESS_KEY = /phone|mobile|cell|number|email|e-mail|sms/i;
+
+function keyRank(key: string): number {
+  const first = FIRST_KEYS.indexOf(key);
+  if (first >= 0) return first;
+  if (/phone|mobile|cell|number|sms/i.test(key)) return 10;
+  if (/e-?mail/i.test(key)) return 11;
+  if (/^notes?$/i.test(key)) return 30;
+  return 20;
+}
+
+/**
+ * An object's entries in the order people read a contact: names, company, phone numbers, e-mails, the
+ * rest alphabetically, notes last (stored JSON keeps its own order, by key length).
+ */
+export function orderedEntries(data: Record<string, unknown>): [string, unknown][] {
+  return Object.entries(data).sort(
+    ([a], [b]) => keyRank(a) - keyRank(b) || (keyRank(a) === 20 ? a.localeCompare(b) : 0),
+  );
+}
+
+/** The rows of an object, in reading order (orderedEntries). */
 export function toFieldRows(data: Record<string, unknown>): FieldRow[] {
-  return Object.entries(data).map(([key, value]) => ({ id: rowId(), key, value: toFieldValue(value) }));
+  return orderedEntries(data).map(([key, value]) => ({ id: rowId(), key, value: toFieldValue(value) }));
 }
 
 const EMPTY = Symbol("empty");

@@ -1,5 +1,6 @@
 import { Anchor, Badge, Button, Group, Stack, Text, Title, UnstyledButton } from "@mantine/core";
 import { INBOX_MESSAGES } from "@switchboard/api";
+import { formatPhoneNumber } from "@switchboard/core";
 import { type ReactNode, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { useAppPath } from "../../app/account-context.ts";
@@ -11,7 +12,14 @@ import type { OverlayComponentProps } from "../../overlays/registry.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { startConversation } from "../inbox/api.ts";
 import { type Contact, contactIdOf, useContact, useDeleteContact } from "./api.ts";
-import { fieldLabel, freeFields, newContactRows, toFieldRows } from "./contact-fields.ts";
+import {
+  ADDRESS_KEY,
+  fieldLabel,
+  freeFields,
+  newContactRows,
+  orderedEntries,
+  toFieldRows,
+} from "./contact-fields.ts";
 import { ContactForm, loadedKeysOf } from "./contact-form.tsx";
 import { primaryAddress, shownAddresses, useContactSearch } from "./contact-list.tsx";
 import { CONTACT_PICK_VALUE, contactPickWanted, pickContact } from "./contact-pick.ts";
@@ -85,7 +93,7 @@ export function EditContactOverlay({ value, close }: OverlayComponentProps) {
 
 /** Read-only free fields: text as it is, lists one per line, nested objects indented. */
 function FieldList({ data, depth = 0 }: { data: Record<string, unknown>; depth?: number }) {
-  const entries = Object.entries(data);
+  const entries = orderedEntries(data);
   if (entries.length === 0) return null;
   return (
     <Stack gap={6} pl={depth ? "md" : 0} component="dl" m={0}>
@@ -95,7 +103,7 @@ function FieldList({ data, depth = 0 }: { data: Record<string, unknown>; depth?:
             {fieldLabel(key)}
           </Text>
           <Text component="dd" m={0} size="sm" style={{ whiteSpace: "pre-wrap" }}>
-            {renderValue(value, depth)}
+            {renderValue(value, depth, ADDRESS_KEY.test(key))}
           </Text>
         </div>
       ))}
@@ -103,7 +111,7 @@ function FieldList({ data, depth = 0 }: { data: Record<string, unknown>; depth?:
   );
 }
 
-function renderValue(value: unknown, depth: number): ReactNode {
+function renderValue(value: unknown, depth: number, address = false): ReactNode {
   if (value === null || value === undefined) return "—";
   if (Array.isArray(value))
     return value.length === 0
@@ -111,7 +119,7 @@ function renderValue(value: unknown, depth: number): ReactNode {
       : value.map((item, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a stored list's items are known by their place.
           <span key={index} style={{ display: "block" }}>
-            {renderValue(item, depth + 1)}
+            {renderValue(item, depth + 1, address)}
           </span>
         ));
   if (typeof value === "object")
@@ -120,7 +128,7 @@ function renderValue(value: unknown, depth: number): ReactNode {
     ) : (
       <FieldList data={value as Record<string, unknown>} depth={depth + 1} />
     );
-  return String(value);
+  return address && typeof value === "string" ? formatPhoneNumber(value) : String(value);
 }
 
 function StartConversation({ contact }: { contact: Contact }) {

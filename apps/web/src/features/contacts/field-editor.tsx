@@ -14,6 +14,9 @@ import {
 /** Nested groups deeper than this are still kept, but edited as a whole only down to here. */
 const MAX_DEPTH = 5;
 
+/** Legends of lists and groups read like the inputs' labels. */
+const LEGEND_STYLES = { legend: { fontWeight: 500, fontSize: "var(--mantine-font-size-sm)" } };
+
 function joinLabel(prefix: string, label: string): string {
   return prefix ? `${prefix} ${label.charAt(0).toLowerCase()}${label.slice(1)}` : label;
 }
@@ -60,7 +63,7 @@ function ListValue(props: {
   const removeItem = (index: number) =>
     props.onChange({ ...props.value, items: props.value.items.filter((_v, i) => i !== index) });
   return (
-    <Fieldset legend={props.label} variant="unstyled" style={{ flex: 1 }}>
+    <Fieldset legend={props.label} variant="unstyled" style={{ flex: 1 }} styles={LEGEND_STYLES}>
       <Stack gap={6}>
         {props.value.items.map((value, index) => {
           const label = props.value.items.length > 1 ? `${item} ${index + 1}` : item;
@@ -125,7 +128,7 @@ function FieldValueEditor(props: {
       />
     );
   return (
-    <Fieldset legend={props.label} style={{ flex: 1 }} aria-label={props.label}>
+    <Fieldset legend={props.label} style={{ flex: 1 }} styles={LEGEND_STYLES} aria-label={props.label}>
       <FieldRows
         rows={value.fields}
         onChange={(fields) => props.onChange({ ...value, fields })}
@@ -151,6 +154,8 @@ export function FieldRows(props: {
   const depth = props.depth ?? 0;
   const { rows, onChange } = props;
   const fieldNameLabel = joinLabel(prefix, "Field name");
+  // Inside a group: "Add field to insurance" (a group not yet named: "to this group").
+  const into = prefix ? ` to ${/new field$/i.test(prefix) ? "this group" : prefix.toLowerCase()}` : "";
   return (
     <Stack gap="sm">
       {rows.map((row) => {
@@ -199,7 +204,7 @@ export function FieldRows(props: {
             onChange([...rows, { id: rowId(), key: "", newKey: true, value: { kind: "text", text: "" } }])
           }
         >
-          {prefix ? `Add field to ${prefix.toLowerCase()}` : "Add field"}
+          Add field{into}
         </Button>
         {depth < MAX_DEPTH - 1 ? (
           <Button
@@ -220,7 +225,7 @@ export function FieldRows(props: {
               ])
             }
           >
-            {prefix ? `Add group to ${prefix.toLowerCase()}` : "Add group"}
+            Add group{into}
           </Button>
         ) : null}
       </Group>
