@@ -65,7 +65,9 @@ function defusedCellSql(text: string, plain: boolean): string {
  * test per row decides whether any cell needs quotes; most lines need none and skip those checks.
  */
 export function csvLineSql(cells: ReadonlyArray<{ text: string; plain: boolean }>): string {
-  const join = (parts: string[]) => `(${parts.join(" || ',' || ")} || E'\\r\\n')`;
+  // concat_ws builds the line in one pass (a chain of || copies the growing line once per cell); every
+  // cell is non-null here, so none is skipped.
+  const join = (parts: string[]) => `(concat_ws(',', ${parts.join(", ")}) || E'\\r\\n')`;
   const full = join(cells.map((cell) => csvCellSql(cell.text, cell.plain)));
   const quotable = cells.filter((cell) => !cell.plain).map((cell) => cell.text);
   if (quotable.length === 0) return full;

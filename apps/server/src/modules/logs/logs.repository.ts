@@ -47,6 +47,12 @@ export function rollupSpan(start: Date, end: Date): { start: Date; end: Date } |
   return last > first ? { start: new Date(first), end: new Date(last) } : null;
 }
 
+/** Lines per piece of a sliced export (about 47 kB at 13 columns). */
+const CHUNK_LINES = 256;
+
+/** The dimensions of conversation_log_rollups besides org_id and bucket. */
+const ROLLUP_GROUP = "account_id, agent_id, direction, transfer, data";
+
 /** Day number (at the offset, a float8 placeholder in ms) of a timestamptz expression. */
 const daySql = (column: string, offset: string) =>
   `floor((date_part('epoch', ${column}) * 1000 + ${offset}) / 86400000)::int`;
@@ -93,9 +99,12 @@ export function createLogsRepository(database: DatabaseHandle) {
       const end = params.add(where.end.toISOString(), "timestamptz");
       const rows = (range: string) =>
         `(SELECT count(*) FROM conversation_logs WHERE ${scope} AND ${range} AND (${filter.text}))`;
+      // The buckets are summed per group first (OFFSET 0 keeps the filter out of the grouping), so the
+      // filter runs on a handful of groups rather than on every bucket.
       const text =
-        `SELECT ((SELECT coalesce(sum(n), 0) FROM conversation_log_rollups WHERE ${scope} ` +
-        `AND bucket >= ${first} AND bucket < ${last} AND (${filter.text})) ` +
+        `SELECT ((SELECT coalesce(sum(n), 0) FROM (SELECT ${ROLLUP_GROUP}, sum(n) AS n ` +
+        `FROM conversation_log_rollups WHERE ${scope} AND bucket >= ${first} AND bucket < ${last} ` +
+        `GROUP BY ${ROLLUP_GROUP} OFFSET 0) g WHERE (${filter.text})) ` +
         `+ ${rows(`"timestamp" >= ${start} AND "timestamp" < ${first}`)} ` +
         `+ ${rows(`"timestamp" >= ${last} AND "timestamp" <= ${end}`)})::float8 AS n`;
       const [row] = await queryRows<{ n: number }>(database, text, params.values);
@@ -158,6 +167,82 @@ export function createLogsRepository(database: DatabaseHandle) {
       }
     },
 
+    /**
+     * The whole window as CSV text, newest first, in time slices of about `rows` rows each (sized from the
+     * rollup's counts per 15-minute bucket; the slices cover the window end to end, so the rows do not
+     * depend on the rollup). Slices are independent statements, so `parallel` of them are built at once on
+     * separate connections while the caller writes the oldest finished one, in order. PostgreSQL builds
+     * every line as in {@link csvBatches}.
+     */
+    async *csvSlices(
+      where: LogWhere,
+      cells: ReadonlyArray<{ sql: string; plain: boolean }>,
+      rows: number,
+      parallel: number,
+    ): AsyncGenerator<string> {
+      const counts = new Params();
+      const buckets = await queryArrays(
+        database,
+        `SELECT (extract(epoch from bucket) * 1000)::float8, sum(n)::float8 FROM conversation_log_rollups ` +
+          `WHERE ${scopeSql(where.scope, counts)} ` +
+          `AND bucket >= date_bin('15 minutes', ${counts.add(where.start.toISOString(), "timestamptz")}, TIMESTAMPTZ '1970-01-01 00:00:00+00') ` +
+          `AND bucket <= ${counts.add(where.end.toISOString(), "timestamptz")} GROUP BY bucket ORDER BY bucket DESC`,
+        counts.values,
+      );
+      // Slice edges (ms, newest first): each slice is [edge k+1, edge k); the first is open above, the last
+      // open below, so every row of the window is in exactly one.
+      const edges: number[] = [];
+      let sum = 0;
+      for (const [bucket, n] of buckets as Array<[number, number]>) {
+        sum += n;
+        if (sum >= rows) {
+          edges.push(bucket);
+          sum = 0;
+        }
+      }
+      const line = csvLineSql(cells.map((cell, i) => ({ text: `b.c${i}`, plain: cell.plain })));
+      const read = async (slice: number) => {
+        const params = new Params();
+        let condition = whereSql(where, params);
+        const below = edges[slice - 1];
+        const above = edges[slice];
+        if (below !== undefined)
+          condition += ` AND "timestamp" < ${params.add(new Date(below).toISOString(), "timestamptz")}`;
+        if (above !== undefined)
+          condition += ` AND "timestamp" >= ${params.add(new Date(above).toISOString(), "timestamptz")}`;
+        // Lines numbered in export order, joined in that order into pieces of CHUNK_LINES lines: pieces of
+        // tens of kB die young in Node's heap, where one string per slice would be a large object.
+        const text =
+          `SELECT string_agg(${line}, '' ORDER BY rn) FROM (SELECT ` +
+          `${cells.map((cell, i) => `${cell.sql} AS c${i}`).join(", ")}, ` +
+          `row_number() OVER (ORDER BY conversation_logs."timestamp" DESC, conversation_logs.id DESC) AS rn ` +
+          `FROM conversation_logs WHERE ${condition}) b GROUP BY (rn - 1) / ${CHUNK_LINES} ORDER BY (rn - 1) / ${CHUNK_LINES}`;
+        const rows = await queryArrays(database, text, params.values);
+        return rows.map((row) => (row[0] as string | null) ?? "");
+      };
+      const slices = edges.length + 1;
+      const inFlight: Array<Promise<string[]>> = [];
+      let next = 0;
+      const fill = () => {
+        while (next < slices && inFlight.length < Math.max(1, parallel)) {
+          const pending = read(next++);
+          pending.catch(() => {});
+          inFlight.push(pending);
+        }
+      };
+      try {
+        fill();
+        while (inFlight.length > 0) {
+          const pieces = await (inFlight.shift() as Promise<string[]>);
+          fill();
+          yield* pieces;
+        }
+      } finally {
+        // The reader stopped early (a closed connection): let the statements in flight finish quietly.
+        await Promise.allSettled(inFlight);
+      }
+    },
+
     /** The `data` of the newest rows, for the dynamic fields and their types. */
     async sampleData(scope: LogScope, limit: number) {
       const params = new Params();
@@ -213,10 +298,16 @@ export function createLogsRepository(database: DatabaseHandle) {
       const edge = (range: string) =>
         `SELECT ${daySql('"timestamp"', offset)} AS day, ${list(raw)} FROM conversation_logs ` +
         `WHERE ${scope} AND ${range} GROUP BY 1`;
+      // The buckets are summed per day and group first (OFFSET 0 keeps them apart), so the formulas run on
+      // a few groups a day rather than on every bucket.
+      const groups =
+        `SELECT ${daySql("bucket", offset)} AS day, ${ROLLUP_GROUP}, sum(n)::float8 AS n, ` +
+        `sum(duration_sum)::float8 AS duration_sum, sum(answered)::float8 AS answered ` +
+        `FROM conversation_log_rollups WHERE ${scope} AND bucket >= ${first} AND bucket < ${last} ` +
+        `GROUP BY 1, ${ROLLUP_GROUP} OFFSET 0`;
       const text =
         `SELECT day, ${rollup.map((_, i) => `sum(a${i})::float8`).join(", ")} FROM (` +
-        `SELECT ${daySql("bucket", offset)} AS day, ${list(rollup)} FROM conversation_log_rollups ` +
-        `WHERE ${scope} AND bucket >= ${first} AND bucket < ${last} GROUP BY 1 ` +
+        `SELECT day, ${list(rollup)} FROM (${groups}) g GROUP BY 1 ` +
         `UNION ALL ${edge(`"timestamp" >= ${start} AND "timestamp" < ${first}`)} ` +
         `UNION ALL ${edge(`"timestamp" >= ${last} AND "timestamp" <= ${end}`)}) parts GROUP BY day`;
       const rows = await queryArraysWithoutJit(database, text, params.values);

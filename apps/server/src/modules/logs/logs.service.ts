@@ -39,8 +39,12 @@ import { ROLLUP_DATA_KEYS, ROLLUP_FIXED_FIELDS } from "./metric-sql.ts";
 
 /** Rows the dynamic fields are inferred from. */
 const FIELD_SAMPLE_ROWS = 1000;
-/** Rows per statement of a streamed export (one string of about 4 MB at 13 columns). */
+/** Rows per keyset statement of a paged export (one string of about 4 MB at 13 columns). */
 const EXPORT_BATCH = 20_000;
+/** Rows per time slice of a whole-window export (about 2 MB of text at 13 columns). */
+const EXPORT_SLICE_ROWS = 10_000;
+/** Slices of a whole-window export built at once (each on its own connection; PGlite runs them in turn). */
+const EXPORT_PARALLEL = 2;
 /** Fixed fields whose CSV text never needs quoting or defusing: integers and the ISO timestamp. */
 const PLAIN_CSV_FIELDS = new Set<string>(["accountId", "agentId", "duration", "timestamp"]);
 
@@ -246,7 +250,10 @@ export function createLogsService(deps: Deps) {
       limit = pageSize;
       offset = (Math.max(1, query.page ?? 1) - 1) * pageSize;
     }
-    const batches = repo.csvBatches(where, cells, EXPORT_BATCH, limit, offset);
+    const batches =
+      limit === null
+        ? repo.csvSlices(where, cells, EXPORT_SLICE_ROWS, EXPORT_PARALLEL)
+        : repo.csvBatches(where, cells, EXPORT_BATCH, limit, offset);
     const first = await batches.next();
     async function* lines(): AsyncGenerator<string> {
       yield csvLine(columns);

@@ -15,6 +15,7 @@ import {
 import { csvCell, csvCellSql, csvLine, csvLineSql } from "./csv.ts";
 import { insertGeneratedLogs } from "./log-generator.ts";
 import { createLogsModule } from "./logs.module.ts";
+import { createLogsRepository } from "./logs.repository.ts";
 import { toFormulaRow } from "./metrics.service.ts";
 import { queryRows } from "./sql.ts";
 
@@ -449,6 +450,30 @@ describe("CSV export", () => {
     expect(new Set(rows.map((row) => row[0])).size).toBe(12_000);
     const times = rows.map((row) => row[1] as string);
     expect([...times].sort().reverse()).toEqual(times);
+    // Time slices built two at a time give the same text as keyset batches, in the same order.
+    const repo = createLogsRepository(app.context.database);
+    const where = {
+      scope: { orgIds: [U.id], agentId: null },
+      start: new Date(NOW - 30 * DAY_MS),
+      end: new Date(Date.now() + 60_000),
+      filter: () => ({ text: "TRUE", values: [] }),
+    };
+    const cells = [
+      { sql: "uuid", plain: false },
+      { sql: `"timestamp"::text`, plain: true },
+      { sql: "data ->> 'reason'", plain: false },
+    ];
+    let sliced = "";
+    let slices = 0;
+    for await (const text of repo.csvSlices(where, cells, 1000, 2)) {
+      sliced += text;
+      slices++;
+    }
+    let batched = "";
+    for await (const text of repo.csvBatches(where, cells, 700, null)) batched += text;
+    expect(slices).toBeGreaterThan(10);
+    expect(sliced.split("\r\n")).toHaveLength(12_001);
+    expect(sliced).toBe(batched);
     const refused = await logs({
       format: "csv",
       filters: JSON.stringify({ duration: { value: "x", op: "gt" } }),
@@ -746,6 +771,17 @@ describe("the rollup (whole 15-minute buckets) with the rows at the window's edg
       [U.id],
     );
     await queryRows(database, "DELETE FROM conversation_logs WHERE org_id = $1 AND id % 11 = 0", [U.id]);
+    // The runtime writes its log row with INSERT ... ON CONFLICT (uuid) DO UPDATE: new rows and updated ones.
+    await queryRows(
+      database,
+      `INSERT INTO conversation_logs (org_id, account_id, agent_id, "timestamp", duration, direction, transfer, uuid, data)
+       SELECT org_id, account_id, agent_id, "timestamp" - interval '1 hour', duration * 2, 'inbound', '0',
+         CASE WHEN id % 2 = 0 THEN uuid ELSE uuid || '-new' END, '{"appointmentBooked": false}'
+       FROM conversation_logs WHERE org_id = $1 AND id % 5 = 0
+       ON CONFLICT (uuid) DO UPDATE SET duration = excluded.duration, direction = excluded.direction,
+         data = excluded.data, "timestamp" = excluded."timestamp"`,
+      [U.id],
+    );
     await queryRows(
       database,
       `UPDATE conversation_logs SET "timestamp" = "timestamp" - interval '3 days' WHERE org_id = $1 AND id % 13 = 0`,
