@@ -53,7 +53,7 @@ export function createCarrierService(deps: {
     /** The phone simulator's handset texts an agent number: the sandbox carrier delivers it like a webhook. */
     async simulateInbound(access: Access, body: { from: string; to: string; text: string; media: string[] }) {
       const from = normalizeAddress(body.from);
-      if (!from || from.kind !== "phone") throw badRequest(CARRIER_MESSAGES.badNumber);
+      if (from?.kind !== "phone") throw badRequest(CARRIER_MESSAGES.badNumber);
       const to = normalizeAddress(body.to)?.address;
       const numbers = await orgNumbers(access);
       if (!to || !numbers.some((n) => n.number === to)) throw notFound(CARRIER_MESSAGES.unknownNumber);

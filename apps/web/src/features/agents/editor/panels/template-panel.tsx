@@ -1,4 +1,4 @@
-import { Alert, Button, Group, List, Stack, Text, Title } from "@mantine/core";
+import { Alert, Button, Group, Stack, Text, Title } from "@mantine/core";
 import type { Template } from "@switchboard/api";
 import { useState } from "react";
 import { confirm } from "../../../../components/confirm/confirm-store.ts";
