@@ -7,8 +7,13 @@
 //   - the eight default dashboard metrics for 30 days, together: p50 < 200 ms
 // The database: BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test; a database
 // sb_bench_logs is created on that server and dropped at the end. Smoke size without a reachable server runs
-// on PGlite (figures then say so).
+// on PGlite (figures then say so). The rows are laid out in arrival (time) order and vacuumed, as a live
+// deployment's table is; the page figure is also given per filter (filters on the rollup's dimensions are
+// counted from conversation_log_rollups, others from the rows). Memory during the streamed export is measured
+// from a garbage-collected start (gc exposed at run time), so the peak shows what the export holds.
 import type { AddressInfo } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { buildApp } from "../apps/server/src/app.ts";
@@ -217,46 +222,64 @@ try {
   );
   results.push(["export 10,000 rows p50", exportP50 < TARGETS.export10kP50]);
 
-  // 3. Streaming export of every row, read and dropped by the client; the server's memory sampled meanwhile.
-  global.gc?.();
-  const before = process.memoryUsage();
-  let peakHeap = before.heapUsed;
-  let peakRss = before.rss;
-  const sampler = setInterval(() => {
-    const now = process.memoryUsage();
-    peakHeap = Math.max(peakHeap, now.heapUsed);
-    peakRss = Math.max(peakRss, now.rss);
-  }, 20);
-  const streamStart = performance.now();
-  const response = await fetch(
-    url("/api/v2/logs", {
-      format: "csv",
-      dateFilter: "365 day",
-      fields:
-        "timestamp,direction,fromNumber,toNumber,duration,transfer,reason,appointmentBooked,uuid,callId,accountId,agentId,roomId",
-    }),
-  );
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  let bytes = 0;
-  let newlines = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    bytes += value.length;
-    for (let i = 0; i < value.length; i++) if (value[i] === 10) newlines++;
+  // 3. Streaming export of every row, read and dropped by the client, twice: first for the rate (heap and rss
+  // sampled every 20 ms, garbage included), then for the memory the export holds (heap sampled right after a
+  // forced full collection every 250 ms, which slows that run).
+  setFlagsFromString("--expose-gc");
+  const collect = runInNewContext("gc") as () => void;
+  async function streamAll(live: boolean) {
+    collect();
+    const before = process.memoryUsage();
+    let peakHeap = before.heapUsed;
+    let peakRss = before.rss;
+    const sampler = setInterval(
+      () => {
+        if (live) collect();
+        const now = process.memoryUsage();
+        peakHeap = Math.max(peakHeap, now.heapUsed);
+        peakRss = Math.max(peakRss, now.rss);
+      },
+      live ? 250 : 20,
+    );
+    const streamStart = performance.now();
+    const response = await fetch(
+      url("/api/v2/logs", {
+        format: "csv",
+        dateFilter: "365 day",
+        fields:
+          "timestamp,direction,fromNumber,toNumber,duration,transfer,reason,appointmentBooked,uuid,callId,accountId,agentId,roomId",
+      }),
+    );
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let bytes = 0;
+    let newlines = 0;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+      for (let i = value.indexOf(10); i >= 0; i = value.indexOf(10, i + 1)) newlines++;
+    }
+    const ms = performance.now() - streamStart;
+    clearInterval(sampler);
+    collect();
+    const after = process.memoryUsage().heapUsed;
+    if (newlines - 1 !== N) throw new Error(`streamed ${newlines - 1} rows, expected ${N}`);
+    return { ms, bytes, before, peakHeap, peakRss, after };
   }
-  const streamMs = performance.now() - streamStart;
-  clearInterval(sampler);
-  const streamed = newlines - 1;
-  const rate = streamed / (streamMs / 1000);
+  const fast = await streamAll(false);
+  const rate = N / (fast.ms / 1000);
+  const mb = (value: number) => (value / 1e6).toFixed(0);
   console.log(
-    `streaming export of all ${streamed.toLocaleString("en-US")} rows (${(bytes / 1e6).toFixed(0)} MB): ${(streamMs / 1000).toFixed(2)} s, ${Math.round(rate).toLocaleString("en-US")} rows/s (target >= ${TARGETS.streamRate.toLocaleString("en-US")}); heap ${(before.heapUsed / 1e6).toFixed(0)} -> peak ${(peakHeap / 1e6).toFixed(0)} MB, rss ${(before.rss / 1e6).toFixed(0)} -> peak ${(peakRss / 1e6).toFixed(0)} MB (client and server in this process)`,
+    `streaming export of all ${N.toLocaleString("en-US")} rows (${mb(fast.bytes)} MB): ${(fast.ms / 1000).toFixed(2)} s, ${Math.round(rate).toLocaleString("en-US")} rows/s (target >= ${TARGETS.streamRate.toLocaleString("en-US")}); heap ${mb(fast.before.heapUsed)} -> peak ${mb(fast.peakHeap)} (garbage included) -> ${mb(fast.after)} MB after gc, rss ${mb(fast.before.rss)} -> peak ${mb(fast.peakRss)} MB (client and server in this process)`,
   );
-  if (streamed !== N) throw new Error(`streamed ${streamed} rows, expected ${N}`);
+  const held = await streamAll(true);
+  console.log(
+    `  memory held while streaming (heap after a full gc, every 250 ms): ${mb(held.before.heapUsed)} -> peak ${mb(held.peakHeap)} MB, rss peak ${mb(held.peakRss)} MB`,
+  );
   results.push(["streaming export rate", rate >= TARGETS.streamRate]);
   results.push([
-    "streaming export memory flat (peak heap growth < 64 MB)",
-    peakHeap - before.heapUsed < 64e6,
+    "streaming export memory flat (peak heap held < 64 MB above the start)",
+    held.peakHeap - held.before.heapUsed < 64e6,
   ]);
 
   // 4. The dashboard: the eight default metrics over the last 30 days, with their daily series.
