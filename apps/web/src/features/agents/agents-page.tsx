@@ -216,7 +216,7 @@ function OrganizationAgents() {
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <Title order={2}>Agents</Title>
+        <Title order={1}>Agents</Title>
         {newAgent}
       </Group>
       <Tabs defaultValue="agents" keepMounted={false}>
@@ -240,7 +240,7 @@ function OwnAgent() {
   const id = String(view.account.id);
   return (
     <Stack gap="md">
-      <Title order={2}>{view.account.displayName}</Title>
+      <Title order={1}>{view.account.displayName}</Title>
       <Group>
         <Button onClick={() => overlays.open("editAgent", id)}>Edit agent</Button>
         <Button variant="default" onClick={() => overlays.open("testAgent", id)}>
@@ -260,7 +260,7 @@ export function AgentsPage() {
   if (view.account.accountType === "agent") return <OwnAgent />;
   return (
     <Stack gap="md">
-      <Title order={2}>Agents</Title>
+      <Title order={1}>Agents</Title>
       <Text>
         Agents belong to organizations: open an organization from Accounts to see and build its agents.
       </Text>

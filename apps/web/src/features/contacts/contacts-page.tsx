@@ -124,7 +124,7 @@ export function ContactsPage() {
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <Title order={2}>Contacts</Title>
+        <Title order={1}>Contacts</Title>
         {add}
       </Group>
       {searchInput}

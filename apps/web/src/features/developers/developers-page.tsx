@@ -176,7 +176,7 @@ function PhoneSimulator() {
 export function DevelopersPage() {
   return (
     <Stack gap="md">
-      <Title order={2}>Developers</Title>
+      <Title order={1}>Developers</Title>
       <Text c="dimmed">
         Tools for connecting Switchboard to your systems. Webhooks, API access and SIP settings are managed
         here as they become available.

@@ -154,7 +154,7 @@ export function InboxPage() {
     <Stack gap="md">
       <Group justify="space-between">
         <Group gap="xs">
-          <Title order={2}>Inbox</Title>
+          <Title order={1}>Inbox</Title>
           <Badge
             variant="dot"
             color={status === "live" ? "teal" : status === "connecting" ? "yellow" : "red"}
