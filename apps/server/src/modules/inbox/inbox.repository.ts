@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, isNotNull, lte, ne, or, type SQL, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
+import { type Database, executePrepared } from "../../db/client.ts";
 import {
   accounts,
   blockedAddresses,
@@ -110,21 +110,26 @@ export function createInboxRepository(db: Database) {
   }
 
   /**
-   * The page of rooms and their total. The page is read along rooms_inbox_idx (org, folder, newest first);
-   * contact, agent and the caller's unread count are looked up for the page's rooms only.
+   * The page of rooms and their total, in one statement (one round trip, a prepared statement on
+   * PostgreSQL). The total is counted along rooms_inbox_count_idx without visiting the table (an index-only
+   * scan; with the unread filter joined to room_reads_org_user_read_idx, also index-only); the page is read
+   * along rooms_inbox_idx (org, folder, newest first), and contact, agent and the caller's unread count are
+   * looked up for the page's rooms only. The page joins the total, so a page past the end still answers it.
    */
   async function listRooms(filter: ListFilter): Promise<{ rows: ListedRoom[]; total: number }> {
     const where = sql`${scopeWhere(filter)} and r.kind = 'live' and r.folder = ${filter.folder} and ${
       filter.archived ? sql`r.status = 'archived'` : sql`r.status <> 'archived'`
     }`;
-    const unreadJoin = sql`left join room_reads rr on rr.room_id = r.id and rr.user_id = ${filter.userId}`;
+    // room_reads.org_id is the room's organisation: naming it lets the join use the (org, user) index.
+    const unreadJoin = sql`left join room_reads rr on rr.org_id = ${filter.orgId} and rr.user_id = ${filter.userId} and rr.room_id = r.id`;
     const unreadWhere = filter.unread
       ? sql` and (coalesce(rr.marked_unread, false) or coalesce(r.last_inbound_message_id, 0) > coalesce(rr.last_read_message_id, 0))`
       : sql``;
-    // The page and the total are independent: two connections answer them at once on PostgreSQL.
-    const [pageResult, countResult] = await Promise.all([
-      db.execute(sql`
-        select p.*, a.details as agent_details, a.username as agent_username,
+    const result = await executePrepared<RawListed & RawRoom & { total: number }>(
+      db,
+      "inbox_list",
+      sql`
+        select t.total, p.*, a.details as agent_details, a.username as agent_username,
           a.switchboard_phone_number as agent_number, c.id as contact_id, c.display_name as contact_name,
           (select rp.display_name from room_participants rp
             where rp.room_id = p.id and rp.kind = 'external' limit 1) as carrier_name,
@@ -133,6 +138,9 @@ export function createInboxRepository(db: Database) {
               where m.org_id = p.org_id and m.room_id = p.id and m.id > p.last_read and m.role = 'user')
           else 0 end as unread_count
         from (
+          select count(*)::int as total from rooms r ${filter.unread ? unreadJoin : sql``} where ${where}${unreadWhere}
+        ) t
+        left join lateral (
           select r.id, r.org_id, r.agent_account_id, r.channel, r.kind, r.status, r.ai_agent_enabled,
             r.external_address, r.title, r.last_message_text, r.last_message_at, r.folder, r.rating,
             r.last_inbound_message_id, r.created_at, r.updated_at,
@@ -143,20 +151,18 @@ export function createInboxRepository(db: Database) {
           where ${where}${unreadWhere}
           order by r.last_message_at desc nulls last, r.id
           limit ${filter.pageSize} offset ${filter.page * filter.pageSize}
-        ) p
-        join accounts a on a.id = p.agent_account_id
+        ) p on true
+        left join accounts a on a.id = p.agent_account_id
         left join lateral (
           select ca.contact_id from contact_addresses ca
           where ca.org_id = p.org_id and ca.address = p.external_address order by ca.contact_id limit 1
         ) m on true
         left join contacts c on c.id = m.contact_id
-        order by p.last_message_at desc nulls last, p.id`),
-      db.execute(
-        sql`select count(*)::int as total from rooms r ${filter.unread ? unreadJoin : sql``} where ${where}${unreadWhere}`,
-      ),
-    ]);
-    const page = rowsOf<RawListed & RawRoom>(pageResult);
-    const [count] = rowsOf<{ total: number }>(countResult);
+        order by p.last_message_at desc nulls last, p.id`,
+    );
+    const total = Number(result[0]?.total ?? 0);
+    // Past the end, the one row carries the total and no room.
+    const page = result.filter((p) => p.id !== null);
     const rows: ListedRoom[] = page.map((p) => ({
       room: toRoomRow(p),
       agentDetails: p.agent_details ?? {},
@@ -168,7 +174,7 @@ export function createInboxRepository(db: Database) {
       unread: p.marked_unread || Number(p.unread_count) > 0,
       unreadCount: Number(p.unread_count),
     }));
-    return { rows, total: Number(count?.total ?? 0) };
+    return { rows, total };
   }
 
   /** One room as the list shows it, for the caller. */

@@ -365,6 +365,19 @@ describe("lists", () => {
     // The agent account sees its own rooms only.
     const asAgent = await call("GET", "/api/v1/conversations", { token, targetAccountId: A1.id });
     expect(asAgent.body.totalRooms).toBe(total);
+    // A page past the end has no rooms and still the total (page and total are one statement).
+    const past = await call("GET", "/api/v1/conversations", { token, query: { page: 50 } });
+    expect(past.body.rooms).toEqual([]);
+    expect(past.body.totalRooms).toBe(total);
+    // The unread filter's total counts the rooms the filter answers.
+    const { roomId: unreadRoom } = await text("+15035559876", "unread here");
+    const unread = await call("GET", "/api/v1/conversations", {
+      token,
+      query: { unread: true, pageSize: 100 },
+    });
+    expect(unread.body.totalRooms).toBe(unread.body.rooms.length);
+    expect(unread.body.rooms.every((r: { unread: boolean }) => r.unread)).toBe(true);
+    expect(unread.body.rooms.map((r: { roomId: string }) => r.roomId)).toContain(unreadRoom);
   });
 
   it("never shows another organisation's room", async () => {
