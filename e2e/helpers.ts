@@ -122,8 +122,10 @@ export async function signInAs(page: Page, email: string, path = "/app"): Promis
   const url = new URL(path, "http://placeholder.invalid");
   url.searchParams.set("oneTimeToken", token);
   await page.goto(`${url.pathname}${url.search}${url.hash}`);
-  await expect(page).not.toHaveURL(/oneTimeToken=/);
-  await expect(page.getByTestId("account-name")).toBeVisible();
+  // The first load after the exchange builds the session and the account view: give it more than the
+  // default 5 s when the machine is busy running every journey at once.
+  await expect(page).not.toHaveURL(/oneTimeToken=/, { timeout: 15_000 });
+  await expect(page.getByTestId("account-name")).toBeVisible({ timeout: 15_000 });
 }
 
 /** The id of the account a demo person signs in to (GET /api/v1/account with their session). */

@@ -55,6 +55,10 @@ test.describe("layout", () => {
     await sidebar(page).getByRole("link", { name: "Inbox" }).click();
     await expect(page).toHaveURL(/\/app\/inbox$/);
     await expect(page.getByRole("heading", { level: 1, name: "Inbox" })).toBeVisible();
+    // An area whose issue has not landed yet says so honestly.
+    await sidebar(page).getByRole("link", { name: "Tasks" }).click();
+    await expect(page).toHaveURL(/\/app\/tasks$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Tasks" })).toBeVisible();
     await expect(page.getByText("This page is not built yet.")).toBeVisible();
   });
 
