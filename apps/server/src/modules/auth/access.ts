@@ -12,7 +12,7 @@ import {
   TEST_ACCOUNT_USERNAMES,
   type ViewingAs,
 } from "@switchboard/core";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Database } from "../../db/client.ts";
 import { accounts, authTokens, memberships, users } from "../../db/schema/index.ts";
@@ -116,25 +116,30 @@ export async function findLiveAccount(db: Database, id: number): Promise<Account
 }
 
 export function createAccessResolver(db: Database) {
+  // The token's session with its user, account and membership: one prepared statement (a named statement
+  // on PostgreSQL, planned once per connection), since every call that needs a token runs it.
+  const callerQuery = db
+    .select({ token: authTokens, user: users, account: accounts, role: memberships.role })
+    .from(authTokens)
+    .innerJoin(users, eq(users.id, authTokens.userId))
+    .leftJoin(accounts, eq(accounts.id, authTokens.accountId))
+    .leftJoin(
+      memberships,
+      and(eq(memberships.userId, users.id), eq(memberships.accountId, authTokens.accountId)),
+    )
+    .where(
+      and(
+        eq(authTokens.tokenHash, sql.placeholder("tokenHash")),
+        eq(authTokens.kind, "session"),
+        isNull(authTokens.revokedAt),
+        gt(authTokens.expiresAt, sql.placeholder("now")),
+      ),
+    )
+    .limit(1)
+    .prepare("access_resolve_caller");
+
   async function resolveCaller(token: string): Promise<Caller | null> {
-    const [row] = await db
-      .select({ token: authTokens, user: users, account: accounts, role: memberships.role })
-      .from(authTokens)
-      .innerJoin(users, eq(users.id, authTokens.userId))
-      .leftJoin(accounts, eq(accounts.id, authTokens.accountId))
-      .leftJoin(
-        memberships,
-        and(eq(memberships.userId, users.id), eq(memberships.accountId, authTokens.accountId)),
-      )
-      .where(
-        and(
-          eq(authTokens.tokenHash, hashToken(token)),
-          eq(authTokens.kind, "session"),
-          isNull(authTokens.revokedAt),
-          gt(authTokens.expiresAt, new Date()),
-        ),
-      )
-      .limit(1);
+    const [row] = await callerQuery.execute({ tokenHash: hashToken(token), now: new Date().toISOString() });
     if (!row) return null;
     // A membership that was removed ends the access its tokens gave, unless the user is a super admin.
     if (row.account && !row.role && !row.user.superAdmin) return null;
