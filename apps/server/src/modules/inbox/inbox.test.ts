@@ -96,7 +96,11 @@ describe("an inbound text message and the AI agent", () => {
       ["outbound", "Opening hours: Mon-Fri 8am-5pm."],
     ]);
     expect(phone.messages[1]).toMatchObject({ from: AGENT_NUMBER, to: "+15035550199", status: "delivered" });
-    const room = await detail(roomId);
+    // The handset has the text as soon as the carrier takes it; the room's copy learns "delivered" just after.
+    const room = await waitFor(
+      () => detail(roomId),
+      (r) => r.messages[1]?.deliveryStatus === "delivered",
+    );
     expect(room.messages.map((m: { role: string; text: string }) => [m.role, m.text])).toEqual([
       ["user", "What are your opening hours?"],
       ["assistant", "Opening hours: Mon-Fri 8am-5pm."],
