@@ -53,7 +53,8 @@ function benchUrl(): string {
   return url.toString();
 }
 
-const DATA_DIR = ".tmp/bench-inbox";
+// Absolute: the bench runs from bench/ under `npm run bench`, the server it starts from the repository root.
+const DATA_DIR = path.resolve(import.meta.dirname, "..", ".tmp/bench-inbox");
 const REUSE = !SMOKE && process.env.BENCH_REUSE === "1";
 
 async function databaseExists(): Promise<boolean> {
@@ -215,13 +216,31 @@ const bareServer = await startProcess(["--input-type=module", "-e", bareSource],
 const inboxAddress = server.url;
 const bareAddress = bareServer.url;
 
+/** Waits until the server says it is ready (migrations applied) before anything is measured. */
+async function waitUntilReady(url: string, seconds = 60): Promise<void> {
+  const until = Date.now() + seconds * 1000;
+  for (;;) {
+    const ready = await fetch(`${url}/readyz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) return;
+    if (Date.now() > until) throw new Error(`${url} was not ready after ${seconds} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+await waitUntilReady(inboxAddress);
+
 // Sanity: the answer is what the inbox shows.
-const probe = (await (await fetch(`${inboxAddress}/api/v1/conversations?token=${tokens[0]}`)).json()) as {
-  rooms: { unreadCount: number; lastMessage: { text: string } }[];
+const probeResponse = await fetch(`${inboxAddress}/api/v1/conversations?token=${tokens[0]}`);
+const probe = (await probeResponse.json()) as {
+  rooms?: { unreadCount: number; lastMessage: { text: string } }[];
   totalRooms: number;
 };
-if (probe.rooms.length !== 20 || !probe.rooms[0]?.lastMessage.text)
-  throw new Error("unexpected inbox answer");
+if (probe.rooms?.length !== 20 || !probe.rooms[0]?.lastMessage.text)
+  throw new Error(
+    `unexpected inbox answer (${probeResponse.status}): ${JSON.stringify(probe).slice(0, 300)}`,
+  );
 
 /** Runs the clients in a worker (its own core): each client keeps one request in flight for DURATION_S. */
 function load(
