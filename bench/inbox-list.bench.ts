@@ -215,6 +215,11 @@ const bareSource = `
 const bareServer = await startProcess(["--input-type=module", "-e", bareSource], { NODE_ENV: "production" });
 const inboxAddress = server.url;
 const bareAddress = bareServer.url;
+// However the bench ends (a failed check throws), the servers it started end with it.
+process.once("exit", () => {
+  server.child.kill();
+  bareServer.child.kill();
+});
 
 /** Waits until the server says it is ready (migrations applied) before anything is measured. */
 async function waitUntilReady(url: string, seconds = 60): Promise<void> {
