@@ -53,6 +53,13 @@ export function createRealtimeHub(deps: {
 
   async function listenPostgres(pool: pg.Pool): Promise<void> {
     let client: pg.PoolClient | null = null;
+    // A connection may report an error after it was given back (at stop, or a second error): release once.
+    const released = new WeakSet<pg.PoolClient>();
+    const release = (held: pg.PoolClient, destroy = false) => {
+      if (released.has(held)) return;
+      released.add(held);
+      held.release(destroy);
+    };
     const connect = async (): Promise<void> => {
       if (stopped) return;
       try {
@@ -62,8 +69,9 @@ export function createRealtimeHub(deps: {
           if (message.channel === REALTIME_CHANNEL && message.payload) void onPayload(message.payload);
         });
         held.on("error", (error) => {
+          if (released.has(held)) return;
           deps.log.warn({ err: error }, "realtime listener connection lost; reconnecting");
-          held.release(true);
+          release(held, true);
           if (client === held) client = null;
           setTimeout(() => void connect(), 1000).unref();
         });
@@ -79,7 +87,7 @@ export function createRealtimeHub(deps: {
       client = null;
       if (!held) return;
       await held.query(`UNLISTEN ${REALTIME_CHANNEL}`).catch(() => {});
-      held.release();
+      release(held);
     };
   }
 
