@@ -57,6 +57,11 @@ export const POOL_SIZE = 10;
 
 export async function openPostgres(url: string): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5000 });
+  // An idle connection the server closes (restart, failover, a dropped database) is reported on the pool;
+  // unheard, that event would end the process. The pool opens a new connection when one is next needed.
+  pool.on("error", (error) => {
+    console.warn(`PostgreSQL closed an idle connection: ${error.message}`);
+  });
   const db = drizzleNodePg({ client: pool, schema, casing: "snake_case" }) as unknown as Database;
   return {
     kind: "postgres",
