@@ -1,8 +1,10 @@
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { memberships, users } from "../src/db/schema/index.ts";
+import { accounts, memberships, users } from "../src/db/schema/index.ts";
 import { createAccountsRepository } from "../src/modules/accounts/accounts.repository.ts";
 import type { AccountRow } from "../src/modules/auth/access.ts";
 import { issueSessionToken } from "../src/modules/auth/sessions.ts";
+import { apiCaller } from "./api-call.ts";
 
 export type Member = { userId: number; token: string; email: string };
 
@@ -62,6 +64,50 @@ export async function buildHierarchy(app: FastifyInstance, tag = Math.random().t
       superAdmin: await member(HQ, "super", "owner", true),
     },
   };
+}
+
+type AccountColumns = Partial<typeof accounts.$inferInsert>;
+
+/**
+ * An agent that answers text messages: SMS switched on for organisation O1, `number` assigned to its agent
+ * A1, and A1's campaign saved with `instructions` (and `greeting`) and published, as O1's owner. `org` and
+ * `agent` set more columns of O1 and A1.
+ */
+export async function prepareSmsAgent(
+  app: FastifyInstance,
+  world: Awaited<ReturnType<typeof buildHierarchy>>,
+  options: {
+    number: string;
+    instructions?: string;
+    greeting?: string;
+    org?: AccountColumns;
+    agent?: AccountColumns;
+  },
+) {
+  const db = app.context.database.db;
+  const call = apiCaller(app);
+  const token = world.members.o1Owner.token;
+  const { O1, A1 } = world.accounts;
+  await db
+    .update(accounts)
+    .set({ ...options.org, smsEnabled: true })
+    .where(eq(accounts.id, O1.id));
+  await db
+    .update(accounts)
+    .set({ ...options.agent, switchboardPhoneNumber: options.number })
+    .where(eq(accounts.id, A1.id));
+  const post = async (path: string, body: object) => {
+    const res = await call("POST", path, { token, body });
+    if (res.status !== 200) {
+      throw new Error(`prepareSmsAgent: POST ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
+    }
+  };
+  await post("/api/v2/campaign", {
+    agentId: A1.id,
+    agentInstructions: options.instructions ?? "Opening hours: Mon-Fri 8am-5pm.",
+    ...(options.greeting === undefined ? {} : { greeting: options.greeting }),
+  });
+  await post("/api/v2/agent/publish", { agentId: A1.id });
 }
 
 /** Everything in an account row that would identify it in an answer. */

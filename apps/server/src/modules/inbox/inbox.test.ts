@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCaller, fakePng, multipartFile } from "../../../test/api-call.ts";
-import { buildHierarchy } from "../../../test/fixtures.ts";
+import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { accounts, carrierMessages, runtimeUsage } from "../../db/schema/index.ts";
 
@@ -49,18 +49,13 @@ beforeAll(async () => {
   call = apiCaller(app);
   token = world.members.o1Owner.token;
   adminToken = world.members.o1Admin.token;
-  const { O1, A1 } = world.accounts;
-  await db().update(accounts).set({ smsEnabled: true, premium: true }).where(eq(accounts.id, O1.id));
-  await db()
-    .update(accounts)
-    .set({ switchboardPhoneNumber: AGENT_NUMBER, details: { agentName: "Front Desk" } })
-    .where(eq(accounts.id, A1.id));
-  const saved = await call("POST", "/api/v2/campaign", {
-    token,
-    body: { agentId: A1.id, agentInstructions: INSTRUCTIONS, greeting: "Hi from Bluebird!" },
+  await prepareSmsAgent(app, world, {
+    number: AGENT_NUMBER,
+    instructions: INSTRUCTIONS,
+    greeting: "Hi from Bluebird!",
+    org: { premium: true },
+    agent: { details: { agentName: "Front Desk" } },
   });
-  expect(saved.status).toBe(200);
-  expect((await call("POST", "/api/v2/agent/publish", { token, body: { agentId: A1.id } })).status).toBe(200);
 });
 afterAll(async () => {
   await app.close();

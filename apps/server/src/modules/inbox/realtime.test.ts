@@ -1,13 +1,12 @@
 import type { RealtimeEvent } from "@switchboard/api";
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCaller } from "../../../test/api-call.ts";
-import { buildHierarchy } from "../../../test/fixtures.ts";
+import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { withDatabase } from "../../../test/template-database.ts";
 import { openPostgres } from "../../db/client.ts";
-import { accounts } from "../../db/schema/index.ts";
 import { SANDBOX_MESSAGES } from "../../providers/llm/sandbox-responder.ts";
 import { createRealtimeHub, type RealtimeEnvelope } from "./realtime.ts";
 
@@ -57,17 +56,7 @@ beforeAll(async () => {
   world = await buildHierarchy(app);
   call = apiCaller(app);
   token = world.members.o1Owner.token;
-  const db = app.context.database.db;
-  await db.update(accounts).set({ smsEnabled: true }).where(eq(accounts.id, world.accounts.O1.id));
-  await db
-    .update(accounts)
-    .set({ switchboardPhoneNumber: AGENT_NUMBER })
-    .where(eq(accounts.id, world.accounts.A1.id));
-  await call("POST", "/api/v2/campaign", {
-    token,
-    body: { agentId: world.accounts.A1.id, agentInstructions: "Opening hours: Mon-Fri 8am-5pm." },
-  });
-  await call("POST", "/api/v2/agent/publish", { token, body: { agentId: world.accounts.A1.id } });
+  await prepareSmsAgent(app, world, { number: AGENT_NUMBER });
 });
 afterAll(async () => {
   await app.close();

@@ -1,12 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCaller } from "../../../test/api-call.ts";
-import { buildHierarchy } from "../../../test/fixtures.ts";
+import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
-import { accounts } from "../../db/schema/index.ts";
 import { twilioSignature } from "../../providers/sms/twilio.ts";
 
 const PUBLIC_URL = "https://switchboard.example.com";
@@ -74,17 +72,7 @@ beforeAll(async () => {
   world = await buildHierarchy(app);
   call = apiCaller(app);
   token = world.members.o1Owner.token;
-  const db = app.context.database.db;
-  await db.update(accounts).set({ smsEnabled: true }).where(eq(accounts.id, world.accounts.O1.id));
-  await db
-    .update(accounts)
-    .set({ switchboardPhoneNumber: AGENT_NUMBER })
-    .where(eq(accounts.id, world.accounts.A1.id));
-  await call("POST", "/api/v2/campaign", {
-    token,
-    body: { agentId: world.accounts.A1.id, agentInstructions: "Opening hours: Mon-Fri 8am-5pm." },
-  });
-  await call("POST", "/api/v2/agent/publish", { token, body: { agentId: world.accounts.A1.id } });
+  await prepareSmsAgent(app, world, { number: AGENT_NUMBER });
 });
 afterAll(async () => {
   await app.close();
