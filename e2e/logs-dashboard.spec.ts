@@ -1,32 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
+import { parseCsv } from "@switchboard/core";
 import { DEMO, rootSession, signInAs } from "./helpers.ts";
 
 // Conversation logs and the dashboard (issue 8): the demo organisation starts with three months of
 // generated calls, so the screens have real rows to filter, export and aggregate.
-
-/** A CSV line split into cells (quoted cells may hold commas; no newlines in these columns). */
-function cells(line: string): string[] {
-  const out: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const char = line[i] as string;
-    if (quoted) {
-      if (char === '"' && line[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ",") {
-      out.push(cell);
-      cell = "";
-    } else cell += char;
-  }
-  out.push(cell);
-  return out;
-}
 
 test("the owner filters the calls, adds two columns, reloads, and exports the view as CSV", async ({
   page,
@@ -85,12 +63,12 @@ test("the owner filters the calls, adds two columns, reloads, and exports the vi
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(`conversation_logs_${new Date().toISOString().slice(0, 10)}.csv`);
   const text = await readFile(await download.path(), "utf8");
-  const lines = text.split("\r\n").filter((line) => line !== "");
-  const header = cells(lines[0] as string);
+  const rows = parseCsv(text);
+  const header = rows[0] as string[];
   expect(header).toEqual(expect.arrayContaining(["direction", "reason", "satisfaction", "uuid", "callId"]));
-  expect(lines).toHaveLength(Math.min(total, 10_000) + 1);
+  expect(rows).toHaveLength(Math.min(total, 10_000) + 1);
   const at = header.indexOf("direction");
-  expect(new Set(lines.slice(1).map((line) => cells(line)[at]))).toEqual(new Set(["outbound"]));
+  expect(new Set(rows.slice(1).map((row) => row[at]))).toEqual(new Set(["outbound"]));
   await expect(page.getByLabel("Export progress")).toContainText(
     `Exported ${total.toLocaleString("en-US")} rows`,
   );

@@ -1,5 +1,6 @@
 export * from "./calendar-day.ts";
 export * from "./caller-name.ts";
+export * from "./csv.ts";
 export * from "./favorites.ts";
 export * from "./form-field.ts";
 export * from "./numeric.ts";

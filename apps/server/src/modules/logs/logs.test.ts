@@ -1,4 +1,4 @@
-import { computeMetric, DAY_MS, DEFAULT_METRICS, type FormulaRow } from "@switchboard/core";
+import { computeMetric, DAY_MS, DEFAULT_METRICS, type FormulaRow, parseCsv } from "@switchboard/core";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -292,35 +292,6 @@ describe("GET /api/v2/logs", () => {
     expect((await logs({ fields: "duration,bad field" })).status).toBe(400);
   });
 });
-
-/** A small RFC 4180 reader for the assertions. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i] as string;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (char === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += char;
-  }
-  return rows;
-}
 
 describe("CSV export", () => {
   it("escapes commas, quotes and newlines and defuses cells beginning with = + - @", () => {
