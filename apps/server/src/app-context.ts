@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/client.ts";
+import type { NotificationListener } from "./db/notifications.ts";
 import type { AccessResolver } from "./modules/auth/access.ts";
 import type { EmailProvider } from "./providers/email/email-provider.ts";
 import type { Outbox } from "./providers/outbox/outbox.ts";
@@ -15,6 +16,8 @@ export type AppContext = {
   instance: { id: string; startedAt: Date; version: string };
   /** Resolves caller and target of every route that needs a token. */
   access: AccessResolver;
+  /** The instance's LISTEN connection: realtime fan-out and cache invalidation across instances. */
+  notifications: NotificationListener;
   /** HMAC key (SECRET_KEY or the generated one). */
   secretKey: string;
   outbox: Outbox;

@@ -9,6 +9,7 @@ import type { AppContext } from "./app-context.ts";
 import type { Config } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { migrateDatabase } from "./db/migrate.ts";
+import { createNotificationListener } from "./db/notifications.ts";
 import { DEMO_USERS, DEMO_WHITE_LABEL_HOST, seedDemoData } from "./db/seed.ts";
 import { registerApiDocs } from "./http/api-docs.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
@@ -118,6 +119,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         })
       : (sandbox as NonNullable<typeof sandbox>);
   const secretKey = await resolveSecretKey(db, config.secretKey);
+  const notifications = createNotificationListener({ database, log: app.log });
+  await notifications.start();
   const access = createAccessResolver(db);
   const storage = localStorageProvider(path.join(config.dataDir, "files"), config.publicUrl);
   const context: AppContext = {
@@ -126,6 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     instance: { id: registration.id, startedAt: registration.startedAt, version: VERSION },
     access,
+    notifications,
     secretKey,
     outbox,
     email,
@@ -169,6 +173,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const inbox = await createInboxModule(context, { agents, runtime, sandbox });
   app.addHook("preClose", async () => {
     await inbox.stop();
+    await notifications.stop();
   });
   const logs = createLogsModule(context);
 

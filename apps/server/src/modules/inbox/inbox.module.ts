@@ -11,6 +11,7 @@ import { createCarrierService } from "./carrier.service.ts";
 import { createInboxRepository } from "./inbox.repository.ts";
 import { inboxRoutes } from "./inbox.routes.ts";
 import { createInboxService, type InboxService } from "./inbox.service.ts";
+import { createInboxListCache, INBOX_CHANGED_CHANNEL } from "./list-cache.ts";
 import { createRealtimeHub } from "./realtime.ts";
 
 /** Parses application/x-www-form-urlencoded bodies (carrier webhooks), keeping repeated fields as lists. */
@@ -39,8 +40,17 @@ export async function createInboxModule(
   const db = context.database.db;
   const repo = createInboxRepository(db);
   let inbox: InboxService | null = null;
+  const listCache = createInboxListCache();
+  const { notifications } = context;
+  listCache.setListening(notifications.isListening());
+  const stopHearing = notifications.onListening((listening) => listCache.setListening(listening));
+  const unfollowChanges = await notifications.follow(INBOX_CHANGED_CHANNEL, (payload) => {
+    const orgId = Number(payload);
+    if (Number.isSafeInteger(orgId)) listCache.changed(orgId);
+  });
   const realtime = createRealtimeHub({
-    database: context.database,
+    notifications,
+    onPublish: (orgId) => listCache.changed(orgId),
     log: context.log,
     loadMessageEvent: async (id) => (inbox ? inbox.loadMessageEvent(id) : null),
   });
@@ -54,6 +64,7 @@ export async function createInboxModule(
     turns: deps.runtime.turns,
     sms: context.sms,
     realtime,
+    listCache,
     log: context.log,
     ...(deps.now ? { now: deps.now } : {}),
   });
@@ -86,13 +97,16 @@ export async function createInboxModule(
     inbox: service,
     carrier,
     realtime,
+    listCache,
     routes: [
       ...inboxRoutes({ inbox: service, carrier, storage: context.storage, db, access: context.access }),
       ...contactsRoutes(contacts),
     ],
     async stop() {
       await service.idle();
-      await realtime.stop();
+      realtime.stop();
+      unfollowChanges();
+      stopHearing();
     },
   };
 }

@@ -11,6 +11,7 @@ import {
 import { formatPhoneNumber, isPersonName } from "@switchboard/core";
 import type { FastifyBaseLogger } from "fastify";
 import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
+import { JsonTextAnswer } from "../../http/routes.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import { type Access, type AccessResolver, type AccountRow, isWithin } from "../auth/access.ts";
@@ -26,6 +27,7 @@ import type {
   RoomRow,
   RoomScope,
 } from "./inbox.repository.ts";
+import type { InboxListCache } from "./list-cache.ts";
 import type { RealtimeHub } from "./realtime.ts";
 
 /** An SMS exchange is one conversation (session) until it has been quiet this long. */
@@ -42,6 +44,8 @@ type Deps = {
   turns: AgentTurns;
   sms: SmsProvider;
   realtime: RealtimeHub;
+  /** Answered list pages until their organisation's inbox changes. */
+  listCache: InboxListCache;
   log: FastifyBaseLogger;
   now?: () => number;
 };
@@ -203,17 +207,32 @@ export function createInboxService(deps: Deps) {
 
   // Lists and detail ----------------------------------------------------------------------------------
 
-  async function listFor(access: Access, scope: RoomScope, query: ListQuery) {
-    const { rows, total } = await repo.listRooms({
+  /** The page as JSON text: the caller's own (unread state is per user), from the cache when unchanged. */
+  async function listFor(access: Access, scope: RoomScope, query: ListQuery): Promise<JsonTextAnswer> {
+    const filter = {
       ...scope,
       userId: access.caller.user.id,
-      folder: query.isAgent ? "agent" : "priority",
+      folder: query.isAgent ? ("agent" as const) : ("priority" as const),
       unread: query.unread,
       archived: query.archived,
       page: query.page,
       pageSize: query.pageSize,
+    };
+    const key = [
+      filter.orgId,
+      filter.agentId ?? "*",
+      filter.userId,
+      filter.folder,
+      filter.unread,
+      filter.archived,
+      filter.page,
+      filter.pageSize,
+    ].join(":");
+    const text = await deps.listCache.get(filter.orgId, key, async () => {
+      const { rows, total } = await repo.listRooms(filter);
+      return JSON.stringify({ success: true, rooms: rows.map(toListItem), totalRooms: total });
     });
-    return { success: true as const, rooms: rows.map(toListItem), totalRooms: total };
+    return new JsonTextAnswer(text);
   }
 
   const list = (access: Access, query: ListQuery) => listFor(access, scopeOf(access), query);

@@ -7,6 +7,7 @@ import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { withDatabase } from "../../../test/template-database.ts";
 import { openPostgres } from "../../db/client.ts";
+import { createNotificationListener, type NotificationListener } from "../../db/notifications.ts";
 import { SANDBOX_MESSAGES } from "../../providers/llm/sandbox-responder.ts";
 import { createRealtimeHub, type RealtimeEnvelope } from "./realtime.ts";
 
@@ -172,8 +173,11 @@ describe("fan-out across server instances", () => {
       other = await openPostgres(withDatabase(serverUrl, row?.name ?? ""));
     }
     const log = app.log;
-    const publisher = createRealtimeHub({ database: handle, log, loadMessageEvent: async () => null });
-    const receiver = createRealtimeHub({ database: other, log, loadMessageEvent: async () => null });
+    const listeners = [handle, other].map((database) => createNotificationListener({ database, log }));
+    for (const listener of listeners) await listener.start();
+    const [mine, theirs] = listeners as [NotificationListener, NotificationListener];
+    const publisher = createRealtimeHub({ notifications: mine, log, loadMessageEvent: async () => null });
+    const receiver = createRealtimeHub({ notifications: theirs, log, loadMessageEvent: async () => null });
     await publisher.start();
     await receiver.start();
     const received: RealtimeEnvelope[] = [];
@@ -185,8 +189,9 @@ describe("fan-out across server instances", () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(received).toEqual([{ orgId: 4242, agentId: null, event: { type: "room", roomId: "r-1" } }]);
     } finally {
-      await publisher.stop();
-      await receiver.stop();
+      publisher.stop();
+      receiver.stop();
+      for (const listener of listeners) await listener.stop();
       if (other !== handle) await other.close();
     }
   });
