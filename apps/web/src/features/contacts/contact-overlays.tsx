@@ -5,7 +5,8 @@ import { type ReactNode, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { useAppPath } from "../../app/account-context.ts";
 import { usePermission } from "../../app/account-state.ts";
-import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { ConfirmPanel } from "../../components/confirm/confirm-panel.tsx";
+import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { appPath } from "../../lib/account-path.ts";
 import { toast } from "../../lib/toast.ts";
 import type { OverlayComponentProps } from "../../overlays/registry.ts";
@@ -245,32 +246,22 @@ export function DeleteContactOverlay({ value, close }: OverlayComponentProps) {
   return (
     <WithContact value={value}>
       {(contact) => (
-        <Stack gap="md">
-          <Text>
-            Delete <b>{contact.displayName}</b>? Its conversations stay in the inbox, shown by number or
-            address.
-          </Text>
-          <ActionError error={remove.error} />
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={close} disabled={remove.isPending}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() =>
-                remove.mutate(contact, {
-                  onSuccess: () => {
-                    toast.success(`${contact.displayName} deleted.`);
-                    close();
-                  },
-                })
-              }
-            >
-              Delete contact
-            </Button>
-          </Group>
-        </Stack>
+        <ConfirmPanel
+          confirmLabel="Delete contact"
+          action={remove}
+          onCancel={close}
+          onConfirm={() =>
+            remove.mutate(contact, {
+              onSuccess: () => {
+                toast.success(`${contact.displayName} deleted.`);
+                close();
+              },
+            })
+          }
+        >
+          Delete <b>{contact.displayName}</b>? Its conversations stay in the inbox, shown by number or
+          address.
+        </ConfirmPanel>
       )}
     </WithContact>
   );

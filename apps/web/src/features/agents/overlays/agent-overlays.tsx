@@ -2,6 +2,7 @@ import { Badge, Button, Group, Stack, Text } from "@mantine/core";
 import type { Account } from "@switchboard/api";
 import { useNavigate } from "react-router";
 import { useAccountState, usePermission } from "../../../app/account-state.ts";
+import { ConfirmPanel } from "../../../components/confirm/confirm-panel.tsx";
 import { ActionError } from "../../../components/query-state.tsx";
 import { accountAppPath } from "../../../lib/account-path.ts";
 import { toast } from "../../../lib/toast.ts";
@@ -146,35 +147,25 @@ export function DeleteAgentOverlay({ name, value, close }: OverlayComponentProps
   return (
     <WithOverlayAccount name={name} value={value}>
       {(agent) => (
-        <Stack gap="md">
-          <Text>
-            Delete <b>{agent.displayName}</b>? Calls and messages to it stop being answered. Its conversations
-            and logs stay.
-          </Text>
-          <ActionError error={remove.error} />
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={close} disabled={remove.isPending}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() =>
-                remove.mutate(
-                  { organizationId: agent.organizationId ?? view.account.id, agentAccountId: agent.id },
-                  {
-                    onSuccess: () => {
-                      toast.success(`${agent.displayName} deleted.`);
-                      close();
-                    },
-                  },
-                )
-              }
-            >
-              Delete agent
-            </Button>
-          </Group>
-        </Stack>
+        <ConfirmPanel
+          confirmLabel="Delete agent"
+          action={remove}
+          onCancel={close}
+          onConfirm={() =>
+            remove.mutate(
+              { organizationId: agent.organizationId ?? view.account.id, agentAccountId: agent.id },
+              {
+                onSuccess: () => {
+                  toast.success(`${agent.displayName} deleted.`);
+                  close();
+                },
+              },
+            )
+          }
+        >
+          Delete <b>{agent.displayName}</b>? Calls and messages to it stop being answered. Its conversations
+          and logs stay.
+        </ConfirmPanel>
       )}
     </WithOverlayAccount>
   );
