@@ -1,12 +1,18 @@
 import { Alert, Button, Group, List, Stack, Text, Textarea, TextInput } from "@mantine/core";
 import { findTimezoneByValue, type TemplateField } from "@switchboard/core";
 import type { UseQueryResult } from "@tanstack/react-query";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { usePermission } from "../../../app/account-state.ts";
 import { useMobileApp } from "../../../app/environment.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../../components/query-state.tsx";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
-import { type Template, useAgentCampaign, useGenerateAgent, useSaveInstructions } from "../api.ts";
+import {
+  type GenerateInput,
+  type Template,
+  useAgentCampaign,
+  useGenerateAgent,
+  useSaveInstructions,
+} from "../api.ts";
 import type { OnboardingWizard } from "../use-onboarding.ts";
 import { voiceName } from "../voices.ts";
 import { StepLayout } from "./step-layout.tsx";
@@ -85,34 +91,24 @@ function GenerateFromTemplate({
   }
   const agentName = name ?? suggestedAgentName(wizard.state.templateFields, template.name);
   const timezone = wizard.state.timezone ? findTimezoneByValue(wizard.state.timezone)?.text : null;
-  const create = () => {
-    if (!agentName.trim()) return;
-    generate.mutate(
-      {
-        method: "BUILD_FROM_TEMPLATE",
-        template,
-        name: agentName.trim(),
-        fields: wizard.state.templateFields,
-        timezone: wizard.state.timezone,
-        voice: wizard.state.agentVoice,
-      },
-      {
-        onSuccess: ({ agentId }) => {
-          wizard.setAgentId(agentId);
-          wizard.dispatch({ type: "next" });
-        },
-      },
-    );
-  };
   return (
-    <StepLayout
+    <CreateAgentLayout
+      wizard={wizard}
+      generate={generate}
       title={title}
       description="We'll create your agent from the template and draft its instructions from your answers."
-      onBack={generate.isPending ? undefined : back}
-      footer={
-        <Button onClick={create} loading={generate.isPending} disabled={!agentName.trim()}>
-          Create my agent
-        </Button>
+      disabled={!agentName.trim()}
+      request={() =>
+        agentName.trim()
+          ? {
+              method: "BUILD_FROM_TEMPLATE",
+              template,
+              name: agentName.trim(),
+              fields: wizard.state.templateFields,
+              timezone: wizard.state.timezone,
+              voice: wizard.state.agentVoice,
+            }
+          : null
       }
     >
       <TextInput
@@ -126,13 +122,7 @@ function GenerateFromTemplate({
         {timezone ? <List.Item>Time zone: {timezone}</List.Item> : null}
         {wizard.state.agentVoice ? <List.Item>Voice: {voiceName(wizard.state.agentVoice)}</List.Item> : null}
       </List>
-      {generate.isPending ? (
-        <Text size="sm" c="dimmed" role="status">
-          Drafting your agent's instructions…
-        </Text>
-      ) : null}
-      <ActionError error={generate.error} />
-    </StepLayout>
+    </CreateAgentLayout>
   );
 }
 
@@ -141,29 +131,18 @@ function GenerateFromScratch({ wizard }: { wizard: OnboardingWizard }) {
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [tried, setTried] = useState(false);
-  const create = () => {
-    setTried(true);
-    if (!name.trim() || !description.trim()) return;
-    generate.mutate(
-      { method: "BUILD_FROM_SCRATCH", name: name.trim(), description },
-      {
-        onSuccess: ({ agentId }) => {
-          wizard.setAgentId(agentId);
-          wizard.dispatch({ type: "next" });
-        },
-      },
-    );
-  };
   return (
-    <StepLayout
+    <CreateAgentLayout
+      wizard={wizard}
+      generate={generate}
       title="Describe your agent"
       description="Say who your agent works for and what it should do on calls and texts. This becomes its instructions, which you can refine next."
-      onBack={generate.isPending ? undefined : () => wizard.dispatch({ type: "back" })}
-      footer={
-        <Button onClick={create} loading={generate.isPending}>
-          Create my agent
-        </Button>
-      }
+      request={() => {
+        setTried(true);
+        return name.trim() && description.trim()
+          ? { method: "BUILD_FROM_SCRATCH", name: name.trim(), description }
+          : null;
+      }}
     >
       <TextInput
         label="Agent name"
@@ -181,6 +160,54 @@ function GenerateFromScratch({ wizard }: { wizard: OnboardingWizard }) {
         minRows={6}
         error={tried && !description.trim() ? PROMPT_REQUIRED : undefined}
       />
+    </CreateAgentLayout>
+  );
+}
+
+/**
+ * The layout of creating the agent, from a template or from scratch: Back (gone while the agent is being
+ * created) and "Create my agent", which sends `request()` unless it answers null and goes on once the agent
+ * exists; below the inputs, the drafting note and the error.
+ */
+function CreateAgentLayout({
+  wizard,
+  generate,
+  title,
+  description,
+  disabled,
+  request,
+  children,
+}: {
+  wizard: OnboardingWizard;
+  generate: ReturnType<typeof useGenerateAgent>;
+  title: string;
+  description: string;
+  disabled?: boolean;
+  request: () => GenerateInput | null;
+  children: ReactNode;
+}) {
+  const create = () => {
+    const input = request();
+    if (!input) return;
+    generate.mutate(input, {
+      onSuccess: ({ agentId }) => {
+        wizard.setAgentId(agentId);
+        wizard.dispatch({ type: "next" });
+      },
+    });
+  };
+  return (
+    <StepLayout
+      title={title}
+      description={description}
+      onBack={generate.isPending ? undefined : () => wizard.dispatch({ type: "back" })}
+      footer={
+        <Button onClick={create} loading={generate.isPending} disabled={disabled}>
+          Create my agent
+        </Button>
+      }
+    >
+      {children}
       {generate.isPending ? (
         <Text size="sm" c="dimmed" role="status">
           Drafting your agent's instructions…
