@@ -30,13 +30,38 @@ export function suggestedAgentName(fields: readonly TemplateField[], templateNam
   return named ? String(named.value).trim() : templateName;
 }
 
-function AgentCreated({ wizard }: { wizard: OnboardingWizard }) {
+/** A step whose footer is Back and one button that goes on to the next step. */
+function BackNextStep({
+  wizard,
+  title,
+  description,
+  next = "Next",
+  children,
+}: {
+  wizard: OnboardingWizard;
+  title: string;
+  description: string;
+  next?: string;
+  children?: ReactNode;
+}) {
   return (
     <StepLayout
+      title={title}
+      description={description}
+      onBack={() => wizard.dispatch({ type: "back" })}
+      footer={<Button onClick={() => wizard.dispatch({ type: "next" })}>{next}</Button>}
+    >
+      {children}
+    </StepLayout>
+  );
+}
+
+function AgentCreated({ wizard }: { wizard: OnboardingWizard }) {
+  return (
+    <BackNextStep
+      wizard={wizard}
       title="Your agent is ready"
       description="It was created with your answers. Continue to review its instructions."
-      onBack={() => wizard.dispatch({ type: "back" })}
-      footer={<Button onClick={() => wizard.dispatch({ type: "next" })}>Next</Button>}
     />
   );
 }
@@ -327,18 +352,17 @@ export function TestStep({ wizard }: { wizard: OnboardingWizard }) {
   if (wizard.agentId === null) return <NoAgentYet wizard={wizard} title={title} />;
   const agentId = wizard.agentId;
   return (
-    <StepLayout
+    <BackNextStep
+      wizard={wizard}
       title={title}
       description="Talk to your agent the way a caller would, and hear how it answers before anyone else does."
-      onBack={() => wizard.dispatch({ type: "back" })}
-      footer={<Button onClick={() => wizard.dispatch({ type: "next" })}>Next</Button>}
     >
       <Group>
         <Button variant="light" onClick={() => overlays.open("testAgent", String(agentId))}>
           Test your agent
         </Button>
       </Group>
-    </StepLayout>
+    </BackNextStep>
   );
 }
 
@@ -350,11 +374,11 @@ export function ChooseNumberStep({ wizard }: { wizard: OnboardingWizard }) {
   if (wizard.agentId === null) return <NoAgentYet wizard={wizard} title={title} />;
   const agentId = wizard.agentId;
   return (
-    <StepLayout
+    <BackNextStep
+      wizard={wizard}
       title={title}
       description="Callers reach your agent on its own phone number. You can also forward your existing business number to it later."
-      onBack={() => wizard.dispatch({ type: "back" })}
-      footer={<Button onClick={() => wizard.dispatch({ type: "next" })}>Skip for now</Button>}
+      next="Skip for now"
     >
       {canSelectNumber ? (
         <Group>
@@ -368,7 +392,7 @@ export function ChooseNumberStep({ wizard }: { wizard: OnboardingWizard }) {
           answers on it as soon as it is assigned.
         </Alert>
       )}
-    </StepLayout>
+    </BackNextStep>
   );
 }
 
@@ -376,11 +400,11 @@ export function ChooseNumberStep({ wizard }: { wizard: OnboardingWizard }) {
 export function ScheduleCallStep({ wizard }: { wizard: OnboardingWizard }) {
   const { isMobileApp } = useMobileApp();
   return (
-    <StepLayout
+    <BackNextStep
+      wizard={wizard}
       title="Talk with an expert"
       description="Book a free call with one of our specialists: we'll review your agent with you and help you go live."
-      onBack={() => wizard.dispatch({ type: "back" })}
-      footer={<Button onClick={() => wizard.dispatch({ type: "next" })}>Finish</Button>}
+      next="Finish"
     >
       <Stack gap="xs" align="flex-start">
         <Button variant="light" onClick={() => wizard.dispatch({ type: "openBookingPage" })}>
@@ -390,6 +414,6 @@ export function ScheduleCallStep({ wizard }: { wizard: OnboardingWizard }) {
           {isMobileApp ? "The booking page opens in your browser." : "The booking page opens in a new tab."}
         </Text>
       </Stack>
-    </StepLayout>
+    </BackNextStep>
   );
 }
