@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/client.ts";
 import type { NotificationListener } from "./db/notifications.ts";
+import type { WriteListeners } from "./http/write-listeners.ts";
 import type { AccessResolver } from "./modules/auth/access.ts";
 import type { EmailProvider } from "./providers/email/email-provider.ts";
 import type { Outbox } from "./providers/outbox/outbox.ts";
@@ -18,6 +19,8 @@ export type AppContext = {
   access: AccessResolver;
   /** The instance's LISTEN connection: realtime fan-out and cache invalidation across instances. */
   notifications: NotificationListener;
+  /** Told after each call that may have written, before its answer: caches forget what it changed. */
+  writes: WriteListeners;
   /** HMAC key (SECRET_KEY or the generated one). */
   secretKey: string;
   outbox: Outbox;

@@ -9,6 +9,7 @@ import type { AppContext } from "./app-context.ts";
 import type { Config } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { migrateDatabase } from "./db/migrate.ts";
+import { followNotices } from "./db/notice-cache.ts";
 import { createNotificationListener } from "./db/notifications.ts";
 import { DEMO_USERS, DEMO_WHITE_LABEL_HOST, seedDemoData } from "./db/seed.ts";
 import { registerApiDocs } from "./http/api-docs.ts";
@@ -16,6 +17,7 @@ import { installErrorHandler } from "./http/error-handler.ts";
 import { registerFiles } from "./http/files.ts";
 import { registerRoutes } from "./http/routes.ts";
 import { registerWebApp } from "./http/web-app.ts";
+import { createWriteListeners } from "./http/write-listeners.ts";
 import { createLogger } from "./logger.ts";
 import { createAccountsRepository } from "./modules/accounts/accounts.repository.ts";
 import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
@@ -30,7 +32,7 @@ import { createAppsRepository } from "./modules/agents/apps.repository.ts";
 import { createAppsService } from "./modules/agents/apps.service.ts";
 import { createTemplatesRepository } from "./modules/agents/templates.repository.ts";
 import { createTemplatesService } from "./modules/agents/templates.service.ts";
-import { createAccessResolver } from "./modules/auth/access.ts";
+import { ACCESS_CHANGED_CHANNEL, ACCESS_TABLES, createAccessResolver } from "./modules/auth/access.ts";
 import { createAuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
@@ -121,7 +123,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const secretKey = await resolveSecretKey(db, config.secretKey);
   const notifications = createNotificationListener({ database, log: app.log });
   await notifications.start();
+  const writes = createWriteListeners();
   const access = createAccessResolver(db);
+  // A session's caller is kept until tokens, users, memberships or accounts change: anywhere (migration
+  // 0010's notices), or in this process (at once, before its notice arrives).
+  const unfollowAccess = await followNotices(
+    access.callerCache,
+    notifications,
+    ACCESS_CHANGED_CHANNEL,
+    () => null,
+  );
+  const stopWatchingAccess = database.onWrite((table) => {
+    if (ACCESS_TABLES.has(table)) access.callerCache.changedAll();
+  });
   const storage = localStorageProvider(path.join(config.dataDir, "files"), config.publicUrl);
   const context: AppContext = {
     config,
@@ -130,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     instance: { id: registration.id, startedAt: registration.startedAt, version: VERSION },
     access,
     notifications,
+    writes,
     secretKey,
     outbox,
     email,
@@ -173,6 +188,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const inbox = await createInboxModule(context, { agents, runtime, sandbox });
   app.addHook("preClose", async () => {
     await inbox.stop();
+    unfollowAccess();
+    stopWatchingAccess();
     await notifications.stop();
   });
   const logs = createLogsModule(context);

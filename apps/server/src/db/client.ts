@@ -23,8 +23,33 @@ export type DatabaseHandle = {
   driver: DatabaseDriver;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /** Told of each table a statement of this process is about to write through Drizzle (see {@link WriteWatch}). */
+  onWrite(listener: (table: string) => void): () => void;
   close(): Promise<void>;
 };
+
+// The table of each INSERT INTO, UPDATE and DELETE FROM in a statement's text (CTEs included).
+const WRITTEN_TABLE = /\b(?:insert\s+into|update|delete\s+from)\s+"?([a-z_][a-z0-9_]*)"?/gi;
+
+/**
+ * Tells listeners which tables this process's statements write, as Drizzle sends them (its logger hook, so
+ * before they run). Caches kept by the database's notices (db/notice-cache.ts) use it to forget at once what
+ * this process changes: the notice arrives only after the commit, a moment after the writer may read again.
+ */
+class WriteWatch {
+  readonly listeners = new Set<(table: string) => void>();
+  logQuery(query: string): void {
+    if (this.listeners.size === 0) return;
+    for (const match of query.matchAll(WRITTEN_TABLE)) {
+      const table = match[1]?.toLowerCase();
+      if (table) for (const listener of this.listeners) listener(table);
+    }
+  }
+  onWrite = (listener: (table: string) => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+}
 
 export type PgliteSource = { dataDir?: string; loadDataDir?: Blob };
 
@@ -35,10 +60,12 @@ export async function openPglite(source: PgliteSource = {}): Promise<DatabaseHan
     ...(source.dataDir ? { dataDir: source.dataDir } : {}),
     ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {}),
   });
-  const db = drizzlePglite({ client, schema, casing: "snake_case" }) as unknown as Database;
+  const watch = new WriteWatch();
+  const db = drizzlePglite({ client, schema, casing: "snake_case", logger: watch }) as unknown as Database;
   return {
     kind: "pglite",
     db,
+    onWrite: watch.onWrite,
     driver: { kind: "pglite", client },
     ping: async () => {
       await client.query("select 1");
@@ -62,10 +89,17 @@ export async function openPostgres(url: string): Promise<DatabaseHandle> {
   pool.on("error", (error) => {
     console.warn(`PostgreSQL closed an idle connection: ${error.message}`);
   });
-  const db = drizzleNodePg({ client: pool, schema, casing: "snake_case" }) as unknown as Database;
+  const watch = new WriteWatch();
+  const db = drizzleNodePg({
+    client: pool,
+    schema,
+    casing: "snake_case",
+    logger: watch,
+  }) as unknown as Database;
   return {
     kind: "postgres",
     db,
+    onWrite: watch.onWrite,
     driver: { kind: "postgres", pool },
     ping: async () => {
       await db.execute(sql`select 1`);

@@ -7,6 +7,7 @@ import type { AppContext } from "../app-context.ts";
 import { ApiError } from "./api-error.ts";
 import { installErrorHandler } from "./error-handler.ts";
 import { handle, registerRoutes } from "./routes.ts";
+import { createWriteListeners } from "./write-listeners.ts";
 
 const createThing = defineRoute({
   id: "createThing",
@@ -48,7 +49,7 @@ const refuses = defineRoute({
 async function appWith() {
   const app = Fastify();
   installErrorHandler(app);
-  const context = { config: testConfig() } as AppContext;
+  const context = { config: testConfig(), writes: createWriteListeners() } as AppContext;
   registerRoutes(
     app,
     context,

@@ -96,44 +96,50 @@ export function registerRoutes(
       method: route.method,
       url: toFastifyPath(route.path),
       handler: async (request, reply) => {
-        const access = route.auth === "none" ? undefined : await context.access.authorize(request, route);
-        const input = {
-          query: route.query ? parseRequestPart(route.query, request.query ?? {}, "query") : undefined,
-          params: route.params ? parseRequestPart(route.params, request.params ?? {}, "params") : undefined,
-          body: route.body ? parseRequestPart(route.body, request.body ?? {}, "body") : undefined,
-        };
-        const aborted = new AbortController();
-        reply.raw.once("close", () => {
-          if (!reply.raw.writableFinished) aborted.abort();
-        });
-        const result = await entry.handler(input as RouteInput<RouteDefinition>, {
-          app: context,
-          request,
-          reply,
-          access: access as Access,
-          signal: aborted.signal,
-        });
-        if (reply.sent) return reply;
-        if (result instanceof EventStreamAnswer) {
-          return reply
-            .header("content-type", "text/event-stream; charset=utf-8")
-            .header("cache-control", "no-cache, no-transform")
-            .header("x-accel-buffering", "no")
-            .send(Readable.from(serverSentEvents(result.events)));
-        }
-        const isText = result instanceof JsonTextAnswer;
-        if (checkResponses && route.response) {
-          const checked = route.response.safeParse(isText ? JSON.parse(result.text) : result);
-          if (!checked.success) {
-            request.log.error(
-              { issues: checked.error.issues, route: route.id },
-              "response does not match schema",
-            );
-            throw new ApiError(500, "Internal server error");
+        let access: Access | undefined;
+        try {
+          access = route.auth === "none" ? undefined : await context.access.authorize(request, route);
+          const input = {
+            query: route.query ? parseRequestPart(route.query, request.query ?? {}, "query") : undefined,
+            params: route.params ? parseRequestPart(route.params, request.params ?? {}, "params") : undefined,
+            body: route.body ? parseRequestPart(route.body, request.body ?? {}, "body") : undefined,
+          };
+          const aborted = new AbortController();
+          reply.raw.once("close", () => {
+            if (!reply.raw.writableFinished) aborted.abort();
+          });
+          const result = await entry.handler(input as RouteInput<RouteDefinition>, {
+            app: context,
+            request,
+            reply,
+            access: access as Access,
+            signal: aborted.signal,
+          });
+          if (reply.sent) return reply;
+          if (result instanceof EventStreamAnswer) {
+            return reply
+              .header("content-type", "text/event-stream; charset=utf-8")
+              .header("cache-control", "no-cache, no-transform")
+              .header("x-accel-buffering", "no")
+              .send(Readable.from(serverSentEvents(result.events)));
           }
+          const isText = result instanceof JsonTextAnswer;
+          if (checkResponses && route.response) {
+            const checked = route.response.safeParse(isText ? JSON.parse(result.text) : result);
+            if (!checked.success) {
+              request.log.error(
+                { issues: checked.error.issues, route: route.id },
+                "response does not match schema",
+              );
+              throw new ApiError(500, "Internal server error");
+            }
+          }
+          if (isText)
+            return reply.header("content-type", "application/json; charset=utf-8").send(result.text);
+          return result;
+        } finally {
+          if (route.method !== "GET") context.writes.wrote(access);
         }
-        if (isText) return reply.header("content-type", "application/json; charset=utf-8").send(result.text);
-        return result;
       },
     });
   }

@@ -15,6 +15,7 @@ import {
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Database } from "../../db/client.ts";
+import { createNoticeCache } from "../../db/notice-cache.ts";
 import { accounts, authTokens, memberships, users } from "../../db/schema/index.ts";
 import { ApiError } from "../../http/api-error.ts";
 import { hashToken } from "./secrets.ts";
@@ -39,6 +40,17 @@ export type Access = {
   viewingAs: ViewingAs;
   permissions: Permissions;
 };
+
+/** A resolved session and when its token expires. */
+type KnownCaller = { caller: Caller; expiresAt: number };
+
+/**
+ * The channel migration 0010's triggers notify whenever tokens, users, memberships or accounts change:
+ * every instance then forgets the sessions it resolved.
+ */
+export const ACCESS_CHANGED_CHANNEL = "switchboard_access_changed";
+/** The tables a resolved session is read from. */
+export const ACCESS_TABLES = new Set(["auth_tokens", "users", "memberships", "accounts"]);
 
 export const MESSAGES = {
   noToken: "No auth token provided",
@@ -138,13 +150,30 @@ export function createAccessResolver(db: Database) {
     .limit(1)
     .prepare("access_resolve_caller");
 
-  async function resolveCaller(token: string): Promise<Caller | null> {
-    const [row] = await callerQuery.execute({ tokenHash: hashToken(token), now: new Date().toISOString() });
+  async function readCaller(tokenHash: string): Promise<KnownCaller | null> {
+    const [row] = await callerQuery.execute({ tokenHash, now: new Date().toISOString() });
     if (!row) return null;
     // A membership that was removed ends the access its tokens gave, unless the user is a super admin.
     if (row.account && !row.role && !row.user.superAdmin) return null;
     if (row.account?.deletedAt) return null;
-    return { tokenId: row.token.id, user: row.user, account: row.account, role: row.role };
+    return {
+      caller: { tokenId: row.token.id, user: row.user, account: row.account, role: row.role },
+      expiresAt: row.token.expiresAt.getTime(),
+    };
+  }
+
+  // Every call with a token resolves it: the answer is kept until tokens, users, memberships or accounts
+  // change (see ACCESS_CHANGED_CHANNEL). Unknown tokens are not kept, so guesses cannot crowd out sessions.
+  const callerCache = createNoticeCache<KnownCaller | null>({
+    maxEntries: 50_000,
+    keep: (known) => known !== null,
+  });
+
+  async function resolveCaller(token: string): Promise<Caller | null> {
+    const tokenHash = hashToken(token);
+    const known = await callerCache.get(0, tokenHash, () => readCaller(tokenHash));
+    if (!known || known.expiresAt <= Date.now()) return null;
+    return known.caller;
   }
 
   const loadAccount = (id: number) => findLiveAccount(db, id);
@@ -217,7 +246,7 @@ export function createAccessResolver(db: Database) {
     if (!(await permissionsOn(access, account))[flag]) throw new ApiError(403, MESSAGES.forbidden);
   }
 
-  return { authorize, resolveCaller, loadAccount, permissionsOn, requirePermission };
+  return { authorize, resolveCaller, loadAccount, permissionsOn, requirePermission, callerCache };
 }
 
 export function toRoleSubject(account: AccountRow) {

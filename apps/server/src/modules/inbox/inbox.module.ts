@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../app-context.ts";
+import { createNoticeCache, followNotices } from "../../db/notice-cache.ts";
 import type { SandboxCarrier } from "../../providers/sms/sandbox-carrier.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import { createContactsRepository } from "../contacts/contacts.repository.ts";
@@ -11,8 +12,10 @@ import { createCarrierService } from "./carrier.service.ts";
 import { createInboxRepository } from "./inbox.repository.ts";
 import { inboxRoutes } from "./inbox.routes.ts";
 import { createInboxService, type InboxService } from "./inbox.service.ts";
-import { createInboxListCache, INBOX_CHANGED_CHANNEL } from "./list-cache.ts";
 import { createRealtimeHub } from "./realtime.ts";
+
+/** The channel migration 0009's triggers notify with the id of an organisation whose inbox changed. */
+export const INBOX_CHANGED_CHANNEL = "switchboard_inbox_changed";
 
 /** Parses application/x-www-form-urlencoded bodies (carrier webhooks), keeping repeated fields as lists. */
 export function registerFormBodies(app: FastifyInstance) {
@@ -40,13 +43,21 @@ export async function createInboxModule(
   const db = context.database.db;
   const repo = createInboxRepository(db);
   let inbox: InboxService | null = null;
-  const listCache = createInboxListCache();
+  // Answered list pages (JSON text), one group per organisation, until the organisation's inbox changes.
+  const listCache = createNoticeCache<string>({ maxEntries: 20_000 });
   const { notifications } = context;
-  listCache.setListening(notifications.isListening());
-  const stopHearing = notifications.onListening((listening) => listCache.setListening(listening));
-  const unfollowChanges = await notifications.follow(INBOX_CHANGED_CHANNEL, (payload) => {
+  const unfollowChanges = await followNotices(listCache, notifications, INBOX_CHANGED_CHANNEL, (payload) => {
     const orgId = Number(payload);
-    if (Number.isSafeInteger(orgId)) listCache.changed(orgId);
+    return Number.isSafeInteger(orgId) ? orgId : null;
+  });
+  // A call that may have written forgets its organisation's pages here at once (others learn by notice).
+  const stopWrites = context.writes.onWrite((access) => {
+    if (!access) return;
+    const { target } = access;
+    if (target.accountType === "organization") listCache.changed(target.id);
+    else if (target.accountType === "agent" && target.organizationId)
+      listCache.changed(target.organizationId);
+    else listCache.changedAll();
   });
   const realtime = createRealtimeHub({
     notifications,
@@ -106,7 +117,7 @@ export async function createInboxModule(
       await service.idle();
       realtime.stop();
       unfollowChanges();
-      stopHearing();
+      stopWrites();
     },
   };
 }

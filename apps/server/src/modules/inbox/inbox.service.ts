@@ -10,6 +10,7 @@ import {
 } from "@switchboard/api";
 import { formatPhoneNumber, isPersonName } from "@switchboard/core";
 import type { FastifyBaseLogger } from "fastify";
+import type { NoticeCache } from "../../db/notice-cache.ts";
 import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
 import { JsonTextAnswer } from "../../http/routes.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
@@ -27,7 +28,6 @@ import type {
   RoomRow,
   RoomScope,
 } from "./inbox.repository.ts";
-import type { InboxListCache } from "./list-cache.ts";
 import type { RealtimeHub } from "./realtime.ts";
 
 /** An SMS exchange is one conversation (session) until it has been quiet this long. */
@@ -45,7 +45,7 @@ type Deps = {
   sms: SmsProvider;
   realtime: RealtimeHub;
   /** Answered list pages until their organisation's inbox changes. */
-  listCache: InboxListCache;
+  listCache: NoticeCache<string>;
   log: FastifyBaseLogger;
   now?: () => number;
 };
