@@ -243,3 +243,49 @@ export const conversationLogRollups = pgTable(
       .nullsNotDistinct(),
   ],
 );
+
+/**
+ * How many of an organisation's calls of each 15-minute bucket (and agent) collected each value of each
+ * field (the text `data ->> key` gives, up to {@link LOG_VALUE_MAX_LENGTH} characters), so a filter "field
+ * is value" counts whole buckets of a window from here and only the window's two partial buckets from the
+ * rows. Kept by statement triggers on conversation_logs (migration 0012) in the writing transaction.
+ */
+export const conversationLogValueCounts = pgTable(
+  "conversation_log_value_counts",
+  {
+    orgId: integer("org_id").notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    agentId: integer("agent_id"),
+    n: bigint("n", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    unique("conversation_log_value_counts_key")
+      .on(t.orgId, t.key, t.value, t.bucket, t.agentId)
+      .nullsNotDistinct(),
+  ],
+);
+
+/** Longer collected values are not counted in conversation_log_value_counts (their filters count rows). */
+export const LOG_VALUE_MAX_LENGTH = 200;
+
+/**
+ * How many of an organisation's calls of each UTC day (and agent) lasted exactly each number of seconds, so
+ * a filter on the duration alone counts whole days of a window from here (a day holds a few hundred distinct
+ * durations for thousands of calls) and only the window's two partial days from the rows. Kept by statement
+ * triggers on conversation_logs (migration 0012) in the writing transaction.
+ */
+export const conversationLogDurations = pgTable(
+  "conversation_log_durations",
+  {
+    orgId: integer("org_id").notNull(),
+    day: timestamp("day", { withTimezone: true }).notNull(),
+    agentId: integer("agent_id"),
+    duration: integer("duration").notNull(),
+    n: bigint("n", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    unique("conversation_log_durations_key").on(t.orgId, t.day, t.agentId, t.duration).nullsNotDistinct(),
+  ],
+);

@@ -1,4 +1,4 @@
-import { LOG_COLUMNS, LOG_FIXED_FIELDS, type LogFixedField } from "@switchboard/core";
+import { DAY_MS, LOG_COLUMNS, LOG_FIXED_FIELDS, type LogFixedField } from "@switchboard/core";
 import type { DatabaseHandle } from "../../db/client.ts";
 import { csvLineSql } from "./csv.ts";
 import { type LogScope, scopeSql } from "./log-scope.ts";
@@ -29,6 +29,10 @@ export function dataFieldSql(key: string, asText: boolean): string {
 export type LogFilter = ((firstIndex: number) => { text: string; values: Array<string | number> }) & {
   /** Every clause names a column conversation_log_rollups keeps (the same SQL runs on it). */
   onRollup?: boolean;
+  /** The filter is one collected field equal to one of `values`: conversation_log_value_counts counts it. */
+  onValues?: { key: string; values: string[] } | undefined;
+  /** Every clause is on the duration: conversation_log_durations counts whole days of the window. */
+  onDurations?: boolean;
 };
 
 export type LogWhere = {
@@ -38,12 +42,20 @@ export type LogWhere = {
   filter: LogFilter;
   /** The filter runs on conversation_log_rollups too: whole buckets of the window are counted there. */
   onRollup?: boolean | undefined;
+  /** The filter is counted in conversation_log_value_counts (see {@link LogFilter}). */
+  onValues?: { key: string; values: string[] } | undefined;
+  /** The filter is counted in conversation_log_durations (see {@link LogFilter}). */
+  onDurations?: boolean | undefined;
 };
 
-/** The whole rollup buckets inside [start, end] as [start, end), or null when there are none. */
-export function rollupSpan(start: Date, end: Date): { start: Date; end: Date } | null {
-  const first = Math.ceil(start.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
-  const last = Math.floor(end.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
+/** The whole buckets (rollup's by default) inside [start, end] as [start, end), or null when there are none. */
+export function rollupSpan(
+  start: Date,
+  end: Date,
+  bucketMs = ROLLUP_BUCKET_MS,
+): { start: Date; end: Date } | null {
+  const first = Math.ceil(start.getTime() / bucketMs) * bucketMs;
+  const last = Math.floor(end.getTime() / bucketMs) * bucketMs;
   return last > first ? { start: new Date(first), end: new Date(last) } : null;
 }
 
@@ -66,6 +78,39 @@ export function whereSql(where: LogWhere, params: Params): string {
   return `${scope} AND "timestamp" >= ${start} AND "timestamp" <= ${end} AND (${filter.text})`;
 }
 
+type WholeBuckets = { scope: string; first: string; last: string; filter: string; params: Params };
+
+/**
+ * Where the whole buckets of a count's window are summed (the partial buckets at its edges are counted from
+ * the rows), or null when only the rows can answer the filter: the rollup when every clause is on its
+ * dimensions, the value counts for "collected field is value", the day's durations for the duration alone.
+ */
+function countSource(where: LogWhere): { bucketMs: number; whole: (part: WholeBuckets) => string } | null {
+  // The groups are summed first (OFFSET 0 keeps the filter out of the grouping), so the filter runs on a
+  // handful of groups rather than on every bucket.
+  const grouped = (table: string, column: string, group: string) => (part: WholeBuckets) =>
+    `(SELECT coalesce(sum(n), 0) FROM (SELECT ${group}, sum(n) AS n FROM ${table} ` +
+    `WHERE ${part.scope} AND ${column} >= ${part.first} AND ${column} < ${part.last} ` +
+    `GROUP BY ${group} OFFSET 0) g WHERE (${part.filter}))`;
+  if (where.onRollup)
+    return {
+      bucketMs: ROLLUP_BUCKET_MS,
+      whole: grouped("conversation_log_rollups", "bucket", ROLLUP_GROUP),
+    };
+  const lookup = where.onValues;
+  if (lookup)
+    return {
+      bucketMs: ROLLUP_BUCKET_MS,
+      whole: (part) =>
+        `(SELECT coalesce(sum(n), 0) FROM conversation_log_value_counts WHERE ${part.scope} ` +
+        `AND key = ${part.params.add(lookup.key, "text")} AND value = ANY(${part.params.add(lookup.values, "text[]")}) ` +
+        `AND bucket >= ${part.first} AND bucket < ${part.last})`,
+    };
+  if (where.onDurations)
+    return { bucketMs: DAY_MS, whole: grouped("conversation_log_durations", "day", "agent_id, duration") };
+  return null;
+}
+
 export function createLogsRepository(database: DatabaseHandle) {
   return {
     /** One page of rows as objects: `select` lists `expression AS "name"` items. */
@@ -84,8 +129,9 @@ export function createLogsRepository(database: DatabaseHandle) {
      */
     async count(where: LogWhere): Promise<number> {
       const params = new Params();
-      const span = where.onRollup ? rollupSpan(where.start, where.end) : null;
-      if (span === null) {
+      const source = countSource(where);
+      const span = source ? rollupSpan(where.start, where.end, source.bucketMs) : null;
+      if (source === null || span === null) {
         const text = `SELECT count(*)::float8 AS n FROM conversation_logs WHERE ${whereSql(where, params)}`;
         const [row] = await queryRows<{ n: number }>(database, text, params.values);
         return Number(row?.n ?? 0);
@@ -99,12 +145,8 @@ export function createLogsRepository(database: DatabaseHandle) {
       const end = params.add(where.end.toISOString(), "timestamptz");
       const rows = (range: string) =>
         `(SELECT count(*) FROM conversation_logs WHERE ${scope} AND ${range} AND (${filter.text}))`;
-      // The buckets are summed per group first (OFFSET 0 keeps the filter out of the grouping), so the
-      // filter runs on a handful of groups rather than on every bucket.
       const text =
-        `SELECT ((SELECT coalesce(sum(n), 0) FROM (SELECT ${ROLLUP_GROUP}, sum(n) AS n ` +
-        `FROM conversation_log_rollups WHERE ${scope} AND bucket >= ${first} AND bucket < ${last} ` +
-        `GROUP BY ${ROLLUP_GROUP} OFFSET 0) g WHERE (${filter.text})) ` +
+        `SELECT (${source.whole({ scope, first, last, filter: filter.text, params })} ` +
         `+ ${rows(`"timestamp" >= ${start} AND "timestamp" < ${first}`)} ` +
         `+ ${rows(`"timestamp" >= ${last} AND "timestamp" <= ${end}`)})::float8 AS n`;
       const [row] = await queryRows<{ n: number }>(database, text, params.values);

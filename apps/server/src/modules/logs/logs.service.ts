@@ -14,6 +14,7 @@ import {
   LOG_FIXED_FIELDS,
   LOG_REQUIRED_FIELDS,
   LOG_ROW_FIELD_TYPES,
+  type LogFilterClause,
   LogFilterError,
   normalizeLogFilters,
   PAGE_SIZES,
@@ -24,6 +25,7 @@ import {
   STRING_OPERATORS,
   translateLogFilters,
 } from "@switchboard/core";
+import { LOG_VALUE_MAX_LENGTH } from "../../db/schema/index.ts";
 import { badRequest } from "../../http/api-error.ts";
 import type { Access } from "../auth/access.ts";
 import { csvLine } from "./csv.ts";
@@ -100,6 +102,19 @@ export function dynamicFilterTypes(filters: Filters): Record<string, FilterField
 }
 
 /**
+ * The one clause "collected field is/equals text", whose count conversation_log_value_counts answers (it
+ * counts the text `data ->> key` gives, up to LOG_VALUE_MAX_LENGTH characters; a longer value counts rows).
+ */
+function valuesLookup(clauses: LogFilterClause[]): { key: string; values: string[] } | undefined {
+  const [only] = clauses;
+  if (clauses.length !== 1 || !only || only.column.kind !== "data" || only.valueType !== "string") return;
+  if (only.operator !== "is" && only.operator !== "eq") return;
+  const values = only.params.filter((value): value is string => typeof value === "string");
+  if (values.length !== only.params.length || values.some((v) => v.length > LOG_VALUE_MAX_LENGTH)) return;
+  return { key: only.column.key, values };
+}
+
+/**
  * Log filters (raw: JSON text, possibly URL-encoded, or an object) as a condition builder; a refused field,
  * operator or value answers 400 with the translator's message.
  */
@@ -114,7 +129,15 @@ export function filterCondition(raw: unknown, now: number, utcOffsetMinutes = 0)
         ? ROLLUP_FIXED_FIELDS.has(clause.column.field)
         : ROLLUP_DATA_KEYS.has(clause.column.key),
     );
-    return Object.assign((firstIndex: number) => renderLogFilterSql(translation, firstIndex), { onRollup });
+    return Object.assign((firstIndex: number) => renderLogFilterSql(translation, firstIndex), {
+      onRollup,
+      onValues: valuesLookup(translation.clauses),
+      onDurations:
+        translation.clauses.length > 0 &&
+        translation.clauses.every(
+          (clause) => clause.column.kind === "fixed" && clause.column.field === "duration",
+        ),
+    });
   } catch (error) {
     if (error instanceof LogFilterError) throw badRequest(`filters: ${error.message}`);
     throw error;
@@ -160,6 +183,8 @@ export function createLogsService(deps: Deps) {
       end: new Date(window.end),
       filter,
       onRollup: filter.onRollup,
+      onValues: filter.onValues,
+      onDurations: filter.onDurations,
     };
   }
 

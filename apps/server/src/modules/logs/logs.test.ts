@@ -728,7 +728,7 @@ describe("dashboard metrics", () => {
 });
 
 describe("the rollup (whole 15-minute buckets) with the rows at the window's edges", () => {
-  it("counts and default metrics equal the rows' own, after inserts, updates and deletes", async () => {
+  it("counts (also of collected values) and default metrics equal the rows' own, after inserts, updates and deletes", async () => {
     const { U } = world.accounts;
     const db = app.context.database.db;
     const database = app.context.database;
@@ -738,8 +738,15 @@ describe("the rollup (whole 15-minute buckets) with the rows at the window's edg
     await queryRows(
       database,
       `UPDATE conversation_logs SET direction = 'outbound', transfer = '1', duration = duration + 7,
-         data = data || '{"appointmentBooked": "true"}' WHERE org_id = $1 AND id % 7 = 0`,
+         data = data || '{"appointmentBooked": "true", "reason": "Moved"}' WHERE org_id = $1 AND id % 7 = 0`,
       [U.id],
+    );
+    // A value too long for conversation_log_value_counts: its filter counts from the rows.
+    const long = "Follow-up call ".repeat(20).trim();
+    await queryRows(
+      database,
+      `UPDATE conversation_logs SET data = data || jsonb_build_object('reason', $2::text) WHERE org_id = $1 AND id % 17 = 0`,
+      [U.id, long],
     );
     await queryRows(database, "DELETE FROM conversation_logs WHERE org_id = $1 AND id % 11 = 0", [U.id]);
     // The runtime writes its log row with INSERT ... ON CONFLICT (uuid) DO UPDATE: new rows and updated ones.
@@ -771,6 +778,15 @@ describe("the rollup (whole 15-minute buckets) with the rows at the window's edg
         "direction = 'outbound'",
       ],
       [{ duration: { value: 60, op: "gt" } }, "duration > 60"],
+      [{ duration: { value: 0, op: "eq" } }, "duration = 0"],
+      [{ duration: { value: 100, op: "lte" } }, "duration <= 100"],
+      [{ reason: "Cleaning" }, "data ->> 'reason' = 'Cleaning'"],
+      [{ reason: "Moved" }, "data ->> 'reason' = 'Moved'"],
+      [{ reason: long }, `data ->> 'reason' = '${long}'`],
+      [
+        { reason: { value: "Cleaning", op: "isNot" } },
+        "(data ->> 'reason' IS NULL OR data ->> 'reason' <> 'Cleaning')",
+      ],
     ];
     for (const [filter, condition] of filters) {
       const res = await logs({ filters: JSON.stringify(filter), start, end }, token);
@@ -781,6 +797,7 @@ describe("the rollup (whole 15-minute buckets) with the rows at the window's edg
         [U.id, start, end],
       );
       expect(res.body.totalCount, JSON.stringify(filter)).toBe(row?.n);
+      expect(row?.n, JSON.stringify(filter)).toBeGreaterThan(0);
     }
     // The default metrics from the rollup (offset 0) and from the rows alone (an offset of 7 minutes is not
     // a whole number of buckets) agree with core's evaluator.
