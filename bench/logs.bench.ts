@@ -12,10 +12,11 @@
 // counted from conversation_log_rollups, a collected field's value from conversation_log_value_counts, the
 // duration from conversation_log_durations: whole buckets there, the window's partial edges from the rows). Memory during the streamed export is measured
 // from a garbage-collected start (gc exposed at run time), so the peak shows what the export holds.
+import { execFile } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { buildApp } from "../apps/server/src/app.ts";
 import { loadConfig } from "../apps/server/src/config.ts";
@@ -53,9 +54,25 @@ async function admin(sql: string): Promise<boolean> {
   }
 }
 
+async function databaseExists(name: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return (await client.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
 let database: DatabaseHandle;
 let kind: string;
-if (await admin(`drop database if exists "${DB_NAME}" with (force)`)) {
+// BENCH_KEEP=1 keeps the database at the end; BENCH_REUSE=1 then measures it again without generating.
+const reuse =
+  !SMOKE && process.env.BENCH_REUSE === "1" && (await admin(`select 1`)) && (await databaseExists(DB_NAME));
+if (reuse) {
+  database = await openPostgres(withDatabase(serverUrl, DB_NAME));
+  kind = `PostgreSQL (${new URL(serverUrl).host}, reused)`;
+} else if (await admin(`drop database if exists "${DB_NAME}" with (force)`)) {
   await admin(`create database "${DB_NAME}"`);
   database = await openPostgres(withDatabase(serverUrl, DB_NAME));
   kind = `PostgreSQL (${new URL(serverUrl).host})`;
@@ -72,9 +89,10 @@ const config = loadConfig({
   DATA_DIR: ".tmp/bench-unused",
   DEMO_DATA: "false",
 });
-const app = await buildApp(config, { database });
-try {
+/** Ten organisations under one reseller, each with an owner, and their generated calls in arrival order. */
+async function generate(orgs: Array<{ id: number; token: string }>): Promise<void> {
   const db = database.db;
+  const agentIds: number[] = [];
   const accounts = createAccountsRepository(db);
   const partner = await accounts.insertAccount(null, {
     accountType: "partner",
@@ -84,7 +102,6 @@ try {
     accountType: "reseller",
     usernameFrom: "bench-reseller",
   });
-  const orgs: Array<{ id: number; agentId: number; token: string }> = [];
   for (let i = 0; i < 10; i++) {
     const org = await accounts.insertAccount(reseller, {
       accountType: "organization",
@@ -101,16 +118,16 @@ try {
       .returning();
     if (!user) throw new Error("bench user");
     await db.insert(memberships).values({ userId: user.id, accountId: org.id, role: "owner" });
-    orgs.push({ id: org.id, agentId: agent.id, token: await issueSessionToken(db, user.id, org.id) });
+    orgs.push({ id: org.id, token: await issueSessionToken(db, user.id, org.id) });
+    agentIds.push(agent.id);
   }
-  const started = performance.now();
   for (const [i, org] of orgs.entries()) {
     await insertGeneratedLogs(
       db,
       {
         orgId: org.id,
         accountName: `Bench Org ${i}`,
-        agentIds: [org.agentId],
+        agentIds: [agentIds[i] as number],
         count: i === 0 ? N : OTHER,
         seed: i + 1,
       },
@@ -131,6 +148,26 @@ try {
     "conversation_log_durations",
   ])
     await db.execute(sql.raw(`VACUUM ANALYZE ${table}`));
+}
+
+const app = await buildApp(config, { database });
+try {
+  const db = database.db;
+  const orgs: Array<{ id: number; token: string }> = [];
+  const started = performance.now();
+  if (reuse) {
+    for (let i = 0; i < 10; i++) {
+      const [owner] = await db
+        .select({ userId: memberships.userId, accountId: memberships.accountId })
+        .from(memberships)
+        .innerJoin(users, eq(users.id, memberships.userId))
+        .where(eq(users.email, `bench-${i}@bench.example`));
+      if (!owner) throw new Error(`bench-${i}@bench.example is missing: run without BENCH_REUSE`);
+      orgs.push({ id: owner.accountId, token: await issueSessionToken(db, owner.userId, owner.accountId) });
+    }
+  } else {
+    await generate(orgs);
+  }
   const total = N + 9 * OTHER;
   console.log(`database: ${kind}`);
   console.log(
@@ -233,6 +270,31 @@ try {
   // forced full collection every 250 ms, which slows that run).
   setFlagsFromString("--expose-gc");
   const collect = runInNewContext("gc") as () => void;
+  /**
+   * Downloads `address` in a separate Node process, as a browser would, counting bytes and lines (the
+   * server's own process is the one whose memory is sampled here).
+   */
+  function downloadInChild(address: string): Promise<{ ms: number; bytes: number; newlines: number }> {
+    const source = `
+      const http = require("node:http");
+      const t = performance.now();
+      let bytes = 0, newlines = 0;
+      http.get(process.argv[1], (res) => {
+        res.on("data", (c) => {
+          bytes += c.length;
+          for (let i = c.indexOf(10); i >= 0; i = c.indexOf(10, i + 1)) newlines++;
+        });
+        res.on("end", () => console.log(JSON.stringify({ status: res.statusCode, bytes, newlines, ms: performance.now() - t })));
+      });`;
+    return new Promise((resolve, reject) => {
+      execFile(process.execPath, ["-e", source, address], { maxBuffer: 1 << 20 }, (error, stdout) => {
+        if (error) return reject(error);
+        const result = JSON.parse(stdout) as { status: number; bytes: number; newlines: number; ms: number };
+        if (result.status !== 200) return reject(new Error(`export answered ${result.status}`));
+        resolve(result);
+      });
+    });
+  }
   async function streamAll(live: boolean) {
     collect();
     const before = process.memoryUsage();
@@ -247,8 +309,7 @@ try {
       },
       live ? 250 : 20,
     );
-    const streamStart = performance.now();
-    const response = await fetch(
+    const { ms, bytes, newlines } = await downloadInChild(
       url("/api/v2/logs", {
         format: "csv",
         dateFilter: "365 day",
@@ -256,16 +317,6 @@ try {
           "timestamp,direction,fromNumber,toNumber,duration,transfer,reason,appointmentBooked,uuid,callId,accountId,agentId,roomId",
       }),
     );
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    let bytes = 0;
-    let newlines = 0;
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      bytes += value.length;
-      for (let i = value.indexOf(10); i >= 0; i = value.indexOf(10, i + 1)) newlines++;
-    }
-    const ms = performance.now() - streamStart;
     clearInterval(sampler);
     collect();
     const after = process.memoryUsage().heapUsed;
@@ -276,7 +327,7 @@ try {
   const rate = N / (fast.ms / 1000);
   const mb = (value: number) => (value / 1e6).toFixed(0);
   console.log(
-    `streaming export of all ${N.toLocaleString("en-US")} rows (${mb(fast.bytes)} MB): ${(fast.ms / 1000).toFixed(2)} s, ${Math.round(rate).toLocaleString("en-US")} rows/s (target >= ${TARGETS.streamRate.toLocaleString("en-US")}); heap ${mb(fast.before.heapUsed)} -> peak ${mb(fast.peakHeap)} (garbage included) -> ${mb(fast.after)} MB after gc, rss ${mb(fast.before.rss)} -> peak ${mb(fast.peakRss)} MB (client and server in this process)`,
+    `streaming export of all ${N.toLocaleString("en-US")} rows (${mb(fast.bytes)} MB): ${(fast.ms / 1000).toFixed(2)} s, ${Math.round(rate).toLocaleString("en-US")} rows/s (target >= ${TARGETS.streamRate.toLocaleString("en-US")}); heap ${mb(fast.before.heapUsed)} -> peak ${mb(fast.peakHeap)} (garbage included) -> ${mb(fast.after)} MB after gc, rss ${mb(fast.before.rss)} -> peak ${mb(fast.peakRss)} MB (the server's process; the client is another)`,
   );
   const held = await streamAll(true);
   console.log(

@@ -252,15 +252,23 @@ export function createLogsRepository(database: DatabaseHandle) {
           condition += ` AND "timestamp" < ${params.add(new Date(below).toISOString(), "timestamptz")}`;
         if (above !== undefined)
           condition += ` AND "timestamp" >= ${params.add(new Date(above).toISOString(), "timestamptz")}`;
-        // Lines numbered in export order, joined in that order into pieces of CHUNK_LINES lines: pieces of
-        // tens of kB die young in Node's heap, where one string per slice would be a large object.
+        // One line per row in export order (the subquery's ORDER BY also keeps each cell computed once),
+        // joined here into pieces of CHUNK_LINES lines: pieces of tens of kB die young in Node's heap, where
+        // one string per slice would be a large object. Aggregating in SQL instead cost PostgreSQL a
+        // numbering, a second sort and a sort per piece, about a quarter of its time per row.
         const text =
-          `SELECT string_agg(${line}, '' ORDER BY rn) FROM (SELECT ` +
-          `${cells.map((cell, i) => `${cell.sql} AS c${i}`).join(", ")}, ` +
-          `row_number() OVER (ORDER BY conversation_logs."timestamp" DESC, conversation_logs.id DESC) AS rn ` +
-          `FROM conversation_logs WHERE ${condition}) b GROUP BY (rn - 1) / ${CHUNK_LINES} ORDER BY (rn - 1) / ${CHUNK_LINES}`;
-        const rows = await queryArrays(database, text, params.values);
-        return rows.map((row) => (row[0] as string | null) ?? "");
+          `SELECT ${line} FROM (SELECT ${cells.map((cell, i) => `${cell.sql} AS c${i}`).join(", ")} ` +
+          `FROM conversation_logs WHERE ${condition} ` +
+          `ORDER BY conversation_logs."timestamp" DESC, conversation_logs.id DESC) b`;
+        const lines = await queryArrays(database, text, params.values);
+        const pieces: string[] = [];
+        for (let first = 0; first < lines.length; first += CHUNK_LINES) {
+          let piece = "";
+          const last = Math.min(lines.length, first + CHUNK_LINES);
+          for (let i = first; i < last; i++) piece += (lines[i]?.[0] as string | null) ?? "";
+          pieces.push(piece);
+        }
+        return pieces;
       };
       const slices = edges.length + 1;
       const inFlight: Array<Promise<string[]>> = [];
