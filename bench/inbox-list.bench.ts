@@ -13,7 +13,8 @@
 // Full size needs a PostgreSQL server: BENCH_DATABASE_URL or DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/test; the bench creates and drops its own database sb_bench_inbox
 // (BENCH_KEEP=1 keeps it; BENCH_REUSE=1 then reuses it without seeding again).
-// BENCH_SIZE=smoke: 2,000 rooms and 20,000 messages on PGlite, 2 seconds per route.
+// BENCH_SIZE=smoke: 2,000 rooms and 20,000 messages on PGlite, 2 seconds per route. BENCH_NODE_ARGS passes
+// flags to the server's Node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where its time goes).
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
@@ -26,6 +27,7 @@ import { migrateDatabase } from "../apps/server/src/db/migrate.ts";
 import { memberships, users } from "../apps/server/src/db/schema/index.ts";
 import { createAccountsRepository } from "../apps/server/src/modules/accounts/accounts.repository.ts";
 import { issueSessionToken } from "../apps/server/src/modules/auth/sessions.ts";
+import { databaseExists } from "./postgres-server.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const ORGS = SMOKE ? 4 : 100;
@@ -62,16 +64,6 @@ function benchUrl(): string {
 const DATA_DIR = path.resolve(import.meta.dirname, "..", ".tmp/bench-inbox");
 const REUSE = !SMOKE && process.env.BENCH_REUSE === "1";
 
-async function databaseExists(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return (await client.query("select 1 from pg_database where datname = $1", [DB_NAME])).rowCount === 1;
-  } finally {
-    await client.end();
-  }
-}
-
 async function openDatabase(reuse: boolean): Promise<DatabaseHandle> {
   if (SMOKE) {
     await rm(DATA_DIR, { recursive: true, force: true });
@@ -85,7 +77,7 @@ async function openDatabase(reuse: boolean): Promise<DatabaseHandle> {
 }
 
 const started = Date.now();
-const reuse = REUSE && (await databaseExists());
+const reuse = REUSE && (await databaseExists(serverUrl, DB_NAME));
 const database = await openDatabase(reuse);
 await migrateDatabase(database);
 const db = database.db;

@@ -25,6 +25,7 @@ import { memberships, users } from "../apps/server/src/db/schema/index.ts";
 import { createAccountsRepository } from "../apps/server/src/modules/accounts/accounts.repository.ts";
 import { issueSessionToken } from "../apps/server/src/modules/auth/sessions.ts";
 import { insertGeneratedLogs } from "../apps/server/src/modules/logs/log-generator.ts";
+import { databaseExists } from "./postgres-server.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const N = SMOKE ? 20_000 : 1_000_000;
@@ -54,21 +55,14 @@ async function admin(sql: string): Promise<boolean> {
   }
 }
 
-async function databaseExists(name: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return (await client.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1;
-  } finally {
-    await client.end();
-  }
-}
-
 let database: DatabaseHandle;
 let kind: string;
 // BENCH_KEEP=1 keeps the database at the end; BENCH_REUSE=1 then measures it again without generating.
 const reuse =
-  !SMOKE && process.env.BENCH_REUSE === "1" && (await admin(`select 1`)) && (await databaseExists(DB_NAME));
+  !SMOKE &&
+  process.env.BENCH_REUSE === "1" &&
+  (await admin(`select 1`)) &&
+  (await databaseExists(serverUrl, DB_NAME));
 if (reuse) {
   database = await openPostgres(withDatabase(serverUrl, DB_NAME));
   kind = `PostgreSQL (${new URL(serverUrl).host}, reused)`;
