@@ -6,8 +6,9 @@
 //   - streaming export of every row of the organisation: >= 200,000 rows/s with flat memory
 //   - the eight default dashboard metrics for 30 days, together: p50 < 200 ms
 // The database: BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test; a database
-// sb_bench_logs is created on that server and dropped at the end. Smoke size without a reachable server runs
-// on PGlite (figures then say so). The rows are laid out in arrival (time) order and vacuumed, as a live
+// sb_bench_logs is created on that server and dropped at the end (BENCH_KEEP=1 keeps it; BENCH_REUSE=1 then
+// measures it again without generating). Smoke size without a reachable server runs on PGlite (figures then
+// say so). The rows are laid out in arrival (time) order and vacuumed, as a live
 // deployment's table is; the page figure is also given per filter (filters on the rollup's dimensions are
 // counted from conversation_log_rollups, a collected field's value from conversation_log_value_counts, the
 // duration from conversation_log_durations: whole buckets there, the window's partial edges from the rows). Memory during the streamed export is measured
