@@ -253,6 +253,8 @@ test.describe("toasts", () => {
     await expect(page.getByRole("alert")).toHaveCount(1);
     const error = page.getByRole("alert").filter({ hasText: "This is an error toast." });
     await expect(error).toBeVisible({ timeout: 3_000 });
+    // Hovered, the toast waits (it closes itself after about a second, which a busy machine can outlast).
+    await error.hover();
     const colours = await error.evaluate((element) => {
       const text = element.querySelector(".mantine-Notification-description") ?? element;
       return { background: getComputedStyle(element).backgroundColor, text: getComputedStyle(text).color };
