@@ -69,6 +69,26 @@ export function handle<T extends RouteDefinition>(route: T, handler: RouteHandle
 
 const toFastifyPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ":$1");
 
+const goneSignals = new WeakMap<FastifyReply, AbortSignal>();
+
+/**
+ * Aborted when the client goes away before the answer is complete. Made when a handler first asks (few do:
+ * long or streamed answers), so other calls pay nothing for it.
+ */
+function clientGone(reply: FastifyReply): AbortSignal {
+  let signal = goneSignals.get(reply);
+  if (signal) return signal;
+  const aborted = new AbortController();
+  signal = aborted.signal;
+  goneSignals.set(reply, signal);
+  if (reply.raw.destroyed && !reply.raw.writableFinished) aborted.abort();
+  else
+    reply.raw.once("close", () => {
+      if (!reply.raw.writableFinished) aborted.abort();
+    });
+  return signal;
+}
+
 /**
  * Registers every route of the table with its handler. A table route without a handler, or a handler
  * for a route that is not in the table, stops start-up: the table is the whole API.
@@ -104,16 +124,14 @@ export function registerRoutes(
             params: route.params ? parseRequestPart(route.params, request.params ?? {}, "params") : undefined,
             body: route.body ? parseRequestPart(route.body, request.body ?? {}, "body") : undefined,
           };
-          const aborted = new AbortController();
-          reply.raw.once("close", () => {
-            if (!reply.raw.writableFinished) aborted.abort();
-          });
           const result = await entry.handler(input as RouteInput<RouteDefinition>, {
             app: context,
             request,
             reply,
             access: access as Access,
-            signal: aborted.signal,
+            get signal() {
+              return clientGone(reply);
+            },
           });
           if (reply.sent) return reply;
           if (result instanceof EventStreamAnswer) {

@@ -209,27 +209,19 @@ export function createInboxService(deps: Deps) {
 
   /** The page as JSON text: the caller's own (unread state is per user), from the cache when unchanged. */
   async function listFor(access: Access, scope: RoomScope, query: ListQuery): Promise<JsonTextAnswer> {
-    const filter = {
-      ...scope,
-      userId: access.caller.user.id,
-      folder: query.isAgent ? ("agent" as const) : ("priority" as const),
-      unread: query.unread,
-      archived: query.archived,
-      page: query.page,
-      pageSize: query.pageSize,
-    };
-    const key = [
-      filter.orgId,
-      filter.agentId ?? "*",
-      filter.userId,
-      filter.folder,
-      filter.unread,
-      filter.archived,
-      filter.page,
-      filter.pageSize,
-    ].join(":");
-    const text = await deps.listCache.get(filter.orgId, key, async () => {
-      const { rows, total } = await repo.listRooms(filter);
+    const userId = access.caller.user.id;
+    const folder = query.isAgent ? "agent" : "priority";
+    const key = `${scope.orgId}:${scope.agentId ?? "*"}:${userId}:${folder}:${query.unread}:${query.archived}:${query.page}:${query.pageSize}`;
+    const text = await deps.listCache.get(scope.orgId, key, async () => {
+      const { rows, total } = await repo.listRooms({
+        ...scope,
+        userId,
+        folder,
+        unread: query.unread,
+        archived: query.archived,
+        page: query.page,
+        pageSize: query.pageSize,
+      });
       return JSON.stringify({ success: true, rooms: rows.map(toListItem), totalRooms: total });
     });
     return new JsonTextAnswer(text);
