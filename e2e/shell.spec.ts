@@ -176,7 +176,8 @@ test.describe("overlays", () => {
     await page.goto(`/app/org/${orgId}/logs?debug=true`);
     const debug = page.getByRole("dialog", { name: "Debug" });
     await expect(debug).toBeVisible();
-    await expect(debug.getByText(`/app/org/${orgId}/logs?debug=true`)).toBeVisible();
+    // The overlay's body is its own chunk: under a full parallel run its first load can take seconds.
+    await expect(debug.getByText(`/app/org/${orgId}/logs?debug=true`)).toBeVisible({ timeout: 15_000 });
     await expect(debug.getByText("debug=true", { exact: true })).toBeVisible();
     await expect(debug.getByText(`Organization ${orgId}`)).toBeVisible();
     await expect(debug.getByRole("heading", { name: "Server" })).toBeVisible();

@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import { DEMO, rootSession, signInAs } from "./helpers.ts";
 
 // Testing an agent in the browser (issue 6): the sandbox model answers from the agent's instructions and
@@ -11,6 +11,13 @@ async function frontDeskId(request: APIRequestContext): Promise<number> {
   const agent = accounts.find((account) => account.displayName === "Front Desk");
   expect(agent, "the demo Front Desk agent").toBeTruthy();
   return (agent as { id: number }).id;
+}
+
+/** Types a message and sends it with Enter once the agent has finished answering (Send is enabled then). */
+async function say(dialog: Locator, text: string) {
+  await dialog.getByRole("textbox", { name: "Message" }).fill(text);
+  await expect(dialog.getByRole("button", { name: "Send" })).toBeEnabled();
+  await dialog.getByRole("textbox", { name: "Message" }).press("Enter");
 }
 
 /** Opens the test chat of the demo Front Desk agent as its owner; answers the dialog and its conversation. */
@@ -31,8 +38,7 @@ test("the owner tests the Front Desk agent: an answer from its instructions, the
   await expect(dialog.getByTestId("chat-model")).toHaveText("Answered by: Sandbox model");
 
   const message = dialog.getByRole("textbox", { name: "Message" });
-  await message.fill("What are your opening hours?");
-  await message.press("Enter");
+  await say(dialog, "What are your opening hours?");
   await expect(log.getByTestId("chat-user")).toContainText("What are your opening hours?");
   await expect(log.getByTestId("chat-assistant").nth(1)).toContainText("Opening hours: Mon-Fri 8am-5pm.");
 
@@ -69,8 +75,7 @@ test("restarting starts a new conversation with the greeting, and the published 
 }) => {
   const { dialog, log } = await openTestChat(page);
   await expect(log.getByTestId("chat-assistant")).toHaveCount(1);
-  await dialog.getByRole("textbox", { name: "Message" }).fill("Is there parking?");
-  await dialog.getByRole("textbox", { name: "Message" }).press("Enter");
+  await say(dialog, "Is there parking?");
   await expect(log.getByTestId("chat-assistant")).toHaveCount(2);
   await dialog.getByText("Published", { exact: true }).click();
   await expect(log.getByTestId("chat-user")).toHaveCount(0);

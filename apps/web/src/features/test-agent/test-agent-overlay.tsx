@@ -109,7 +109,10 @@ function TestChat({ agentId, initialStage }: { agentId: number; initialStage: St
     viewport.current?.scrollTo({ top: viewport.current.scrollHeight });
   }, [state.messages.length, last?.text, last?.tools.length]);
 
+  // While the agent is still answering, Enter keeps the draft (it is sent once the answer is complete).
+  const canSend = !state.busy && !state.ended && draft.trim() !== "";
   const send = () => {
+    if (!canSend) return;
     const text = draft;
     setDraft("");
     void session.send(text);
@@ -182,7 +185,7 @@ function TestChat({ agentId, initialStage }: { agentId: number; initialStage: St
             }}
             data-autofocus
           />
-          <Button type="submit" disabled={state.busy || state.ended || !draft.trim()}>
+          <Button type="submit" disabled={!canSend}>
             Send
           </Button>
         </Group>
