@@ -32,6 +32,11 @@ export function createNoticeCache<T>(
   const fresh = (entry: { group: number; version: number; epoch: number }) =>
     entry.version === versionOf(entry.group) && entry.epoch === epoch;
 
+  function dropAll() {
+    epoch++;
+    entries.clear();
+  }
+
   function store(key: string, entry: Entry<T>) {
     entries.set(key, entry);
     // Map keeps insertion order, and a hit re-inserts its key: the first key is the least recently used.
@@ -79,16 +84,12 @@ export function createNoticeCache<T>(
     },
 
     /** Everything changed. */
-    changedAll(): void {
-      epoch++;
-      entries.clear();
-    },
+    changedAll: dropAll,
 
     /** Whether change notices are being heard; any gap drops everything. */
     setListening(value: boolean): void {
       listening = value;
-      epoch++;
-      entries.clear();
+      dropAll();
     },
 
     stats: () => ({ entries: entries.size, hits, misses }),

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type pg from "pg";
 import type { DatabaseHandle } from "./client.ts";
@@ -142,9 +143,7 @@ export function createNotificationListener(deps: { database: DatabaseHandle; log
 
     /** Sends a notification to every instance (this one too). */
     async notify(channel: string, payload: string): Promise<void> {
-      const { driver } = deps.database;
-      if (driver.kind === "pglite") await driver.client.query("select pg_notify($1, $2)", [channel, payload]);
-      else await driver.pool.query("select pg_notify($1, $2)", [channel, payload]);
+      await deps.database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
     },
   };
 }

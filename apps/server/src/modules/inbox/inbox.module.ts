@@ -7,6 +7,7 @@ import { createContactsRepository } from "../contacts/contacts.repository.ts";
 import { contactsRoutes } from "../contacts/contacts.routes.ts";
 import { createContactsService } from "../contacts/contacts.service.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+import { organizationOf } from "../runtime/model-settings.service.ts";
 import type { RuntimeModule } from "../runtime/runtime.module.ts";
 import { createCarrierService } from "./carrier.service.ts";
 import { createInboxRepository } from "./inbox.repository.ts";
@@ -53,11 +54,9 @@ export async function createInboxModule(
   // A call that may have written forgets its organisation's pages here at once (others learn by notice).
   const stopWrites = context.writes.onWrite((access) => {
     if (!access) return;
-    const { target } = access;
-    if (target.accountType === "organization") listCache.changed(target.id);
-    else if (target.accountType === "agent" && target.organizationId)
-      listCache.changed(target.organizationId);
-    else listCache.changedAll();
+    const orgId = organizationOf(access.target);
+    if (orgId === null) listCache.changedAll();
+    else listCache.changed(orgId);
   });
   const realtime = createRealtimeHub({
     notifications,
@@ -108,7 +107,6 @@ export async function createInboxModule(
     inbox: service,
     carrier,
     realtime,
-    listCache,
     routes: [
       ...inboxRoutes({ inbox: service, carrier, storage: context.storage, db, access: context.access }),
       ...contactsRoutes(contacts),

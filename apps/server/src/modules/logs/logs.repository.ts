@@ -40,12 +40,6 @@ export type LogWhere = {
   start: Date;
   end: Date;
   filter: LogFilter;
-  /** The filter runs on conversation_log_rollups too: whole buckets of the window are counted there. */
-  onRollup?: boolean | undefined;
-  /** The filter is counted in conversation_log_value_counts (see {@link LogFilter}). */
-  onValues?: { key: string; values: string[] } | undefined;
-  /** The filter is counted in conversation_log_durations (see {@link LogFilter}). */
-  onDurations?: boolean | undefined;
 };
 
 /** The whole buckets (rollup's by default) inside [start, end] as [start, end), or null when there are none. */
@@ -89,12 +83,12 @@ function countSource(where: LogWhere): { bucketMs: number; whole: (part: WholeBu
     `(SELECT coalesce(sum(n), 0) FROM (SELECT ${group}, sum(n) AS n FROM ${table} ` +
     `WHERE ${part.scope} AND ${column} >= ${part.first} AND ${column} < ${part.last} ` +
     `GROUP BY ${group} OFFSET 0) g WHERE (${part.filter}))`;
-  if (where.onRollup)
+  const { onRollup, onValues: lookup, onDurations } = where.filter;
+  if (onRollup)
     return {
       bucketMs: ROLLUP_BUCKET_MS,
       whole: grouped("conversation_log_rollups", "bucket", ROLLUP_GROUP),
     };
-  const lookup = where.onValues;
   if (lookup)
     return {
       bucketMs: ROLLUP_BUCKET_MS,
@@ -103,7 +97,7 @@ function countSource(where: LogWhere): { bucketMs: number; whole: (part: WholeBu
         `AND key = ${part.params.add(lookup.key, "text")} AND value = ANY(${part.params.add(lookup.values, "text[]")}) ` +
         `AND bucket >= ${part.first} AND bucket < ${part.last})`,
     };
-  if (where.onDurations)
+  if (onDurations)
     return { bucketMs: DAY_MS, whole: grouped("conversation_log_durations", "day", "agent_id, duration") };
   return null;
 }

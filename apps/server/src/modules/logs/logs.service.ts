@@ -182,9 +182,6 @@ export function createLogsService(deps: Deps) {
       start: new Date(window.start),
       end: new Date(window.end),
       filter,
-      onRollup: filter.onRollup,
-      onValues: filter.onValues,
-      onDurations: filter.onDurations,
     };
   }
 
