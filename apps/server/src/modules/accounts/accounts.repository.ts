@@ -23,15 +23,6 @@ export function createAccountsRepository(db: Database) {
     return rows.length === 0;
   }
 
-  async function uniqueUsername(source: string): Promise<string> {
-    const base = usernameBase(source);
-    if (await usernameFree(base)) return base;
-    for (;;) {
-      const candidate = `${base.slice(0, 25)}-${randomBytes(2).toString("hex")}`;
-      if (await usernameFree(candidate)) return candidate;
-    }
-  }
-
   /** A live (not deleted) account by username, whatever its case. */
   async function findByUsername(username: string): Promise<AccountRow | null> {
     const [row] = await db
@@ -49,7 +40,6 @@ export function createAccountsRepository(db: Database) {
   }
 
   return {
-    uniqueUsername,
     usernameFree,
     findByUsername,
     update,
@@ -88,30 +78,52 @@ export function createAccountsRepository(db: Database) {
 
     /** Inserts an account under `parent` with its ancestor ids; an organisation is its own organisation. */
     async insertAccount(parent: AccountRow | null, input: NewAccountInput, owner?: { userId: number }) {
-      const { usernameFrom, username, ...values } = input;
-      // Outside the transaction: PGlite has one connection, and the transaction holds it.
-      const chosen = username ?? (await uniqueUsername(usernameFrom));
-      return db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(accounts)
-          .values({ ...values, ...ancestorsUnder(parent), username: chosen })
-          .returning();
-        if (!row) throw new Error("account insert returned nothing");
-        let account = row;
-        if (row.accountType === "organization") {
-          const [updated] = await tx
-            .update(accounts)
-            .set({ organizationId: row.id })
-            .where(eq(accounts.id, row.id))
-            .returning();
-          account = updated ?? row;
-        }
-        if (owner)
-          await tx.insert(memberships).values({ userId: owner.userId, accountId: account.id, role: "owner" });
-        return account;
-      });
+      return db.transaction((tx) => insertAccountIn(tx, parent, input, owner));
     },
   };
 }
 
 export type AccountsRepository = ReturnType<typeof createAccountsRepository>;
+
+/** Tries of a free username before giving up (each try after the first adds a random suffix). */
+const USERNAME_TRIES = 20;
+
+/**
+ * Inserts an account under `parent` (with its owner's membership) on `tx`, a transaction the caller holds:
+ * sign-up makes the user, the organisation and the membership in one transaction. Without an explicit
+ * username, the first free one of the name's base and suffixed variants is taken with ON CONFLICT DO
+ * NOTHING, so concurrent sign-ups of one business name each get their own username instead of a
+ * duplicate-key error (a check-then-insert races).
+ */
+export async function insertAccountIn(
+  tx: Database,
+  parent: AccountRow | null,
+  input: NewAccountInput,
+  owner?: { userId: number },
+): Promise<AccountRow> {
+  const { usernameFrom, username, ...values } = input;
+  const base = usernameBase(usernameFrom);
+  let row: AccountRow | undefined;
+  for (let attempt = 0; !row; attempt++) {
+    if (username === undefined && attempt >= USERNAME_TRIES) throw new Error("no free username found");
+    const candidate =
+      username ?? (attempt === 0 ? base : `${base.slice(0, 25)}-${randomBytes(2).toString("hex")}`);
+    const insert = tx.insert(accounts).values({ ...values, ...ancestorsUnder(parent), username: candidate });
+    // An explicit username that is taken fails with the unique violation the callers turn into a 409.
+    [row] =
+      username === undefined ? await insert.onConflictDoNothing().returning() : await insert.returning();
+    if (!row && username !== undefined) throw new Error("account insert returned nothing");
+  }
+  let account = row;
+  if (row.accountType === "organization") {
+    const [updated] = await tx
+      .update(accounts)
+      .set({ organizationId: row.id })
+      .where(eq(accounts.id, row.id))
+      .returning();
+    account = updated ?? row;
+  }
+  if (owner)
+    await tx.insert(memberships).values({ userId: owner.userId, accountId: account.id, role: "owner" });
+  return account;
+}

@@ -27,6 +27,14 @@ export function createAuthRepository(db: Database) {
   return {
     db,
 
+    /**
+     * Runs `work` in one transaction (everything commits or nothing). Inside it, touch the database only
+     * through `tx` (createAuthRepository(tx), insertAccountIn(tx, ...)): PGlite has one connection.
+     */
+    transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
+      return db.transaction((tx) => work(tx));
+    },
+
     async countRecentCodes(by: { address?: string; ip?: string }, since: Date): Promise<number> {
       const where = by.address
         ? and(eq(verificationCodes.address, by.address), gt(verificationCodes.createdAt, since))

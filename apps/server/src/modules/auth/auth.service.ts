@@ -2,9 +2,9 @@ import type { Session } from "@switchboard/api";
 import { ApiError } from "../../http/api-error.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
-import type { AccountsRepository } from "../accounts/accounts.repository.ts";
+import { type AccountsRepository, insertAccountIn } from "../accounts/accounts.repository.ts";
 import type { AccountRow, Caller } from "./access.ts";
-import type { AuthRepository, CodePurpose } from "./auth.repository.ts";
+import { type AuthRepository, type CodePurpose, createAuthRepository } from "./auth.repository.ts";
 import { hashCode, hashToken, newCode, newToken, sameHash } from "./secrets.ts";
 import { issueSessionToken } from "./sessions.ts";
 
@@ -81,8 +81,11 @@ export function createAuthService(deps: Deps) {
     }
   }
 
-  /** Checks a code: single use, expiring, at most five wrong tries. Answers the code's row. */
-  async function checkCode(by: { address?: string; userId?: number }, purposes: CodePurpose[], code: string) {
+  /**
+   * Finds the open code and compares it (at most five wrong tries), without using it up: the caller
+   * consumes it, possibly in the transaction that does what the code allows.
+   */
+  async function matchCode(by: { address?: string; userId?: number }, purposes: CodePurpose[], code: string) {
     const open = await repo.findOpenCode(by, purposes);
     if (!open) throw new ApiError(400, AUTH_MESSAGES.codeRejected);
     if (open.attempts >= MAX_WRONG_TRIES) throw new ApiError(400, AUTH_MESSAGES.tooManyTries);
@@ -90,6 +93,12 @@ export function createAuthService(deps: Deps) {
       const counted = await repo.countWrongTry(open.id, MAX_WRONG_TRIES);
       throw new ApiError(400, counted ? AUTH_MESSAGES.codeRejected : AUTH_MESSAGES.tooManyTries);
     }
+    return open;
+  }
+
+  /** Checks a code: single use, expiring, at most five wrong tries. Answers the code's row. */
+  async function checkCode(by: { address?: string; userId?: number }, purposes: CodePurpose[], code: string) {
+    const open = await matchCode(by, purposes, code);
     if (!(await repo.consumeCode(open.id))) throw new ApiError(400, AUTH_MESSAGES.codeRejected);
     return open;
   }
@@ -113,41 +122,66 @@ export function createAuthService(deps: Deps) {
     return issueSession(userId, home?.account ?? null);
   }
 
-  async function createOrganizationFor(
+  /**
+   * Completes a sign-up in one transaction: the code is used up, and the user (a new one, the anonymous
+   * session's, or an earlier sign-up's that was left without an organisation), the organisation and the
+   * owner membership are made — all of it or, on any failure, nothing (the code stays usable).
+   * Answers null when the address already has an account to sign in to.
+   */
+  async function completeSignup(
+    codeId: number,
     email: string,
     payload: Record<string, unknown>,
-  ): Promise<{ userId: number; account: AccountRow }> {
+  ): Promise<{ userId: number; account: AccountRow | null }> {
     const name = typeof payload.name === "string" ? payload.name : null;
     const businessName =
       typeof payload.businessName === "string" && payload.businessName ? payload.businessName : null;
     const parentId = typeof payload.accountId === "number" ? payload.accountId : null;
+    // Read before the transaction: PGlite has one connection, and the transaction holds it.
     const parent = parentId ? await deps.loadAccount(parentId) : null;
-    // Only an anonymous session is taken over; any other token passed here is left alone.
-    const existingTemp =
-      typeof payload.tempUserToken === "string"
-        ? await repo.userOfSession(hashToken(payload.tempUserToken))
-        : null;
-    let userId: number;
-    if (existingTemp?.temporary) {
-      userId = existingTemp.id;
-      await repo.updateUser(userId, { email, fullName: name, temporary: false, emailVerifiedAt: new Date() });
-      await repo.revokeUserTokens(userId);
-    } else {
-      userId = (await repo.insertUser({ email, fullName: name, emailVerifiedAt: new Date() })).id;
-    }
-    const account = await deps.accounts.insertAccount(
-      parent,
-      {
-        accountType: "organization",
-        usernameFrom: businessName ?? email,
-        email,
-        phoneNumber: typeof payload.number === "string" && payload.number ? payload.number : null,
-        externalAccountId: typeof payload.externalAccountId === "string" ? payload.externalAccountId : null,
-        details: { orgName: businessName ?? name ?? email, fullName: name ?? undefined },
-      },
-      { userId },
-    );
-    return { userId, account };
+    return repo.transaction(async (db) => {
+      const tx = createAuthRepository(db);
+      if (!(await tx.consumeCode(codeId))) throw new ApiError(400, AUTH_MESSAGES.codeRejected);
+      const existing = await tx.findUserByEmail(email);
+      if (existing && !existing.temporary) {
+        const home = await tx.homeAccountOf(existing.id);
+        if (home) return { userId: existing.id, account: null };
+      }
+      // Only an anonymous session is taken over; any other token passed here is left alone.
+      const existingTemp =
+        !existing && typeof payload.tempUserToken === "string"
+          ? await tx.userOfSession(hashToken(payload.tempUserToken))
+          : null;
+      let userId: number;
+      if (existing) {
+        userId = existing.id;
+        await tx.updateUser(userId, {
+          fullName: name ?? existing.fullName,
+          temporary: false,
+          emailVerifiedAt: new Date(),
+        });
+      } else if (existingTemp?.temporary) {
+        userId = existingTemp.id;
+        await tx.updateUser(userId, { email, fullName: name, temporary: false, emailVerifiedAt: new Date() });
+        await tx.revokeUserTokens(userId);
+      } else {
+        userId = (await tx.insertUser({ email, fullName: name, emailVerifiedAt: new Date() })).id;
+      }
+      const account = await insertAccountIn(
+        db,
+        parent,
+        {
+          accountType: "organization",
+          usernameFrom: businessName ?? email,
+          email,
+          phoneNumber: typeof payload.number === "string" && payload.number ? payload.number : null,
+          externalAccountId: typeof payload.externalAccountId === "string" ? payload.externalAccountId : null,
+          details: { orgName: businessName ?? name ?? email, fullName: name ?? undefined },
+        },
+        { userId },
+      );
+      return { userId, account };
+    });
   }
 
   return {
@@ -162,7 +196,9 @@ export function createAuthService(deps: Deps) {
       ip: string;
     }) {
       const existing = await repo.findUserByEmail(input.email);
-      if (existing && !existing.temporary) throw new ApiError(409, AUTH_MESSAGES.emailTaken);
+      // A user without any account (left so by a failed sign-up) may sign up again to get one.
+      if (existing && !existing.temporary && (await repo.homeAccountOf(existing.id)))
+        throw new ApiError(409, AUTH_MESSAGES.emailTaken);
       if (input.accountId) {
         const parent = await deps.loadAccount(input.accountId);
         if (
@@ -188,13 +224,12 @@ export function createAuthService(deps: Deps) {
     },
 
     async verifyEmail(email: string, code: string): Promise<Session> {
-      const row = await checkCode({ address: email }, ["signup", "signinEmail"], code);
-      if (row.purpose === "signup") {
-        const existing = await repo.findUserByEmail(email);
-        if (existing && !existing.temporary) return signInUser(existing.id);
-        const { userId, account } = await createOrganizationFor(email, row.payload);
-        return issueSession(userId, account);
+      const match = await matchCode({ address: email }, ["signup", "signinEmail"], code);
+      if (match.purpose === "signup") {
+        const { userId, account } = await completeSignup(match.id, email, match.payload);
+        return account ? issueSession(userId, account) : signInUser(userId);
       }
+      if (!(await repo.consumeCode(match.id))) throw new ApiError(400, AUTH_MESSAGES.codeRejected);
       const user = await repo.findUserByEmail(email);
       if (!user) throw new ApiError(400, AUTH_MESSAGES.codeRejected);
       return signInUser(user.id);

@@ -178,6 +178,41 @@ describe("sign-up and sign-in by e-mail", () => {
   });
 });
 
+describe("sign-up is one transaction", () => {
+  it("concurrent sign-ups with one business name each end with their own organisation", async () => {
+    const emails = Array.from({ length: 6 }, (_, i) => `race${i}@example.com`);
+    for (const email of emails)
+      expect((await post("/api/v1/signup/email", { email, businessName: "Race Dental" })).status).toBe(200);
+    const codes = await Promise.all(emails.map(latestCode));
+    const sessions = await Promise.all(
+      emails.map((email, i) => post("/api/v1/email/verify", { email, verificationCode: codes[i] })),
+    );
+    expect(sessions.map((s) => s.status)).toEqual(emails.map(() => 200));
+    const usernames = sessions.map((s) => s.body.username as string);
+    expect(new Set(usernames).size).toBe(6);
+    for (const session of sessions)
+      expect(session.body).toMatchObject({ accountType: "organization", accountId: expect.any(Number) });
+    expect(usernames).toContain("race-dental");
+    // Each of them signs in to their organisation later.
+    for (const [i, email] of emails.entries()) {
+      await post("/api/v1/signin/email", { email });
+      const again = await post("/api/v1/email/verify", { email, verificationCode: await latestCode(email) });
+      expect(again.body.accountId).toBe(sessions[i]?.body.accountId);
+    }
+  });
+
+  it("a user an earlier sign-up left without an organisation can sign up again", async () => {
+    await db().execute(
+      sql`insert into users (email, email_verified_at) values ('stranded@example.com', now())`,
+    );
+    const session = await signUp("stranded@example.com", { businessName: "Stranded Bakery" });
+    expect(session).toMatchObject({ username: "stranded-bakery", accountId: expect.any(Number) });
+    expect(
+      await rowsOf(sql`select count(*)::int as n from users where email = 'stranded@example.com'`),
+    ).toEqual([{ n: 1 }]);
+  });
+});
+
 describe("sessions", () => {
   it("a token works by query or bearer header; logout revokes it", async () => {
     const { token } = await signUp("session@example.com");
