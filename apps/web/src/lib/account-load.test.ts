@@ -23,7 +23,9 @@ describe("viewing-as restore (core's restoreViewingAs)", () => {
   const superAdminView = fakeAccountView({ user: { ...fakeAccountView().user, superAdmin: true } });
 
   it("derives the real rank from the home account and the super admin flag", () => {
-    expect(realRankOf(resellerView)).toEqual({ superAdmin: false, role: "reseller", isOwner: true });
+    // The owner's view belongs to an organisation's owner; a reseller's rank is its own.
+    expect(realRankOf(resellerView)).toEqual({ superAdmin: false, role: "reseller", isOwner: false });
+    expect(realRankOf(fakeAccountView({ role: "owner" }))).toMatchObject({ isOwner: true });
     expect(realRankOf(orgAdminView)).toMatchObject({ superAdmin: false, role: "organization" });
     expect(realRankOf(superAdminView).superAdmin).toBe(true);
   });

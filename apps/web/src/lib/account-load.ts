@@ -27,7 +27,8 @@ export function realRankOf(view: Pick<AccountView, "user" | "homeAccount" | "rol
           timestamp: home.timestamp,
         })
       : "organization",
-    isOwner: view.role === "owner",
+    // As the server decides: only an organisation's owner holds the owner's view.
+    isOwner: view.role === "owner" && home?.accountType === "organization",
   };
 }
 

@@ -12,6 +12,7 @@ const superAdmin = { superAdmin: true, role: "organization" } as const;
 const partner = { superAdmin: false, role: "partner" } as const;
 const reseller = { superAdmin: false, role: "reseller" } as const;
 const orgUser = { superAdmin: false, role: "organization" } as const;
+const orgOwner = { superAdmin: false, role: "organization", isOwner: true } as const;
 
 describe("permission table (product spec §6)", () => {
   it.each<[string, PermissionInput, Record<string, boolean>]>([
@@ -44,6 +45,12 @@ describe("permission table (product spec §6)", () => {
     ],
     ["super admin viewing as owner", { rank: superAdmin, viewingAs: "owner" }, allBut("canInspectJSON")],
     ["reseller viewing as owner", { rank: reseller, viewingAs: "owner" }, allBut("canInspectJSON")],
+    ["organisation owner viewing as owner", { rank: orgOwner, viewingAs: "owner" }, allBut("canInspectJSON")],
+    [
+      "organisation admin claiming owner gains nothing (viewing as only narrows)",
+      { rank: orgUser, viewingAs: "owner" },
+      allBut("canViewBilling", "canManageBilling", "canDeleteOrg", "canDeactivateOrg", "canInspectJSON"),
+    ],
     // Row 4: admin or other: settings-driven minus billing, delete, deactivate and JSON inspection.
     [
       "organisation admin",
@@ -84,13 +91,13 @@ describe("setting-to-flag map (own account or owner)", () => {
     ["smsMessaging", ["canSetupSMS"]],
     ["allowOrgNumberAssignment", ["canSelectNumber"]],
   ])("%s: false turns off exactly %j", (setting, flags) => {
-    const owner = derivePermissions({ rank: orgUser, viewingAs: "owner", settings: { [setting]: false } });
+    const owner = derivePermissions({ rank: orgOwner, viewingAs: "owner", settings: { [setting]: false } });
     expect(owner).toEqual(allBut("canInspectJSON", ...flags));
   });
 
   it("only an explicit false turns a flag off (missing, null, 0, '' and true keep it on)", () => {
     for (const value of [undefined, null, 0, "", true, "false"]) {
-      const owner = derivePermissions({ rank: orgUser, viewingAs: "owner", settings: { allowTasks: value } });
+      const owner = derivePermissions({ rank: orgOwner, viewingAs: "owner", settings: { allowTasks: value } });
       expect(owner.canViewTasks).toBe(true);
     }
   });
@@ -102,7 +109,7 @@ describe("setting-to-flag map (own account or owner)", () => {
       ),
     );
     for (const viewingAs of ["owner", "admin"] as const) {
-      const flags = derivePermissions({ rank: orgUser, viewingAs, settings: everythingOff });
+      const flags = derivePermissions({ rank: orgOwner, viewingAs, settings: everythingOff });
       expect(flags.canViewOrg && flags.canEditOrg).toBe(true);
     }
   });

@@ -89,7 +89,11 @@ export function derivePermissions(input: PermissionInput): Permissions {
     (viewingAs === "reseller" && (rank.superAdmin || rank.role === "partner" || rank.role === "reseller"));
   if (viewingAsThemselves) return allFlags(() => true);
   if (input.isTestAccount) return allFlags((flag) => TEST_ACCOUNT_FLAGS.has(flag));
-  if (input.isOwnOrganization || viewingAs === "owner")
+  // Viewing as owner gives the owner's flags only to a rank that holds them: the owner, or a level above.
+  const ownerView =
+    viewingAs === "owner" &&
+    (rank.superAdmin || rank.isOwner === true || rank.role === "partner" || rank.role === "reseller");
+  if (input.isOwnOrganization || ownerView)
     return allFlags((flag) => settingAllows(input.settings, flag));
   return allFlags((flag) => !OWNER_ONLY_FLAGS.has(flag) && settingAllows(input.settings, flag));
 }

@@ -45,7 +45,8 @@ describe("viewing-as rules", () => {
     ["super admin: any", superAdmin, ["superAdmin", "partner", "reseller", "owner", "admin"]],
     ["partner: partner and below", partner, ["partner", "reseller", "owner", "admin"]],
     ["reseller: reseller and below", reseller, ["reseller", "owner", "admin"]],
-    ["organisation users: owner and admin", orgUser, ["owner", "admin"]],
+    ["an organisation's owner: owner and admin", { ...orgUser, isOwner: true }, ["owner", "admin"]],
+    ["an organisation's admin: admin only", orgUser, ["admin"]],
   ])("allowed for %s", (_name, rank, allowed) => {
     expect([...allowedViewingAs(rank)]).toEqual(allowed);
   });
@@ -68,6 +69,8 @@ describe("viewing-as rules", () => {
     expect(restoreViewingAs("partner", superAdmin)).toBe("partner");
     expect(restoreViewingAs("nonsense", superAdmin)).toBe("superAdmin");
     expect(restoreViewingAs(null, orgUser)).toBe("admin");
+    expect(restoreViewingAs("owner", orgUser)).toBe("admin");
+    expect(restoreViewingAs("owner", { ...orgUser, isOwner: true })).toBe("owner");
   });
 
   it.each<[RealRank, ViewingAs, boolean]>([

@@ -12,13 +12,14 @@ export function isViewingAs(value: unknown): value is ViewingAs {
 
 /**
  * Which viewing-as values a rank may use: a super admin any; a partner partner and below; a reseller
- * reseller and below; organisation users owner and admin.
+ * reseller and below; an organisation's owner owner and admin; its admin admin only. Viewing as only ever
+ * narrows what a user may do: an admin viewing "as owner" would gain the owner's flags.
  */
 export function allowedViewingAs(rank: RealRank): readonly ViewingAs[] {
   if (rank.superAdmin) return VIEWING_AS_VALUES;
   if (rank.role === "partner") return ["partner", "reseller", "owner", "admin"];
   if (rank.role === "reseller") return ["reseller", "owner", "admin"];
-  return ["owner", "admin"];
+  return rank.isOwner ? ["owner", "admin"] : ["admin"];
 }
 
 /** superAdmin for super admins, partner for partners, reseller for resellers, otherwise admin. */
