@@ -212,7 +212,9 @@ export function createAccessResolver(db: Database) {
     if (target.disabledAt && !caller.user.superAdmin) throw new ApiError(403, MESSAGES.disabled);
 
     const role = caller.account ? deriveRole(toRoleSubject(caller.account)) : "organization";
-    const rank = { superAdmin: caller.user.superAdmin, role, isOwner: caller.role === "owner" };
+    // The owner's flags belong to an organisation's owner: an agent account's own "owner" is not one.
+    const isOwner = caller.role === "owner" && caller.account?.accountType === "organization";
+    const rank = { superAdmin: caller.user.superAdmin, role, isOwner };
     const viewingAs = restoreViewingAs(query.viewingAs, rank);
     const permissions = await permissionsOn({ caller, rank, viewingAs }, target);
     if (route.permission && !permissions[route.permission]) throw new ApiError(403, MESSAGES.forbidden);
