@@ -245,7 +245,21 @@ describe("the user menu", () => {
       fireEvent.click(logoutItem);
     });
     await waitFor(() => expect(assigned).toEqual(["/app"]));
-    expect(calls.some((call) => call.url.pathname === "/api/v1/logout")).toBe(true);
+    const logouts = calls.filter((call) => call.url.pathname === "/api/v1/logout");
+    expect(logouts.map((call) => call.url.searchParams.get("everywhere"))).toEqual([null]);
+    expect(window.localStorage.getItem("token")).toBeNull();
+  });
+
+  it("signs out everywhere from the settings", async () => {
+    const calls = signInAs(fakeAccountView());
+    renderAt("/app?settings=true", null, { routes });
+    const everywhere = await screen.findByRole("button", { name: "Sign out everywhere" });
+    await act(async () => {
+      fireEvent.click(everywhere);
+    });
+    await waitFor(() => expect(assigned).toEqual(["/app"]));
+    const logouts = calls.filter((call) => call.url.pathname === "/api/v1/logout");
+    expect(logouts.map((call) => call.url.searchParams.get("everywhere"))).toEqual(["true"]);
     expect(window.localStorage.getItem("token")).toBeNull();
   });
 

@@ -161,7 +161,8 @@ function AccountLoader({
             refresh: async () => {
               await query.refetch();
             },
-            logout: (reason) => logout({ isMobileApp: mobileApp.isMobileApp, reason }),
+            logout: (reason, options) =>
+              logout({ isMobileApp: mobileApp.isMobileApp, reason, everywhere: options?.everywhere }),
           }
         : null,
     [view, session, switching, query.refetch, mobileApp.isMobileApp],

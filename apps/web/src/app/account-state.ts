@@ -20,7 +20,7 @@ export type AccountState = {
   /** Reloads the account in view (after an edit). */
   refresh: () => Promise<void>;
   /** Logout per spec §4.5. */
-  logout: (reason?: string) => Promise<void>;
+  logout: (reason?: string, options?: { everywhere?: boolean }) => Promise<void>;
 };
 
 export const AccountStateContext = createContext<AccountState | null>(null);

@@ -24,7 +24,7 @@ describe("logout (spec §4.5)", () => {
     const revoke = vi.fn(async () => ({ success: true }));
     const assign = vi.fn();
     await logout({ isMobileApp: false, revoke, assign, bridge: undefined });
-    expect(revoke).toHaveBeenCalledWith("tok");
+    expect(revoke).toHaveBeenCalledWith("tok", false);
     expect(readSession()).toBeNull();
     for (const key of ["token", "id", "userData", "viewingAs", "onboarding"])
       expect(window.localStorage.getItem(key)).toBeNull();

@@ -25,7 +25,9 @@ export type LogoutOptions = {
   isMobileApp: boolean;
   /** Shown on the sign-in page (e.g. the account could not be loaded). */
   reason?: string;
-  revoke?: (token: string) => Promise<unknown>;
+  /** Sign out everywhere: every session of the user ends, not only this one. */
+  everywhere?: boolean;
+  revoke?: (token: string, everywhere: boolean) => Promise<unknown>;
   /** Full-page navigation, so nothing of the signed-out user stays in memory. */
   assign?: (url: string) => void;
   bridge?: NativeBridge | undefined;
@@ -60,7 +62,7 @@ export async function logout(options: LogoutOptions): Promise<void> {
   const revoke = options.revoke ?? revokeToken;
   if (token) {
     await Promise.race([
-      revoke(token).catch(() => undefined),
+      revoke(token, options.everywhere === true).catch(() => undefined),
       new Promise((resolve) => setTimeout(resolve, REVOKE_TIMEOUT_MS)),
     ]);
   }

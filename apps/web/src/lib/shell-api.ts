@@ -115,7 +115,9 @@ export function exchangeOneTimeToken(oneTimeToken: string): Promise<OneTimeAuthA
   return requestJson<OneTimeAuthAnswer>("GET", SHELL_PATHS.oneTimeAuth, { query: { oneTimeToken } });
 }
 
-/** POST /api/v1/logout: revokes the token. */
-export function revokeToken(token: string): Promise<LogoutAnswer> {
-  return requestJson<LogoutAnswer>("POST", SHELL_PATHS.logout, { query: { token } });
+/** POST /api/v1/logout: revokes the token (everywhere: every session of the user). */
+export function revokeToken(token: string, everywhere = false): Promise<LogoutAnswer> {
+  return requestJson<LogoutAnswer>("POST", SHELL_PATHS.logout, {
+    query: { token, ...(everywhere ? { everywhere: true } : {}) },
+  });
 }

@@ -190,9 +190,16 @@ export const logout = defineRoute({
   id: "logout",
   method: "POST",
   path: "/api/v1/logout",
-  summary: "Revoke the session token the call carries.",
+  summary:
+    "Revoke the session token the call carries and the one-time tokens made from it; with everywhere=true, every session and one-time token of the user (sign out everywhere).",
   tag: "Authentication",
   auth: "token",
+  query: z.object({
+    everywhere: z
+      .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
+      .transform((value) => value === true || value === "true" || value === "1")
+      .default(false),
+  }),
   response: ok,
 });
 

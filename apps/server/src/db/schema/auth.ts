@@ -1,4 +1,14 @@
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { accounts, users } from "./accounts.ts";
 
 /** Session and one-time tokens. Only a SHA-256 hash of each token is stored. */
@@ -12,13 +22,22 @@ export const authTokens = pgTable(
     /** The account the token signs in to. */
     accountId: integer("account_id").references(() => accounts.id, { onDelete: "cascade" }),
     kind: text("kind").$type<"session" | "oneTime">().notNull(),
+    /**
+     * For a one-time token: the session it was made from. Logging that session out ends the one-time
+     * tokens it made, and one only works while its session is open.
+     */
+    sessionId: integer("session_id").references((): AnyPgColumn => authTokens.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("auth_tokens_hash_key").on(t.tokenHash), index("auth_tokens_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("auth_tokens_hash_key").on(t.tokenHash),
+    index("auth_tokens_user_idx").on(t.userId),
+    index("auth_tokens_session_idx").on(t.sessionId),
+  ],
 );
 
 /** Six-digit codes sent by e-mail or SMS; stored hashed, single use, expiring, with a try counter. */

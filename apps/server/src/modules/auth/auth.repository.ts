@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { accounts, authTokens, memberships, users, verificationCodes } from "../../db/schema/index.ts";
 
@@ -153,18 +153,32 @@ export function createAuthRepository(db: Database) {
       return row?.user ?? null;
     },
 
-    /** Revokes an open token of a kind and answers it, atomically: a one-time token works once. */
+    /**
+     * Revokes an open token of a kind and answers it, atomically: a one-time token works once, and only
+     * while the session it was made from is open.
+     */
     async takeToken(tokenHash: string, kind: "session" | "oneTime") {
       const [row] = await db
         .update(authTokens)
         .set({ revokedAt: sql`now()` })
-        .where(openToken(tokenHash, kind))
+        .where(
+          and(
+            openToken(tokenHash, kind),
+            sql`(${authTokens.sessionId} is null or exists (
+              select 1 from ${authTokens} as parent
+              where parent.id = ${authTokens.sessionId} and parent.revoked_at is null and parent.expires_at > now()))`,
+          ),
+        )
         .returning();
       return row ?? null;
     },
 
-    async revokeToken(id: number) {
-      await db.update(authTokens).set({ revokedAt: sql`now()` }).where(eq(authTokens.id, id));
+    /** Ends a session and the one-time tokens made from it. */
+    async revokeSession(id: number) {
+      await db
+        .update(authTokens)
+        .set({ revokedAt: sql`now()` })
+        .where(and(or(eq(authTokens.id, id), eq(authTokens.sessionId, id)), isNull(authTokens.revokedAt)));
     },
 
     async revokeUserTokens(userId: number) {

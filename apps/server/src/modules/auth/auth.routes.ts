@@ -27,7 +27,7 @@ export function authRoutes(auth: AuthService) {
     handle(api.allocateTempUserSession, () => auth.allocateTempUserSession()),
     handle(api.createOneTimeAuth, (_input, { access }) => auth.createOneTimeToken(access.caller)),
     handle(api.oneTimeAuth, ({ query }) => auth.exchangeOneTimeToken(query.oneTimeToken)),
-    handle(api.logout, (_input, { access }) => auth.logout(access.caller)),
+    handle(api.logout, ({ query }, { access }) => auth.logout(access.caller, query.everywhere)),
     handle(api.devOutbox, async ({ query }, { app }) => {
       if (app.config.env === "production") throw new ApiError(404, `Not found: GET ${api.devOutbox.path}`);
       return { success: true as const, messages: await app.outbox.list(query.limit) };

@@ -304,6 +304,7 @@ export function createAuthService(deps: Deps) {
         userId: caller.user.id,
         accountId: caller.account?.id ?? null,
         kind: "oneTime",
+        sessionId: caller.tokenId,
         tokenHash: hashToken(token),
         expiresAt,
       });
@@ -319,8 +320,10 @@ export function createAuthService(deps: Deps) {
       return { success: true as const, id: session.id, username: session.username, token: session.token };
     },
 
-    async logout(caller: Caller) {
-      await repo.revokeToken(caller.tokenId);
+    /** Ends this session and its one-time tokens; `everywhere`: every session and token of the user. */
+    async logout(caller: Caller, everywhere = false) {
+      if (everywhere) await repo.revokeUserTokens(caller.user.id);
+      else await repo.revokeSession(caller.tokenId);
       return { success: true as const };
     },
   };

@@ -255,6 +255,57 @@ describe("sessions", () => {
     expect(second.json().message).toBe("Could not authenticate with token");
   });
 
+  it("logging out ends the one-time tokens of that session, not the user's other sessions", async () => {
+    const { token } = await signUp("leaving@example.com");
+    await post("/api/v1/signin/email", { email: "leaving@example.com" });
+    const other = (
+      await post("/api/v1/email/verify", {
+        email: "leaving@example.com",
+        verificationCode: await latestCode("leaving@example.com"),
+      })
+    ).body.token as string;
+    const { oneTimeToken } = (await post("/api/v1/oneTimeAuth", {}, nextIp(), token)).body;
+    const kept = (await post("/api/v1/oneTimeAuth", {}, nextIp(), other)).body.oneTimeToken;
+    expect((await post("/api/v1/logout", {}, nextIp(), token)).body).toEqual({ success: true });
+    const exchange = (oneTime: string) =>
+      app.inject({ method: "GET", url: `/api/v1/oneTimeAuth?oneTimeToken=${oneTime}` });
+    const refused = await exchange(oneTimeToken);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({ success: false, message: "Could not authenticate with token" });
+    expect((await exchange(kept)).statusCode).toBe(200);
+    expect((await post("/api/v1/oneTimeAuth", {}, nextIp(), other)).status).toBe(200);
+  });
+
+  it("sign out everywhere ends every session and one-time token of the user", async () => {
+    const { token } = await signUp("everywhere@example.com");
+    const bystander = await signUp("bystander@example.com");
+    await post("/api/v1/signin/email", { email: "everywhere@example.com" });
+    const other = (
+      await post("/api/v1/email/verify", {
+        email: "everywhere@example.com",
+        verificationCode: await latestCode("everywhere@example.com"),
+      })
+    ).body.token as string;
+    const { oneTimeToken } = (await post("/api/v1/oneTimeAuth", {}, nextIp(), other)).body;
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/v1/logout?everywhere=true",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.json()).toEqual({ success: true });
+    for (const ended of [token, other])
+      expect(await post("/api/v1/oneTimeAuth", {}, nextIp(), ended)).toEqual({
+        status: 401,
+        body: { success: false, message: "Could not authenticate with token" },
+      });
+    const exchanged = await app.inject({
+      method: "GET",
+      url: `/api/v1/oneTimeAuth?oneTimeToken=${oneTimeToken}`,
+    });
+    expect(exchanged.statusCode).toBe(401);
+    expect((await post("/api/v1/oneTimeAuth", {}, nextIp(), bystander.token)).status).toBe(200);
+  });
+
   it("an anonymous session becomes a real account at sign-up", async () => {
     const temp = await app.inject({ method: "GET", url: "/api/v1/allocateTempUserSession" });
     const { id, token } = temp.json();

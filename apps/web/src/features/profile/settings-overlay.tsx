@@ -130,6 +130,16 @@ export function SettingsOverlay({ name, close }: OverlayComponentProps) {
         >
           Log out
         </Button>
+        <Button
+          variant="subtle"
+          color="red"
+          onClick={() => {
+            close();
+            void logout(undefined, { everywhere: true });
+          }}
+        >
+          Sign out everywhere
+        </Button>
       </Group>
     </Stack>
   );
