@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/client.ts";
 import type { NotificationListener } from "./db/notifications.ts";
+import type { Outbound } from "./http/outbound.ts";
 import type { WriteListeners } from "./http/write-listeners.ts";
 import type { AccessResolver } from "./modules/auth/access.ts";
 import type { EmailProvider } from "./providers/email/email-provider.ts";
@@ -28,6 +29,8 @@ export type AppContext = {
   sms: SmsProvider;
   /** Uploaded files (DATA_DIR/files by default), served read-only at /files/... */
   storage: StorageProvider;
+  /** The one guarded way to reach addresses users gave. */
+  outbound: Outbound;
 };
 
 declare module "fastify" {

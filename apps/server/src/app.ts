@@ -15,6 +15,7 @@ import { DEMO_USERS, DEMO_WHITE_LABEL_HOST, seedDemoData } from "./db/seed.ts";
 import { registerApiDocs } from "./http/api-docs.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { registerFiles } from "./http/files.ts";
+import { createOutbound } from "./http/outbound.ts";
 import { registerRoutes } from "./http/routes.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createWriteListeners } from "./http/write-listeners.ts";
@@ -82,7 +83,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: config.bodyLimitBytes,
     forceCloseConnections: "idle",
     return503OnClosing: true,
-    trustProxy: true,
+    // Only proxies the operator names may set the client's address (X-Forwarded-For): off by default. A hop
+    // count trusts that many proxies nearest the server (this Fastify refuses a plain number).
+    trustProxy:
+      typeof config.trustProxy === "number"
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
   });
 
   const database = options.database ?? (await openDatabase(config));
@@ -137,6 +143,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (ACCESS_TABLES.has(table)) access.callerCache.changedAll();
   });
   const storage = localStorageProvider(path.join(config.dataDir, "files"), config.publicUrl);
+  const outbound = createOutbound({
+    allowlist: config.outbound.allowlist,
+    httpsOnly: config.env === "production",
+    timeoutMs: config.toolTimeoutMs,
+    maxBytes: 5 * 1024 * 1024,
+  });
+  app.addHook("onClose", () => outbound.close());
   const context: AppContext = {
     config,
     database,
@@ -150,6 +163,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     email,
     sms,
     storage,
+    outbound,
   };
   const accountsRepository = createAccountsRepository(db);
   const auth = createAuthService({
@@ -182,7 +196,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     access,
     findTemplate: templatesRepository.find,
   });
-  const apps = createAppsService({ repo: createAppsRepository(db), agents });
+  const apps = createAppsService({ repo: createAppsRepository(db), agents, outbound, secretKey });
   const templates = createTemplatesService({ repo: templatesRepository, agents, hierarchy });
   const runtime = createRuntimeModule(context, { agents, templates });
   const inbox = await createInboxModule(context, { agents, runtime, sandbox });

@@ -1,4 +1,5 @@
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -88,7 +89,40 @@ const envSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM_NUMBER: z.string().min(3).optional(),
   TWILIO_API_URL: z.url({ message: "must be an absolute URL such as https://api.twilio.com" }).optional(),
+  OUTBOUND_ALLOWLIST: z
+    .string()
+    .refine((value) => value.split(",").every((entry) => isHostPort(entry.trim())), {
+      message: "must be a comma list of host:port (or host:*), such as 127.0.0.1:11434",
+    })
+    .optional(),
+  TRUST_PROXY: z
+    .string()
+    .refine((value) => parseTrustProxy(value) !== undefined, {
+      message:
+        "must be off, a number of proxy hops (such as 1) or a comma list of proxy addresses or CIDR ranges",
+    })
+    .optional(),
 });
+
+function isHostPort(entry: string): boolean {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\*|\d{1,5})$/.exec(entry);
+  if (!match) return false;
+  return match[2] === "*" || Number(match[2]) <= 65535;
+}
+
+/** Which proxies may name the client's address in X-Forwarded-For: none, a hop count, or their addresses. */
+export type TrustProxy = false | number | string[];
+
+function parseTrustProxy(value: string | undefined): TrustProxy | undefined {
+  const trimmed = value?.trim().toLowerCase();
+  if (!trimmed || trimmed === "off" || trimmed === "false" || trimmed === "0") return false;
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) <= 10 ? Number(trimmed) : undefined;
+  const entries = trimmed.split(",").map((entry) => entry.trim());
+  const valid = entries.every((entry) =>
+    entry.includes("/") ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry),
+  );
+  return valid ? entries : undefined;
+}
 
 /** Text messages: the sandbox carrier (simulated handsets) or Twilio. */
 export type SmsConfig =
@@ -123,6 +157,10 @@ export type Config = {
   /** Longest wait for a tool that calls out (the webhook app). */
   toolTimeoutMs: number;
   sms: SmsConfig;
+  /** Requests to addresses users gave (src/http/outbound.ts). */
+  outbound: { allowlist: string[] };
+  /** Fastify's trustProxy: off unless the operator names the proxies in front of the server. */
+  trustProxy: TrustProxy;
 };
 
 /** Values that may hold passwords or keys: named in errors, never echoed. */
@@ -206,5 +244,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             apiUrl: v.TWILIO_API_URL ?? "https://api.twilio.com",
           }
         : { provider: "sandbox" },
+    outbound: {
+      allowlist: (v.OUTBOUND_ALLOWLIST ?? "")
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    },
+    trustProxy: parseTrustProxy(v.TRUST_PROXY) ?? false,
   };
 }

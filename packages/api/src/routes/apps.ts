@@ -110,6 +110,20 @@ export const uninstallApp = defineRoute({
   response: z.object({ success: z.literal(true), message: z.string() }),
 });
 
+export const appSecret = defineRoute({
+  id: "appSecret",
+  method: "POST",
+  path: "/api/v2/apps/{appId}/{appVersion}/secret",
+  summary:
+    "Reveal or rotate one secret of an installed app (stored encrypted, answered masked everywhere else): reveal answers its value; rotate replaces it with a new random one and answers that once.",
+  tag: "Apps",
+  auth: "token",
+  permission: "canEditOrg",
+  params: appPath,
+  body: z.object({ name: z.string().min(1).max(100), action: z.enum(["reveal", "rotate"]) }),
+  response: z.object({ success: z.literal(true), name: z.string(), value: z.string() }),
+});
+
 export const agentFunctionSchema = appFunctionSchema.extend({
   appId: z.string(),
   version: z.string(),
@@ -133,4 +147,12 @@ export const listAgentFunctions = defineRoute({
   response: z.object({ success: z.literal(true), functions: z.array(agentFunctionSchema) }),
 });
 
-export const appRoutes = [listApps, getApp, installApp, updateApp, uninstallApp, listAgentFunctions] as const;
+export const appRoutes = [
+  listApps,
+  getApp,
+  installApp,
+  updateApp,
+  uninstallApp,
+  appSecret,
+  listAgentFunctions,
+] as const;

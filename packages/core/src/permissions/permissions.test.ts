@@ -97,7 +97,11 @@ describe("setting-to-flag map (own account or owner)", () => {
 
   it("only an explicit false turns a flag off (missing, null, 0, '' and true keep it on)", () => {
     for (const value of [undefined, null, 0, "", true, "false"]) {
-      const owner = derivePermissions({ rank: orgOwner, viewingAs: "owner", settings: { allowTasks: value } });
+      const owner = derivePermissions({
+        rank: orgOwner,
+        viewingAs: "owner",
+        settings: { allowTasks: value },
+      });
       expect(owner.canViewTasks).toBe(true);
     }
   });

@@ -93,8 +93,7 @@ export function derivePermissions(input: PermissionInput): Permissions {
   const ownerView =
     viewingAs === "owner" &&
     (rank.superAdmin || rank.isOwner === true || rank.role === "partner" || rank.role === "reseller");
-  if (input.isOwnOrganization || ownerView)
-    return allFlags((flag) => settingAllows(input.settings, flag));
+  if (input.isOwnOrganization || ownerView) return allFlags((flag) => settingAllows(input.settings, flag));
   return allFlags((flag) => !OWNER_ONLY_FLAGS.has(flag) && settingAllows(input.settings, flag));
 }
 

@@ -62,6 +62,9 @@ export function appsRoutes(apps: AppsService) {
     handle(api.uninstallApp, ({ params }, { access }) =>
       apps.uninstall(access, params.appId, params.appVersion),
     ),
+    handle(api.appSecret, ({ params, body }, { access }) =>
+      apps.secret(access, params.appId, params.appVersion, body),
+    ),
     handle(api.listAgentFunctions, ({ query }, { access }) => apps.functions(access, query)),
   ];
 }

@@ -1,5 +1,8 @@
+import { randomBytes } from "node:crypto";
 import type { AgentFunction, App } from "@switchboard/api";
 import { badRequest, notFound } from "../../http/api-error.ts";
+import { type Outbound, OutboundError } from "../../http/outbound.ts";
+import { decryptSecret, encryptSecret, maskSecret } from "../../providers/llm/key-encryption.ts";
 import type { Access, AccountRow } from "../auth/access.ts";
 import type { AgentsService } from "./agents.service.ts";
 import type { AppsRepository, InstalledAppRow } from "./apps.repository.ts";
@@ -9,9 +12,25 @@ export const APP_MESSAGES = {
   notFound: "App not found",
   notInstalled: "This app is not installed.",
   uninstalled: "App removed.",
+  notSecret: "This app has no secret of that name.",
 } as const;
 
-type Deps = { repo: AppsRepository; agents: AgentsService };
+type Deps = {
+  repo: AppsRepository;
+  agents: AgentsService;
+  /** Addresses in app data are checked when saved, so a refused one is known at once. */
+  outbound: Pick<Outbound, "check">;
+  /** Key of the app secrets at rest. */
+  secretKey: string;
+};
+
+const ENCRYPTED = "v1:";
+
+/** An app secret as stored: encrypted (`v1:`), or plain from before secrets were encrypted. */
+export function readAppSecret(secretKey: string, stored: unknown): string {
+  if (typeof stored !== "string" || stored === "") return "";
+  return stored.startsWith(ENCRYPTED) ? decryptSecret(secretKey, stored) : stored;
+}
 
 /** Apps are installed per organisation: an agent account uses its organisation's. */
 const homeOf = (target: AccountRow) =>
@@ -19,6 +38,21 @@ const homeOf = (target: AccountRow) =>
 
 export function createAppsService(deps: Deps) {
   const { repo } = deps;
+
+  const secretNames = (definition: AppDefinition) =>
+    Object.entries(definition.authParameters)
+      .filter(([, parameter]) => parameter.secret)
+      .map(([name]) => name);
+
+  /** The data as the browser may see it: secrets masked. */
+  function shownData(definition: AppDefinition, data: Record<string, unknown>): Record<string, unknown> {
+    const shown = { ...data };
+    for (const name of secretNames(definition)) {
+      const plain = readAppSecret(deps.secretKey, data[name]);
+      shown[name] = plain ? maskSecret(plain) : "";
+    }
+    return shown;
+  }
 
   function toApp(definition: AppDefinition, installed: InstalledAppRow | null): App {
     return {
@@ -32,7 +66,7 @@ export function createAppsService(deps: Deps) {
       },
       functions: definition.functions,
       installed: installed !== null,
-      data: installed ? installed.data : null,
+      data: installed ? shownData(definition, installed.data) : null,
       installedAt: installed ? installed.installedAt.getTime() : null,
     };
   }
@@ -43,18 +77,37 @@ export function createAppsService(deps: Deps) {
     return definition;
   }
 
-  /** The app's data with every auth parameter present (default ""), values checked. */
-  function checkedData(definition: AppDefinition, data: Record<string, unknown>): Record<string, unknown> {
+  /**
+   * The app's data as stored: every auth parameter present (default ""), values checked, addresses
+   * allowed by the outbound guard, secrets encrypted. A secret sent back as its mask keeps the stored one.
+   */
+  async function checkedData(
+    definition: AppDefinition,
+    data: Record<string, unknown>,
+    stored: Record<string, unknown> = {},
+  ): Promise<Record<string, unknown>> {
     const result: Record<string, unknown> = {};
     for (const [name, parameter] of Object.entries(definition.authParameters))
       result[name] = parameter.default;
     Object.assign(result, data);
-    for (const name of Object.keys(definition.authParameters)) {
-      if (typeof result[name] !== "string") throw badRequest(`${name}: must be text`);
-    }
-    const url = result.url;
-    if (definition.appId === "webhook" && typeof url === "string" && url !== "") {
-      if (!/^https?:\/\/[^\s/]+/i.test(url)) throw badRequest("url: Enter a valid web address.");
+    for (const [name, parameter] of Object.entries(definition.authParameters)) {
+      const value = result[name];
+      if (typeof value !== "string") throw badRequest(`${name}: must be text`);
+      if (parameter.format === "uri" && value !== "") {
+        try {
+          await deps.outbound.check(value);
+        } catch (error) {
+          if (error instanceof OutboundError) throw badRequest(`${name}: ${error.message}`);
+          throw error;
+        }
+      }
+      if (parameter.secret && value !== "") {
+        const current = readAppSecret(deps.secretKey, stored[name]);
+        result[name] =
+          current && (value === maskSecret(current) || value === stored[name])
+            ? stored[name]
+            : encryptSecret(deps.secretKey, value);
+      }
     }
     return result;
   }
@@ -92,7 +145,7 @@ export function createAppsService(deps: Deps) {
       orgId: access.target.organizationId,
       appId,
       appVersion,
-      data: checkedData(definition, data),
+      data: await checkedData(definition, data),
     });
     return get(access, appId, appVersion);
   }
@@ -108,8 +161,39 @@ export function createAppsService(deps: Deps) {
     const current = await repo.find(home, appId, appVersion);
     if (!current) throw notFound(APP_MESSAGES.notInstalled);
     const data = body.reload ? (body.data ?? current.data) : { ...current.data, ...body.data };
-    const row = await repo.setData(home, appId, appVersion, checkedData(definition, data));
+    const row = await repo.setData(
+      home,
+      appId,
+      appVersion,
+      await checkedData(definition, data, current.data),
+    );
     return { success: true as const, app: toApp(definition, row) };
+  }
+
+  /** Reveals a secret on purpose, or replaces it with a new random one (answered once, in clear). */
+  async function secret(
+    access: Access,
+    appId: string,
+    appVersion: string,
+    body: { name: string; action: "reveal" | "rotate" },
+  ) {
+    const definition = definitionOf(appId, appVersion);
+    if (!secretNames(definition).includes(body.name)) throw badRequest(APP_MESSAGES.notSecret);
+    const home = homeOf(access.target);
+    const current = await repo.find(home, appId, appVersion);
+    if (!current) throw notFound(APP_MESSAGES.notInstalled);
+    if (body.action === "reveal")
+      return {
+        success: true as const,
+        name: body.name,
+        value: readAppSecret(deps.secretKey, current.data[body.name]),
+      };
+    const value = `whsec_${randomBytes(24).toString("base64url")}`;
+    await repo.setData(home, appId, appVersion, {
+      ...current.data,
+      [body.name]: encryptSecret(deps.secretKey, value),
+    });
+    return { success: true as const, name: body.name, value };
   }
 
   async function uninstall(access: Access, appId: string, appVersion: string) {
@@ -146,7 +230,7 @@ export function createAppsService(deps: Deps) {
     return { success: true as const, functions: result };
   }
 
-  return { list, get, install, update, uninstall, functions };
+  return { list, get, install, update, uninstall, secret, functions };
 }
 
 export type AppsService = ReturnType<typeof createAppsService>;

@@ -1,8 +1,15 @@
+import { createHmac } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCaller } from "../../../test/api-call.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
+import { installedApps } from "../../db/schema/index.ts";
+import { createOutbound } from "../../http/outbound.ts";
+import { TOOL_EXECUTORS, type ToolContext } from "../runtime/tool-executors.ts";
 
 let app: FastifyInstance;
 let call: ReturnType<typeof apiCaller>;
@@ -47,7 +54,7 @@ describe("apps", () => {
     expect(listed.body.apps.filter((a: { installed: boolean }) => a.installed)).toHaveLength(1);
 
     const merged = await call("PUT", path, { ...o1, body: { data: { secret: "s3" } } });
-    expect(merged.body.app.data).toEqual({ url: "https://hooks.example/a", secret: "s3" });
+    expect(merged.body.app.data).toEqual({ url: "https://hooks.example/a", secret: "••••" });
     const reloaded = await call("PUT", path, {
       ...o1,
       body: { reload: true, data: { url: "https://x.example" } },
@@ -109,5 +116,109 @@ describe("apps", () => {
       body: {},
     });
     expect(res.status).toBe(404);
+  });
+});
+
+describe("the webhook app's secret", () => {
+  const path = "/api/v2/apps/webhook/1.0.0";
+  const storedData = async (accountId: number) => {
+    const [row] = await app.context.database.db
+      .select()
+      .from(installedApps)
+      .where(and(eq(installedApps.accountId, accountId), eq(installedApps.appId, "webhook")));
+    return row?.data as Record<string, string>;
+  };
+
+  it("is stored encrypted, answered masked, revealed and rotated only on purpose", async () => {
+    const o2 = { token: world.members.o2Owner.token };
+    const secret = "whsec_the-owners-own-secret-123";
+    await call("POST", path, { ...o2, body: { data: { url: "https://hooks.example/x", secret } } });
+    const stored = await storedData(world.accounts.O2.id);
+    expect(stored.secret).toMatch(/^v1:/);
+    expect(JSON.stringify(stored)).not.toContain("owners-own");
+    const listed = await call("GET", "/api/v2/apps", o2);
+    expect(JSON.stringify(listed.body)).not.toContain("owners-own");
+    const shown = listed.body.apps.find((a: { appId: string }) => a.appId === "webhook").data.secret;
+    expect(shown).toBe("whs…-123");
+    // Sending the mask back (a form that saves every field) keeps the secret.
+    await call("PUT", path, { ...o2, body: { data: { url: "https://hooks.example/y", secret: shown } } });
+    const revealed = await call("POST", `${path}/secret`, {
+      ...o2,
+      body: { name: "secret", action: "reveal" },
+    });
+    expect(revealed.body).toEqual({ success: true, name: "secret", value: secret });
+
+    const rotated = await call("POST", `${path}/secret`, {
+      ...o2,
+      body: { name: "secret", action: "rotate" },
+    });
+    expect(rotated.body.value).toMatch(/^whsec_/);
+    expect(rotated.body.value).not.toBe(secret);
+    const after = await call("POST", `${path}/secret`, { ...o2, body: { name: "secret", action: "reveal" } });
+    expect(after.body.value).toBe(rotated.body.value);
+    expect(
+      (await call("POST", `${path}/secret`, { ...o2, body: { name: "url", action: "reveal" } })).status,
+    ).toBe(400);
+    // An admin may not reveal it through another tenant, and a tenant without the app gets a 404.
+    const foreign = await call("POST", `${path}/secret`, {
+      token: world.members.uOwner.token,
+      body: { name: "secret", action: "reveal" },
+    });
+    expect(foreign.status).toBe(404);
+    expect(JSON.stringify(foreign.body)).not.toContain("whsec_");
+  });
+
+  it("signs the tool's POST with the decrypted secret, through the guarded way out", async () => {
+    const received: { body: string; signature: string | undefined }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => {
+        body += chunk;
+      });
+      req.on("end", () => {
+        received.push({ body, signature: req.headers["x-switchboard-signature"] as string | undefined });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ ok: true }));
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const context = (outbound: ReturnType<typeof createOutbound>) =>
+      ({
+        preview: false,
+        agentId: 1,
+        roomId: "r",
+        conversationUuid: "u",
+        now: () => Date.parse("2030-01-01T00:00:00Z"),
+        toolTimeoutMs: 2000,
+        webhookSettings: async () => ({ url, secret: "s3cret" }),
+        outbound,
+      }) as unknown as ToolContext;
+    try {
+      const closed = createOutbound({ allowlist: [], httpsOnly: false, timeoutMs: 2000, maxBytes: 1024 });
+      await expect(TOOL_EXECUTORS.callWebhook?.({ payload: { a: 1 } }, context(closed))).rejects.toThrow(
+        "This address is on a private network",
+      );
+      expect(received).toHaveLength(0);
+      await closed.close();
+
+      const allowed = createOutbound({
+        allowlist: [new URL(url).host],
+        httpsOnly: false,
+        timeoutMs: 2000,
+        maxBytes: 1024,
+      });
+      const result = await TOOL_EXECUTORS.callWebhook?.({ payload: { a: 1 } }, context(allowed));
+      expect(result).toMatchObject({ status: 200, answer: { ok: true } });
+      const [hit] = received;
+      expect(hit?.signature).toBe(
+        `sha256=${createHmac("sha256", "s3cret")
+          .update(hit?.body ?? "")
+          .digest("hex")}`,
+      );
+      await allowed.close();
+    } finally {
+      receiver.close();
+    }
   });
 });

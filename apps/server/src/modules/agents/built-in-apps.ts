@@ -10,7 +10,18 @@ export type AppDefinition = {
   name: string;
   description: string;
   /** Parameters the installer provides (`dependencies.providers.auth.parameters.properties`). */
-  authParameters: Record<string, { type: "string"; description: string; default: string }>;
+  authParameters: Record<
+    string,
+    {
+      type: "string";
+      description: string;
+      default: string;
+      /** Stored encrypted, answered masked; revealed or rotated only on purpose (appSecret). */
+      secret?: true;
+      /** An address the server calls: checked by the outbound guard when saved. */
+      format?: "uri";
+    }
+  >;
   functions: AppFunction[];
 };
 
@@ -140,8 +151,13 @@ export const BUILT_IN_APPS: readonly AppDefinition[] = [
     description:
       "Sends an HTTP POST with a JSON payload to the configured URL and gives the answer to the agent.",
     authParameters: {
-      url: { type: "string", description: "The https address the POST goes to.", default: "" },
-      secret: { type: "string", description: "Sent as the X-Switchboard-Signature HMAC key.", default: "" },
+      url: { type: "string", description: "The https address the POST goes to.", default: "", format: "uri" },
+      secret: {
+        type: "string",
+        description: "Sent as the X-Switchboard-Signature HMAC key.",
+        default: "",
+        secret: true,
+      },
     },
     functions: [
       {

@@ -1,5 +1,6 @@
 import type { CampaignFields, Stage, ToolCall, ToolResult } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
+import type { Outbound } from "../../http/outbound.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import { replaceTemplateVariables } from "../agents/templates.service.ts";
@@ -48,6 +49,7 @@ type Deps = {
   schedule: ScheduleRepository;
   sms: SmsProvider;
   webhookSettings: (orgId: number) => Promise<{ url: string; secret: string } | null>;
+  outbound: Pick<Outbound, "fetchText">;
   log: FastifyBaseLogger;
   maxSteps: number;
   toolTimeoutMs: number;
@@ -186,6 +188,7 @@ export function createAgentTurns(deps: Deps) {
       sms: deps.sms,
       webhookSettings: () => deps.webhookSettings(room.orgId),
       toolTimeoutMs: deps.toolTimeoutMs,
+      outbound: deps.outbound,
     };
     const turn = runTurn({
       model,

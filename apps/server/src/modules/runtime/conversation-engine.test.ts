@@ -45,6 +45,7 @@ function toolContext(state: TurnState): ToolContext {
     sms: { kind: "none", send: async () => {} },
     webhookSettings: async () => null,
     toolTimeoutMs: 1000,
+    outbound: { fetchText: () => Promise.reject(new Error("no webhook in these tests")) },
   };
 }
 

@@ -2,6 +2,7 @@ import type { ModelSettings, saveModelSettings } from "@switchboard/api";
 import type { z } from "zod";
 import type { LlmConfig } from "../../config.ts";
 import { badRequest } from "../../http/api-error.ts";
+import { type Outbound, OutboundError } from "../../http/outbound.ts";
 import { decryptSecret, encryptSecret, maskSecret } from "../../providers/llm/key-encryption.ts";
 import {
   createLanguageModel,
@@ -23,6 +24,8 @@ type Deps = {
   secretKey: string;
   /** Organisation overrides must use https in production (no requests into the server's own network). */
   production: boolean;
+  /** An organisation's own model is a user-given address: reached only through the guard. */
+  outbound: Pick<Outbound, "check" | "fetch">;
   now?: () => number;
 };
 
@@ -63,6 +66,7 @@ export function createModelSettingsService(deps: Deps) {
       baseUrl: row.baseUrl ?? undefined,
       model: row.model ?? undefined,
       apiKey: row.apiKeyEncrypted ? decryptSecret(deps.secretKey, row.apiKeyEncrypted) : undefined,
+      fetch: deps.outbound.fetch,
       ...limits,
     };
   }
@@ -127,6 +131,14 @@ export function createModelSettingsService(deps: Deps) {
     const model = body.model === undefined ? (sameProvider ? (current?.model ?? null) : null) : body.model;
     if (baseUrl && deps.production && !baseUrl.startsWith("https://"))
       throw badRequest("baseUrl: the model's address must use https.");
+    if (baseUrl && body.provider !== "sandbox") {
+      try {
+        await deps.outbound.check(baseUrl);
+      } catch (error) {
+        if (error instanceof OutboundError) throw badRequest(`baseUrl: ${error.message}`);
+        throw error;
+      }
+    }
     const candidate: ModelSettingsRow = {
       orgId,
       provider: body.provider,

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../app-context.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import { createAppsRepository } from "../agents/apps.repository.ts";
+import { readAppSecret } from "../agents/apps.service.ts";
 import type { TemplatesService } from "../agents/templates.service.ts";
 import { createAgentDrafts } from "./agent-drafts.ts";
 import { createAgentTurns } from "./agent-turn.ts";
@@ -25,19 +26,21 @@ export function createRuntimeModule(
     llm: context.config.llm,
     secretKey: context.secretKey,
     production: context.config.env === "production",
+    outbound: context.outbound,
     ...(deps.now ? { now: deps.now } : {}),
   });
   const webhookSettings = async (orgId: number) => {
     const installed = await apps.find(orgId, "webhook", "1.0.0");
     if (!installed) return null;
     const { url, secret } = installed.data as { url?: unknown; secret?: unknown };
-    return typeof url === "string" && url ? { url, secret: typeof secret === "string" ? secret : "" } : null;
+    return typeof url === "string" && url ? { url, secret: readAppSecret(context.secretKey, secret) } : null;
   };
   const shared = {
     conversations,
     schedule,
     sms: context.sms,
     webhookSettings,
+    outbound: context.outbound,
     log: context.log,
     maxSteps: context.config.llm.maxSteps,
     toolTimeoutMs: context.config.toolTimeoutMs,

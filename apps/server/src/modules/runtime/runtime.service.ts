@@ -13,6 +13,7 @@ import type {
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import { ApiError, badRequest, notFound } from "../../http/api-error.ts";
+import type { Outbound } from "../../http/outbound.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import { AGENT_MESSAGES, type AgentsService } from "../agents/agents.service.ts";
@@ -52,6 +53,7 @@ type Deps = {
   turns: AgentTurns;
   sms: SmsProvider;
   webhookSettings: (orgId: number) => Promise<{ url: string; secret: string } | null>;
+  outbound: Pick<Outbound, "fetchText">;
   log: FastifyBaseLogger;
   maxSteps: number;
   toolTimeoutMs: number;
@@ -340,6 +342,7 @@ export function createRuntimeService(deps: Deps) {
         sms: deps.sms,
         webhookSettings: () => deps.webhookSettings(ref.orgId),
         toolTimeoutMs: deps.toolTimeoutMs,
+        outbound: deps.outbound,
       }),
       maxSteps: deps.maxSteps,
       log: deps.log,

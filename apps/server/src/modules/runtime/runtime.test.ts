@@ -53,7 +53,8 @@ const textOf = (events: { event: string; data: { delta?: string } }[]) =>
     .join("");
 
 beforeAll(async () => {
-  app = await buildTestApp();
+  // The tests' model servers listen on loopback: the operator allows it, as for a model on the same machine.
+  app = await buildTestApp({ OUTBOUND_ALLOWLIST: "127.0.0.1:*" });
   world = await buildHierarchy(app);
   call = apiCaller(app);
   token = world.members.o1Owner.token;

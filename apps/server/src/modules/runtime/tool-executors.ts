@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { CampaignFields } from "@switchboard/api";
 import { formatPhoneNumber, isLogDataKey, isLogFixedField } from "@switchboard/core";
+import { type Outbound, OutboundError, type OutboundResponse } from "../../http/outbound.ts";
 import {
   describeInstant,
   describeTime,
@@ -43,6 +44,8 @@ export type ToolContext = {
   /** The organisation's webhook app settings, when installed. */
   webhookSettings: () => Promise<{ url: string; secret: string } | null>;
   toolTimeoutMs: number;
+  /** The guarded way out: the webhook's address is a user's. */
+  outbound: Pick<Outbound, "fetchText">;
 };
 
 type Args = Record<string, unknown>;
@@ -233,24 +236,26 @@ const callWebhook: ToolExecutor = async (args, context) => {
   if (settings.secret)
     headers["x-switchboard-signature"] =
       `sha256=${createHmac("sha256", settings.secret).update(body).digest("hex")}`;
-  let response: Response;
+  let response: OutboundResponse;
   try {
-    response = await fetch(settings.url, {
+    response = await context.outbound.fetchText(settings.url, {
       method: "POST",
       headers,
       body,
-      signal: AbortSignal.timeout(context.toolTimeoutMs),
-      redirect: "error",
+      timeoutMs: context.toolTimeoutMs,
+      maxBytes: 256 * 1024,
     });
   } catch (error) {
-    const timedOut = (error as { name?: string }).name === "TimeoutError";
+    if (!(error instanceof OutboundError)) throw error;
     throw new ToolRefusal(
-      timedOut
+      error.reason === "timeout"
         ? `The webhook did not answer within ${context.toolTimeoutMs} ms.`
-        : "The webhook could not be reached.",
+        : error.reason === "unreachable"
+          ? "The webhook could not be reached."
+          : `The webhook could not be called: ${error.message}`,
     );
   }
-  const text = (await response.text()).slice(0, 4000);
+  const text = response.text.slice(0, 4000);
   let answer: unknown = text;
   try {
     answer = JSON.parse(text);

@@ -16,6 +16,8 @@ export type LlmSettings = {
   timeoutMs: number;
   /** Retries of a retryable failure (429, 5xx, network) before the turn fails. */
   maxRetries: number;
+  /** How the provider reaches the model: the guarded outbound fetch for an organisation's own address. */
+  fetch?: typeof fetch | undefined;
 };
 
 /** A language model ready for the engine, with the name shown next to its answers. */
@@ -59,6 +61,7 @@ export function createLanguageModel(settings: LlmSettings, now?: () => number): 
       const modelId = settings.model ?? DEFAULT_MODEL_IDS.openai;
       const openai = createOpenAI({
         apiKey: settings.apiKey,
+        ...(settings.fetch ? { fetch: settings.fetch } : {}),
         ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
       });
       // Chat completions: the protocol every OpenAI-compatible server speaks too.
@@ -77,6 +80,7 @@ export function createLanguageModel(settings: LlmSettings, now?: () => number): 
         name: "openai-compatible",
         baseURL: settings.baseUrl,
         ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+        ...(settings.fetch ? { fetch: settings.fetch } : {}),
         includeUsage: true,
       });
       return {
@@ -92,6 +96,7 @@ export function createLanguageModel(settings: LlmSettings, now?: () => number): 
       const modelId = settings.model ?? DEFAULT_MODEL_IDS.anthropic;
       const anthropic = createAnthropic({
         apiKey: settings.apiKey,
+        ...(settings.fetch ? { fetch: settings.fetch } : {}),
         ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
       });
       return {
