@@ -65,6 +65,8 @@ export const users = pgTable(
     superAdmin: boolean("super_admin").notNull().default(false),
     /** Anonymous session users (allocateTempUserSession) until they sign up. */
     temporary: boolean("temporary").notNull().default(false),
+    /** The address an anonymous session was allocated from (the per-address limit counts these). */
+    createdIp: text("created_ip"),
     emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
     phoneVerifiedAt: timestamp("phone_verified_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -72,6 +74,8 @@ export const users = pgTable(
   (t) => [
     uniqueIndex("users_email_key").on(sql`lower(${t.email})`),
     uniqueIndex("users_phone_key").on(t.phoneNumber),
+    index("users_created_ip_idx").on(t.createdIp, t.createdAt).where(sql`${t.createdIp} is not null`),
+    index("users_temporary_idx").on(t.createdAt).where(sql`${t.temporary}`),
   ],
 );
 

@@ -111,6 +111,31 @@ export function createAuthRepository(db: Database) {
       return row;
     },
 
+    /** Holds a transaction-scoped lock on `key`: requests that take the same key run one at a time. */
+    async lock(key: string) {
+      await db.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+    },
+
+    /** Anonymous sessions allocated from an address since a time (also those since signed up). */
+    async countAnonymousSessions(ip: string, since: Date): Promise<number> {
+      const [row] = await db
+        .select({ value: count() })
+        .from(users)
+        .where(and(eq(users.createdIp, ip), gt(users.createdAt, since)));
+      return row?.value ?? 0;
+    },
+
+    /** Deletes (with their tokens) at most `limit` anonymous users created before `before`. */
+    async pruneAnonymousUsers(before: Date, limit: number): Promise<number> {
+      const stale = db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.temporary, true), lt(users.createdAt, before)))
+        .limit(limit);
+      const rows = await db.delete(users).where(inArray(users.id, stale)).returning({ id: users.id });
+      return rows.length;
+    },
+
     async updateUser(id: number, values: Partial<typeof users.$inferInsert>) {
       await db.update(users).set(values).where(eq(users.id, id));
     },

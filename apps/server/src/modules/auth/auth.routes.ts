@@ -24,7 +24,7 @@ export function authRoutes(auth: AuthService) {
     handle(api.phoneValidateVerificationCode, ({ body }, { access }) =>
       auth.validatePhoneVerification(access.caller, body.verificationCode),
     ),
-    handle(api.allocateTempUserSession, () => auth.allocateTempUserSession()),
+    handle(api.allocateTempUserSession, (_input, { request }) => auth.allocateTempUserSession(request.ip)),
     handle(api.createOneTimeAuth, (_input, { access }) => auth.createOneTimeToken(access.caller)),
     handle(api.oneTimeAuth, ({ query }) => auth.exchangeOneTimeToken(query.oneTimeToken)),
     handle(api.logout, ({ query }, { access }) => auth.logout(access.caller, query.everywhere)),

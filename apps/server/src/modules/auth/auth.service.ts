@@ -14,12 +14,21 @@ export const RATE_WINDOW_MS = 15 * 60_000;
 export const CODES_PER_ADDRESS = 5;
 export const CODES_PER_IP = 20;
 export const ONE_TIME_TTL_MS = 5 * 60_000;
+/** Anonymous sessions one address may start per RATE_WINDOW_MS. */
+export const ANONYMOUS_SESSIONS_PER_IP = 20;
+/**
+ * An anonymous session that sign-up has not turned into an account by then expires, and its user is
+ * deleted (a few at each new allocation, so no job is needed).
+ */
+export const ANONYMOUS_SESSION_TTL_MS = 24 * 60 * 60_000;
+const ANONYMOUS_PRUNE_BATCH = 100;
 
 export const AUTH_MESSAGES = {
   codeRejected: "Could not verify code.",
   tooManyTries: "Too many wrong tries. Request a new code.",
   addressLimited: "Too many codes were requested for this address. Try again in 15 minutes.",
   ipLimited: "Too many codes were requested from your network. Try again in 15 minutes.",
+  anonymousLimited: "Too many sessions were started from your network. Try again in 15 minutes.",
   emailTaken: "An account with this e-mail address already exists. Sign in instead.",
   noEmailAccount: "No account uses this e-mail address. Sign up first.",
   noPhoneAccount: "No account uses this phone number. Sign in by e-mail and add it first.",
@@ -291,10 +300,22 @@ export function createAuthService(deps: Deps) {
       return { success: true as const, message: "Phone number verified." };
     },
 
-    async allocateTempUserSession() {
-      const user = await repo.insertUser({ temporary: true });
-      const session = await issueSession(user.id, null);
-      return { success: true as const, id: user.id, token: session.token };
+    /** An anonymous session: at most ANONYMOUS_SESSIONS_PER_IP per address and window, expiring in a day. */
+    async allocateTempUserSession(ip: string) {
+      const now = Date.now();
+      await repo.pruneAnonymousUsers(new Date(now - ANONYMOUS_SESSION_TTL_MS), ANONYMOUS_PRUNE_BATCH);
+      return repo.transaction(async (db) => {
+        const tx = createAuthRepository(db);
+        // Count and insert under a lock per address, so parallel requests cannot all pass the count.
+        await tx.lock(`anonymous-session:${ip}`);
+        if (
+          (await tx.countAnonymousSessions(ip, new Date(now - RATE_WINDOW_MS))) >= ANONYMOUS_SESSIONS_PER_IP
+        )
+          throw new ApiError(429, AUTH_MESSAGES.anonymousLimited);
+        const user = await tx.insertUser({ temporary: true, createdIp: ip });
+        const token = await issueSessionToken(db, user.id, null, ANONYMOUS_SESSION_TTL_MS);
+        return { success: true as const, id: user.id, token };
+      });
     },
 
     async createOneTimeToken(caller: Caller) {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildTestApp, logCapture } from "../../../test/helpers.ts";
 
 let app: FastifyInstance;
@@ -384,6 +384,43 @@ describe("sessions", () => {
     expect(text).toContain("/api/v1/email/verify");
     expect(text).not.toContain(token);
     expect(text).not.toContain(code);
+  });
+});
+
+describe("anonymous sessions", () => {
+  const allocate = (ip: string) =>
+    app.inject({ method: "GET", url: "/api/v1/allocateTempUserSession", remoteAddress: ip });
+
+  it("one network may start 20 in 15 minutes, also when it asks in parallel", async () => {
+    const answers = await Promise.all(Array.from({ length: 25 }, () => allocate("198.51.100.7")));
+    expect(answers.filter((res) => res.statusCode === 200)).toHaveLength(20);
+    const refused = answers.filter((res) => res.statusCode === 429);
+    expect(refused).toHaveLength(5);
+    expect(refused[0]?.json()).toEqual({
+      success: false,
+      message: "Too many sessions were started from your network. Try again in 15 minutes.",
+    });
+    expect((await allocate("198.51.100.8")).statusCode).toBe(200);
+  });
+
+  it("one that sign-up never took over expires after a day and is removed", async () => {
+    const { id, token } = (await allocate("198.51.100.9")).json();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 24 * 60 * 60_000 + 60_000 });
+    try {
+      expect((await allocate("198.51.100.10")).statusCode).toBe(200);
+      expect(await rowsOf(sql`select id from users where id = ${id}`)).toEqual([]);
+      await post("/api/v1/signup/email", { email: "too-late@example.com", tempUserToken: token });
+      const session = await post("/api/v1/email/verify", {
+        email: "too-late@example.com",
+        verificationCode: await latestCode("too-late@example.com"),
+      });
+      expect(session.status).toBe(200);
+      expect(
+        await rowsOf(sql`select id from users where email = 'too-late@example.com' and id = ${id}`),
+      ).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

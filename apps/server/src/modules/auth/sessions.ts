@@ -9,6 +9,7 @@ export async function issueSessionToken(
   db: Database,
   userId: number,
   accountId: number | null,
+  ttlMs = SESSION_TTL_MS,
 ): Promise<string> {
   const token = newToken();
   await db.insert(authTokens).values({
@@ -16,7 +17,7 @@ export async function issueSessionToken(
     accountId,
     kind: "session",
     tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+    expiresAt: new Date(Date.now() + ttlMs),
   });
   return token;
 }
