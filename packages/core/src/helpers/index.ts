@@ -3,6 +3,7 @@ export * from "./caller-name.ts";
 export * from "./csv.ts";
 export * from "./favorites.ts";
 export * from "./form-field.ts";
+export * from "./media-url.ts";
 export * from "./numeric.ts";
 export * from "./phone.ts";
 export * from "./plain-record.ts";

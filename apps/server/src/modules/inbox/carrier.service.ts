@@ -1,4 +1,5 @@
 import { CARRIER_MESSAGES } from "@switchboard/api";
+import { isSafeMediaUrl } from "@switchboard/core";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import { newCarrierId } from "../../providers/sms/sandbox-carrier.ts";
 import { type FormParams, verifyTwilioSignature } from "../../providers/sms/twilio.ts";
@@ -7,6 +8,9 @@ import { displayName } from "../runtime/agent-turn.ts";
 import { normalizeAddress } from "./addresses.ts";
 import type { InboxRepository } from "./inbox.repository.ts";
 import type { InboxService } from "./inbox.service.ts";
+
+/** An inbound picture whose URL is not https (nor one of the server's own files). */
+export const UNSAFE_MEDIA_MESSAGE = "Attach pictures by https:// link.";
 
 export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
@@ -36,6 +40,9 @@ export function createCarrierService(deps: {
   publicUrl: string;
 }) {
   const { inbox, repo } = deps;
+  const ownOrigin = new URL(deps.publicUrl).origin;
+  /** Inbound media are stored and shown as links: only https URLs and the server's own file URLs. */
+  const safeMedia = (url: string) => isSafeMediaUrl(url, ownOrigin);
 
   async function orgNumbers(access: Access) {
     const scope = inbox.scopeOf(access);
@@ -50,6 +57,8 @@ export function createCarrierService(deps: {
   }
 
   return {
+    safeMedia,
+
     /** The phone simulator's handset texts an agent number: the sandbox carrier delivers it like a webhook. */
     async simulateInbound(access: Access, body: { from: string; to: string; text: string; media: string[] }) {
       const from = normalizeAddress(body.from);
@@ -58,6 +67,7 @@ export function createCarrierService(deps: {
       const numbers = await orgNumbers(access);
       if (!to || !numbers.some((n) => n.number === to)) throw notFound(CARRIER_MESSAGES.unknownNumber);
       if (!body.text && body.media.length === 0) throw badRequest("Enter a message.");
+      if (!body.media.every(safeMedia)) throw badRequest(UNSAFE_MEDIA_MESSAGE);
       const carrierMessageId = newCarrierId("SM");
       const result = await inbox.receiveInbound({
         provider: "sandbox",
@@ -113,7 +123,8 @@ export function createCarrierService(deps: {
       const media: string[] = [];
       for (let i = 0; i < Math.min(count, 10); i++) {
         const url = first(params, `MediaUrl${i}`);
-        if (url) media.push(url);
+        // Twilio's own media URLs are https; anything else did not come from Twilio and is dropped.
+        if (url && safeMedia(url)) media.push(url);
       }
       const sid = first(params, "MessageSid") || first(params, "SmsSid");
       if (!sid) throw badRequest("MessageSid is missing.");

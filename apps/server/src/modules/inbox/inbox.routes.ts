@@ -10,14 +10,14 @@ import {
   roomParticipants,
   rooms,
 } from "../../db/schema/index.ts";
-import { ApiError, forbidden, notFound } from "../../http/api-error.ts";
+import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
 import { handle } from "../../http/routes.ts";
 import type { FormParams } from "../../providers/sms/twilio.ts";
 import type { StorageProvider } from "../../providers/storage/storage-provider.ts";
 import { detectImageType } from "../accounts/image-type.ts";
 import { type AccessResolver, tokenOf } from "../auth/access.ts";
 import { displayName } from "../runtime/agent-turn.ts";
-import { type CarrierService, EMPTY_TWIML } from "./carrier.service.ts";
+import { type CarrierService, EMPTY_TWIML, UNSAFE_MEDIA_MESSAGE } from "./carrier.service.ts";
 import type { InboxService } from "./inbox.service.ts";
 
 async function readMedia(request: FastifyRequest): Promise<Buffer> {
@@ -133,9 +133,11 @@ export function inboxRoutes(deps: {
     handle(api.listAgentConversations, ({ params, query }, { access }) =>
       inbox.listOfAccount(access, params.id, query, true),
     ),
-    handle(api.sendConversationMessage, ({ params, body }, { access }) =>
-      inbox.send(access, params.roomId, body),
-    ),
+    handle(api.sendConversationMessage, ({ params, body }, { access }) => {
+      // Media are shown as links to everyone in the conversation: https or the server's own files only.
+      if (!body.media.every(carrier.safeMedia)) throw badRequest(UNSAFE_MEDIA_MESSAGE);
+      return inbox.send(access, params.roomId, body);
+    }),
     handle(api.getAiAgentEnabled, ({ params }, { access }) => inbox.getAiAgent(access, params.roomId)),
     handle(api.setAiAgentEnabled, ({ params, body }, { access }) =>
       inbox.setAiAgent(access, params.roomId, body.aiAgentEnabled),

@@ -125,6 +125,24 @@ describe("the Twilio inbound-message webhook", () => {
     expect(after.messages.at(-1).deliveryStatus).toBe("delivered");
   });
 
+  it("keeps only https media of an inbound message: script and data URLs are dropped", async () => {
+    const from = "+15035550377";
+    const res = await postWebhook("/api/v1/carrier/twilio/sms", {
+      ...webhookParams("SM_media_1", "see pictures", from),
+      NumMedia: "3",
+      MediaUrl0: "javascript:alert(document.cookie)",
+      MediaUrl1: "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+      MediaUrl2: `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Messages/MM1/Media/ME1`,
+    });
+    expect(res.statusCode).toBe(200);
+    const room = (await roomsOf()).find((r: { username: string }) => r.username === from);
+    const detail = (await call("GET", `/api/v1/conversations/${room.roomId}`, { token })).body;
+    const inbound = detail.messages.find((m: { text: string }) => m.text === "see pictures");
+    expect(inbound.media).toEqual([
+      `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Messages/MM1/Media/ME1`,
+    ]);
+  });
+
   it("refuses a request whose signature does not match (forged, or signed for other content)", async () => {
     const params = webhookParams("SM_forged", "I am not Twilio");
     const forged = await postWebhook("/api/v1/carrier/twilio/sms", params, "bm90IGEgc2lnbmF0dXJl");

@@ -11,7 +11,7 @@ import {
   TextInput,
   Title,
 } from "@mantine/core";
-import { formatPhoneNumber } from "@switchboard/core";
+import { formatPhoneNumber, isSafeMediaUrl } from "@switchboard/core";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { errorMessage } from "../../lib/shell-api.ts";
@@ -131,14 +131,21 @@ function PhoneSimulator() {
                   <Text size="sm" style={{ whiteSpace: "pre-wrap" }}>
                     {m.text}
                   </Text>
-                  {m.media.map((url) => (
-                    <img
-                      key={url}
-                      src={url}
-                      alt="Received attachment"
-                      style={{ maxWidth: 200, borderRadius: 6 }}
-                    />
-                  ))}
+                  {m.media.map((url) =>
+                    // Only https and this server's files are shown; anything else stays text.
+                    isSafeMediaUrl(url, window.location.origin) ? (
+                      <img
+                        key={url}
+                        src={url}
+                        alt="Received attachment"
+                        style={{ maxWidth: 200, borderRadius: 6 }}
+                      />
+                    ) : (
+                      <Text key={url} size="xs" style={{ wordBreak: "break-all" }}>
+                        Attachment not shown: {url}
+                      </Text>
+                    ),
+                  )}
                 </Paper>
                 <Text size="xs" c="dimmed">
                   {m.direction === "inbound"

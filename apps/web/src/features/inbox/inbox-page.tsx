@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   Alert,
-  Anchor,
   Badge,
   Box,
   Button,
@@ -61,6 +60,7 @@ import {
   useSetAiAgent,
   useUnarchive,
 } from "./api.ts";
+import { MessageMedia } from "./message-media.tsx";
 
 /** Spec §9: load the next page when the list's end is within 400 px. */
 const BOTTOM_DISTANCE_PX = 400;
@@ -384,11 +384,7 @@ function MessageBubble(props: { message: InboxMessage; detail: ConversationDetai
             {message.text}
           </Text>
         ) : null}
-        {message.media.map((url) => (
-          <Anchor key={url} href={url} target="_blank" rel="noreferrer">
-            <Image src={url} alt="Attached picture" maw={240} radius="sm" mt={4} />
-          </Anchor>
-        ))}
+        <MessageMedia urls={message.media} />
       </Paper>
       <Group gap={2}>
         {[...counts].map(([reaction, { count, mine }]) => (
