@@ -60,6 +60,7 @@ const tools = buildAgentTools(
     sms: { kind: "none", send: async () => {} },
     webhookSettings: async () => null,
     toolTimeoutMs: 1000,
+    outbound: { fetchText: () => Promise.reject(new Error("no webhook in this bench")) },
   },
 );
 

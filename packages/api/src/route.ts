@@ -14,6 +14,7 @@ export type RouteDefinition<
   P extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
+  A extends RouteAuth = RouteAuth,
 > = {
   /** Stable identifier, used as the OpenAPI operationId and by the typed client. */
   id: string;
@@ -22,7 +23,7 @@ export type RouteDefinition<
   path: string;
   summary: string;
   tag: string;
-  auth: RouteAuth;
+  auth: A;
   /** Permission flag of product spec §6 that the caller must hold for the target account. */
   permission?: PermissionFlag;
   query?: Q;
@@ -39,12 +40,17 @@ export type RouteDefinition<
   produces?: string;
 };
 
+/**
+ * A route of the table, typed as written: its schemas, and its auth as a literal, so that handlers get
+ * `access` only where a token is needed. A route without a `response` schema answers no JSON (`never`).
+ */
 export function defineRoute<
+  A extends RouteAuth,
   Q extends z.ZodType = z.ZodType,
   P extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
-  R extends z.ZodType = z.ZodType,
->(route: RouteDefinition<Q, P, B, R>): RouteDefinition<Q, P, B, R> {
+  R extends z.ZodType = never,
+>(route: RouteDefinition<Q, P, B, R, A>): RouteDefinition<Q, P, B, R, A> {
   return route;
 }
 

@@ -16,12 +16,12 @@ export type RouteInput<T extends RouteDefinition> = {
   body: Parsed<T["body"]>;
 };
 
-export type HandlerContext = {
+export type HandlerContext<T extends RouteDefinition = RouteDefinition> = {
   app: AppContext;
   request: FastifyRequest;
   reply: FastifyReply;
-  /** The resolved caller and target account. Only for routes that need a token (`auth` other than none). */
-  access: Access;
+  /** The resolved caller and target account: only on routes that need a token (`auth` other than none). */
+  access: T["auth"] extends "none" ? undefined : Access;
   /** Aborted when the client goes away before the answer is complete (for long or streamed answers). */
   signal: AbortSignal;
   /** The open WebSocket, for a route that `produces: "websocket"` (its handler runs once it is open). */
@@ -55,16 +55,33 @@ async function* serverSentEvents(
   for await (const { event, data } of events) yield `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+type ResponseSchemaOf<T extends RouteDefinition> =
+  T extends RouteDefinition<z.ZodType, z.ZodType, z.ZodType, infer R> ? R : never;
+
+/**
+ * What a handler may answer: the route's response (checked by the compiler, and against the schema outside
+ * production), or one of the explicit other answers: a serialised JSON text (a cached answer), server-sent
+ * events, or the reply itself when the handler sent it (TwiML, CSV, a file). A route without a response
+ * schema answers only by sending the reply (or nothing, for a WebSocket).
+ */
+export type RouteAnswer<T extends RouteDefinition> = [ResponseSchemaOf<T>] extends [never]
+  ? // biome-ignore lint/suspicious/noConfusingVoidType: a WebSocket handler's promise resolves to nothing.
+    FastifyReply | EventStreamAnswer | undefined | void
+  : z.output<ResponseSchemaOf<T>> | JsonTextAnswer | EventStreamAnswer | FastifyReply;
+
 export type RouteHandler<T extends RouteDefinition> = (
   input: RouteInput<T>,
-  ctx: HandlerContext,
-) => Promise<Parsed<T["response"]> | unknown> | Parsed<T["response"]> | unknown;
+  ctx: HandlerContext<T>,
+) => Promise<RouteAnswer<T>> | RouteAnswer<T>;
 
 /** A route of the table bound to the handler that implements it. */
-export type BoundRoute = { route: RouteDefinition; handler: RouteHandler<RouteDefinition> };
+export type BoundRoute = {
+  route: RouteDefinition;
+  handler: (input: RouteInput<RouteDefinition>, ctx: HandlerContext) => unknown;
+};
 
 export function handle<T extends RouteDefinition>(route: T, handler: RouteHandler<T>): BoundRoute {
-  return { route, handler: handler as unknown as RouteHandler<RouteDefinition> };
+  return { route, handler: handler as unknown as BoundRoute["handler"] };
 }
 
 const toFastifyPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ":$1");

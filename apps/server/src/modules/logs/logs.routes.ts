@@ -26,7 +26,7 @@ export function logsRoutes(logs: LogsService, metrics: MetricsService, stats: St
         request.log.warn({ err: error }, "log export ended early");
         reply.raw.destroy();
       }
-      return undefined;
+      return reply;
     }),
     handle(api.listLogFields, (_input, { access }) => logs.fields(access)),
     handle(api.fetchCallsForReview, ({ query }, { access }) => logs.review(access, query)),
