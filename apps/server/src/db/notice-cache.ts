@@ -1,27 +1,31 @@
+import { LRUCache } from "lru-cache";
 import type { NotificationListener } from "./notifications.ts";
-
-type Entry<T> = { group: number; version: number; epoch: number; storedAt: number; value: T };
 
 /**
  * Values read from the database, kept in memory until the database says they changed. Each value belongs
  * to a group (an organisation, say); `changed(group)` makes every value of the group stale at once. The
  * database's triggers notify every instance of each change (see {@link followNotices}), so instances agree.
  *
- * A value is only stored when nothing changed while it was read (its group's version and the listener's
- * epoch are the same after the read as before), and only while the instance is hearing notifications: when
- * the listener loses its connection, everything is dropped and nothing is stored until it listens again,
- * since notices sent in the gap are lost. `maxAgeMs` bounds any value's life besides, `keep` says which
- * values are worth keeping, and concurrent misses of one key share one read.
+ * The values live in an LRU cache (lru-cache: size bound, age bound, one read for concurrent misses) under
+ * a key that carries the group's version and the listener's epoch, so a change simply moves readers to new
+ * keys: nothing stale is answered, and a read begun before a change is never shared after it. A value is
+ * kept only when nothing changed while it was read and only while the instance hears notifications (when
+ * the listener loses its connection everything is dropped, since notices sent in the gap are lost).
+ * `keep` says which values are worth keeping.
  */
 export function createNoticeCache<T>(
   options: { maxEntries?: number; maxAgeMs?: number; now?: () => number; keep?: (value: T) => boolean } = {},
 ) {
-  const maxEntries = options.maxEntries ?? 20_000;
-  const maxAgeMs = options.maxAgeMs ?? 60_000;
-  const now = options.now ?? Date.now;
   const keep = options.keep ?? (() => true);
-  const entries = new Map<string, Entry<T>>();
-  const reading = new Map<string, { version: number; epoch: number; value: Promise<T> }>();
+  const cache = new LRUCache<string, { value: T }, () => Promise<T>>({
+    max: options.maxEntries ?? 20_000,
+    ttl: options.maxAgeMs ?? 60_000,
+    ttlResolution: 0,
+    // A read begun before everything was dropped still answers its caller (it is then not kept).
+    ignoreFetchAbort: true,
+    ...(options.now ? { perf: { now: options.now } } : {}),
+    fetchMethod: async (_key, _stale, { context }) => ({ value: await context() }),
+  });
   const versions = new Map<number, number>();
   let epoch = 0;
   let listening = false;
@@ -29,53 +33,26 @@ export function createNoticeCache<T>(
   let misses = 0;
 
   const versionOf = (group: number) => versions.get(group) ?? 0;
-  const fresh = (entry: { group: number; version: number; epoch: number }) =>
-    entry.version === versionOf(entry.group) && entry.epoch === epoch;
 
   function dropAll() {
     epoch++;
-    entries.clear();
-  }
-
-  function store(key: string, entry: Entry<T>) {
-    entries.set(key, entry);
-    // Map keeps insertion order, and a hit re-inserts its key: the first key is the least recently used.
-    while (entries.size > maxEntries) {
-      const oldest = entries.keys().next().value;
-      if (oldest === undefined) break;
-      entries.delete(oldest);
-    }
+    cache.clear();
   }
 
   return {
     /** The value under `key` of `group`: the stored one if still fresh, else read with `read`. */
     async get(group: number, key: string, read: () => Promise<T>): Promise<T> {
-      const entry = entries.get(key);
-      if (entry) {
-        entries.delete(key);
-        if (fresh(entry) && now() - entry.storedAt < maxAgeMs) {
-          entries.set(key, entry);
-          hits++;
-          return entry.value;
-        }
-      }
-      misses++;
-      const pending = reading.get(key);
-      if (pending && fresh({ group, ...pending })) return pending.value;
-
       const version = versionOf(group);
       const startEpoch = epoch;
       const storable = listening;
-      const value = read();
-      reading.set(key, { version, epoch: startEpoch, value });
-      try {
-        const answer = await value;
-        if (storable && fresh({ group, version, epoch: startEpoch }) && keep(answer))
-          store(key, { group, version, epoch: startEpoch, storedAt: now(), value: answer });
-        return answer;
-      } finally {
-        if (reading.get(key)?.value === value) reading.delete(key);
-      }
+      const cacheKey = `${startEpoch}:${group}:${version}:${key}`;
+      const status: LRUCache.Status<string, { value: T }> = {};
+      const entry = (await cache.fetch(cacheKey, { context: read, status })) as { value: T };
+      if (status.fetch === "hit") hits++;
+      else misses++;
+      const unchanged = version === versionOf(group) && startEpoch === epoch;
+      if (!storable || !unchanged || !keep(entry.value)) cache.delete(cacheKey);
+      return entry.value;
     },
 
     /** Something of the group changed: its values are stale from now on. */
@@ -92,7 +69,7 @@ export function createNoticeCache<T>(
       dropAll();
     },
 
-    stats: () => ({ entries: entries.size, hits, misses }),
+    stats: () => ({ entries: cache.size, hits, misses }),
   };
 }
 
