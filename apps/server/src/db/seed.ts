@@ -1,5 +1,6 @@
 import { count } from "drizzle-orm";
 import { createAccountsRepository } from "../modules/accounts/accounts.repository.ts";
+import { PLATFORM_PARTNER_NAME, recordPlatformPartner } from "../modules/accounts/platform-partner.ts";
 import { insertGeneratedLogs } from "../modules/logs/log-generator.ts";
 import type { Database } from "./client.ts";
 import { seedDemoInbox } from "./demo-inbox.ts";
@@ -47,11 +48,13 @@ export async function seedDemoData(db: Database): Promise<boolean> {
   };
 
   const superAdminId = await user(DEMO_USERS.superAdmin, "Sam Super", true);
-  await repo.insertAccount(
+  const platform = await repo.insertAccount(
     null,
-    { accountType: "partner", usernameFrom: "switchboard", details: { partnerName: "Switchboard" } },
+    { accountType: "partner", usernameFrom: "switchboard", details: { partnerName: PLATFORM_PARTNER_NAME } },
     { userId: superAdminId },
   );
+  // Sign-ups on the main host join the super admin's own partner.
+  await recordPlatformPartner(db, platform.id);
   const partner = await repo.insertAccount(
     null,
     {

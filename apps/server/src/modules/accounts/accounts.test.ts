@@ -9,6 +9,7 @@ import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { accounts, domains } from "../../db/schema/index.ts";
 import { DEMO_WHITE_LABEL_HOST, seedDemoData } from "../../db/seed.ts";
+import { platformPartner } from "./platform-partner.ts";
 
 let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
@@ -115,6 +116,9 @@ describe("demo data", () => {
       organization: 1,
       agent: 2,
     });
+    // The super admin's own partner is the platform partner main-host sign-ups join.
+    const [switchboard] = await db.select().from(accounts).where(eq(accounts.username, "switchboard"));
+    expect((await platformPartner(db)).id).toBe(switchboard?.id);
     const [domain] = await db.select().from(domains);
     expect(domain).toMatchObject({
       host: DEMO_WHITE_LABEL_HOST,

@@ -5,21 +5,27 @@ import type { AuthService } from "./auth.service.ts";
 
 export function authRoutes(auth: AuthService) {
   return [
-    handle(api.signupEmail, ({ body }, { request }) => auth.signupEmail({ ...body, ip: request.ip })),
-    handle(api.signinEmail, ({ body }, { request }) => auth.signinEmail(body.email, request.ip)),
+    handle(api.signupEmail, ({ body }, { request }) =>
+      auth.signupEmail({ ...body, ip: request.ip, host: request.hostname }),
+    ),
+    handle(api.signinEmail, ({ body }, { request }) =>
+      auth.signinEmail(body.email, request.ip, request.hostname),
+    ),
     handle(api.emailVerify, ({ body }) => auth.verifyEmail(body.email, body.verificationCode)),
-    handle(api.signinPhoneNumber, ({ body }, { request }) => auth.signinPhone(body.phoneNumber, request.ip)),
+    handle(api.signinPhoneNumber, ({ body }, { request }) =>
+      auth.signinPhone(body.phoneNumber, request.ip, request.hostname),
+    ),
     handle(api.signinPhoneNumberVerify, ({ body }) =>
       auth.verifyPhone(body.phoneNumber, body.verificationCode),
     ),
     handle(api.emailRequestVerificationCode, ({ body }, { access, request }) =>
-      auth.requestEmailVerification(access.caller, body.email, request.ip),
+      auth.requestEmailVerification(access.caller, body.email, request.ip, request.hostname),
     ),
     handle(api.emailValidateVerificationCode, ({ body }, { access }) =>
       auth.validateEmailVerification(access.caller, body.verificationCode),
     ),
     handle(api.phoneRequestVerificationCode, ({ body }, { access, request }) =>
-      auth.requestPhoneVerification(access.caller, body.phoneNumber, request.ip),
+      auth.requestPhoneVerification(access.caller, body.phoneNumber, request.ip, request.hostname),
     ),
     handle(api.phoneValidateVerificationCode, ({ body }, { access }) =>
       auth.validatePhoneVerification(access.caller, body.verificationCode),

@@ -1,8 +1,11 @@
-import type { Session } from "@switchboard/api";
+import { normaliseHost, type Session } from "@switchboard/api";
 import { ApiError } from "../../http/api-error.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import { type AccountsRepository, insertAccountIn } from "../accounts/accounts.repository.ts";
+import { platformPartner } from "../accounts/platform-partner.ts";
+import { createDomainsRepository } from "../domains/domains.repository.ts";
+import { toProfile } from "../domains/domains.service.ts";
 import type { AccountRow, Caller } from "./access.ts";
 import { type AuthRepository, type CodePurpose, createAuthRepository } from "./auth.repository.ts";
 import { hashCode, hashToken, newCode, newToken, sameHash } from "./secrets.ts";
@@ -45,6 +48,10 @@ export function normalisePhone(phoneNumber: string): string {
   return `+${digits.length === 10 ? `1${digits}` : digits}`;
 }
 
+/** Whose name a code message carries: the white-label host's partner, or the product on the main host. */
+export type Brand = { name: string; supportUrl: string | null; partner: AccountRow | null };
+export const MAIN_BRAND: Brand = { name: "Switchboard", supportUrl: null, partner: null };
+
 type Deps = {
   repo: AuthRepository;
   accounts: AccountsRepository;
@@ -56,6 +63,15 @@ type Deps = {
 
 export function createAuthService(deps: Deps) {
   const { repo } = deps;
+  const domains = createDomainsRepository(repo.db);
+
+  /** The brand of the host a request came to: a partner's white-label host names the partner. */
+  async function brandOf(host: string | undefined): Promise<Brand> {
+    const found = host ? await domains.lookup(normaliseHost(host)) : null;
+    if (!found) return MAIN_BRAND;
+    const profile = toProfile(found.domain, found.partner);
+    return { name: profile.name, supportUrl: profile.settings.supportUrl, partner: found.partner };
+  }
 
   async function sendCode(input: {
     purpose: CodePurpose;
@@ -64,6 +80,7 @@ export function createAuthService(deps: Deps) {
     ip: string;
     userId?: number;
     payload?: Record<string, unknown>;
+    brand: Brand;
   }): Promise<void> {
     const since = new Date(Date.now() - RATE_WINDOW_MS);
     if ((await repo.countRecentCodes({ address: input.address }, since)) >= CODES_PER_ADDRESS) {
@@ -82,9 +99,17 @@ export function createAuthService(deps: Deps) {
       requesterIp: input.ip,
       expiresAt: new Date(Date.now() + CODE_TTL_MS),
     });
-    const text = `Your Switchboard code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this message.`;
+    // On a partner's white-label host the message names the partner, never the product.
+    const { brand } = input;
+    const help = brand.supportUrl ? ` Help: ${brand.supportUrl}` : "";
+    const text = `Your ${brand.name} code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this message.${help}`;
     if (input.channel === "email") {
-      await deps.email.send({ to: input.address, subject: `Your Switchboard code: ${code}`, text });
+      await deps.email.send({
+        to: input.address,
+        subject: `Your ${brand.name} code: ${code}`,
+        text,
+        fromName: brand.name,
+      });
     } else {
       await deps.sms.send({ to: input.address, body: text });
     }
@@ -146,8 +171,9 @@ export function createAuthService(deps: Deps) {
     const businessName =
       typeof payload.businessName === "string" && payload.businessName ? payload.businessName : null;
     const parentId = typeof payload.accountId === "number" ? payload.accountId : null;
-    // Read before the transaction: PGlite has one connection, and the transaction holds it.
-    const parent = parentId ? await deps.loadAccount(parentId) : null;
+    // Read before the transaction: PGlite has one connection, and the transaction holds it. Without a
+    // partner or reseller (a sign-up on the main host) the organisation joins the platform's partner.
+    const parent = (parentId ? await deps.loadAccount(parentId) : null) ?? (await platformPartner(repo.db));
     return repo.transaction(async (db) => {
       const tx = createAuthRepository(db);
       if (!(await tx.consumeCode(codeId))) throw new ApiError(400, AUTH_MESSAGES.codeRejected);
@@ -203,13 +229,17 @@ export function createAuthService(deps: Deps) {
       externalAccountId?: string;
       tempUserToken?: string;
       ip: string;
+      host?: string;
     }) {
       const existing = await repo.findUserByEmail(input.email);
       // A user without any account (left so by a failed sign-up) may sign up again to get one.
       if (existing && !existing.temporary && (await repo.homeAccountOf(existing.id)))
         throw new ApiError(409, AUTH_MESSAGES.emailTaken);
-      if (input.accountId) {
-        const parent = await deps.loadAccount(input.accountId);
+      const brand = await brandOf(input.host);
+      // On a white-label host the organisation belongs to that partner unless the link names one below it.
+      const accountId = input.accountId ?? brand.partner?.id;
+      if (accountId) {
+        const parent = await deps.loadAccount(accountId);
         if (
           !parent ||
           (parent.accountType !== "partner" && parent.accountType !== "reseller") ||
@@ -220,15 +250,30 @@ export function createAuthService(deps: Deps) {
         if (parent.settings.allowSignup === false)
           throw new ApiError(403, "Sign-up is closed for this partner.");
       }
-      const { ip, email, ...payload } = input;
-      await sendCode({ purpose: "signup", channel: "email", address: email, ip, payload });
+      const { ip, email, host: _host, ...payload } = input;
+      await sendCode({
+        purpose: "signup",
+        channel: "email",
+        address: email,
+        ip,
+        payload: { ...payload, ...(accountId ? { accountId } : {}) },
+        brand,
+      });
       return { success: true as const, message: `We sent a 6-digit code to ${email}.` };
     },
 
-    async signinEmail(email: string, ip: string) {
+    async signinEmail(email: string, ip: string, host?: string) {
       const user = await repo.findUserByEmail(email);
       if (!user || user.temporary) throw new ApiError(404, AUTH_MESSAGES.noEmailAccount);
-      await sendCode({ purpose: "signinEmail", channel: "email", address: email, ip, userId: user.id });
+      const brand = await brandOf(host);
+      await sendCode({
+        purpose: "signinEmail",
+        channel: "email",
+        address: email,
+        ip,
+        userId: user.id,
+        brand,
+      });
       return { success: true as const, message: `We sent a 6-digit code to ${email}.` };
     },
 
@@ -244,11 +289,12 @@ export function createAuthService(deps: Deps) {
       return signInUser(user.id);
     },
 
-    async signinPhone(phoneNumber: string, ip: string) {
+    async signinPhone(phoneNumber: string, ip: string, host?: string) {
       const phone = normalisePhone(phoneNumber);
       const user = await repo.findUserByPhone(phone);
       if (!user?.phoneVerifiedAt) throw new ApiError(404, AUTH_MESSAGES.noPhoneAccount);
-      await sendCode({ purpose: "signinPhone", channel: "sms", address: phone, ip, userId: user.id });
+      const brand = await brandOf(host);
+      await sendCode({ purpose: "signinPhone", channel: "sms", address: phone, ip, userId: user.id, brand });
       return { success: true as const, message: `We texted a 6-digit code to ${phone}.` };
     },
 
@@ -259,7 +305,7 @@ export function createAuthService(deps: Deps) {
       return signInUser(row.userId);
     },
 
-    async requestEmailVerification(caller: Caller, email: string, ip: string) {
+    async requestEmailVerification(caller: Caller, email: string, ip: string, host?: string) {
       const owner = await repo.findUserByEmail(email);
       if (owner && owner.id !== caller.user.id) throw new ApiError(409, AUTH_MESSAGES.emailInUse);
       await sendCode({
@@ -268,6 +314,7 @@ export function createAuthService(deps: Deps) {
         address: email,
         ip,
         userId: caller.user.id,
+        brand: await brandOf(host),
       });
       return { success: true as const, message: `We sent a 6-digit code to ${email}.` };
     },
@@ -284,11 +331,18 @@ export function createAuthService(deps: Deps) {
       return { success: true as const, message: "E-mail address verified." };
     },
 
-    async requestPhoneVerification(caller: Caller, phoneNumber: string, ip: string) {
+    async requestPhoneVerification(caller: Caller, phoneNumber: string, ip: string, host?: string) {
       const phone = normalisePhone(phoneNumber);
       const owner = await repo.findUserByPhone(phone);
       if (owner && owner.id !== caller.user.id) throw new ApiError(409, AUTH_MESSAGES.phoneInUse);
-      await sendCode({ purpose: "verifyPhone", channel: "sms", address: phone, ip, userId: caller.user.id });
+      await sendCode({
+        purpose: "verifyPhone",
+        channel: "sms",
+        address: phone,
+        ip,
+        userId: caller.user.id,
+        brand: await brandOf(host),
+      });
       return { success: true as const, message: `We texted a 6-digit code to ${phone}.` };
     },
 

@@ -220,9 +220,19 @@ export function createHierarchyService(deps: Deps) {
       return { success: true as const, message: HIERARCHY_MESSAGES.accountDeleted };
     },
 
-    /** Accounts of some types below the target. */
+    /**
+     * Accounts of some types below the target. A super admin acting as such on their own account lists
+     * every account of those types, whichever partner it belongs to (Accounts → Organizations shows all).
+     */
     list(access: Access, types: readonly AccountType[], options: ListOptions) {
-      return page({ scope: { root: access.target }, types, activeOnly: options.active }, options);
+      const everything =
+        access.caller.user.superAdmin &&
+        access.viewingAs === "superAdmin" &&
+        access.target.id === access.caller.account?.id;
+      return page(
+        { scope: everything ? "everything" : { root: access.target }, types, activeOnly: options.active },
+        options,
+      );
     },
 
     /** Every partner (super admin). */
