@@ -46,7 +46,7 @@ export function createNoticeCache<T>(
       const startEpoch = epoch;
       const storable = listening;
       const cacheKey = `${startEpoch}:${group}:${version}:${key}`;
-      const status: LRUCache.Status<string, { value: T }> = {};
+      const status: LRUCache.Status<string, { value: T }, () => Promise<T>> = {};
       const entry = (await cache.fetch(cacheKey, { context: read, status })) as { value: T };
       if (status.fetch === "hit") hits++;
       else misses++;
