@@ -1,2 +1,3 @@
 export * from "./timezone-data.ts";
 export * from "./timezones.ts";
+export * from "./zoned-time.ts";

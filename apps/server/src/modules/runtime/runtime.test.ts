@@ -1,3 +1,4 @@
+import { wallTimeOf } from "@switchboard/core";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +18,6 @@ import {
   scheduleBookings,
 } from "../../db/schema/index.ts";
 import { SANDBOX_MESSAGES } from "../../providers/llm/sandbox-responder.ts";
-import { wallTimeOf } from "../../providers/llm/zoned-time.ts";
 
 const INSTRUCTIONS = [
   "You are the receptionist of {clinicName}, a dental practice at 12 Harbour Street, Portland.",

@@ -1,6 +1,6 @@
 import type { CampaignFields } from "@switchboard/api";
+import { isoInZone, isValidTimeZone } from "@switchboard/core";
 import { CURRENT_TIME_LABEL, PROMPT_SECTIONS } from "../../providers/llm/prompt-sections.ts";
-import { isoInZone, isValidTimeZone } from "../../providers/llm/zoned-time.ts";
 import { replaceTemplateVariables } from "../agents/templates.service.ts";
 
 export type Channel = "web" | "sms" | "voice";

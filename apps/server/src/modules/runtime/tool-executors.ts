@@ -1,14 +1,16 @@
 import { createHmac } from "node:crypto";
 import type { CampaignFields } from "@switchboard/api";
-import { formatPhoneNumber, isLogDataKey, isLogFixedField } from "@switchboard/core";
-import { type Outbound, OutboundError, type OutboundResponse } from "../../http/outbound.ts";
 import {
   describeInstant,
   describeTime,
+  formatPhoneNumber,
   instantOf,
+  isLogDataKey,
+  isLogFixedField,
   isoInZone,
   wallTimeOf,
-} from "../../providers/llm/zoned-time.ts";
+} from "@switchboard/core";
+import { type Outbound, OutboundError, type OutboundResponse } from "../../http/outbound.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import type { ScheduleRepository } from "./schedule.repository.ts";
 import type { Channel } from "./system-prompt.ts";

@@ -1,4 +1,4 @@
-import { instantOf, isoInZone, wallTimeOf } from "./zoned-time.ts";
+import { instantOf, isoInZone, wallTimeOf } from "@switchboard/core";
 
 /**
  * The sandbox model's reading of dates and times in what a caller says: "tomorrow at 3pm", "on Friday at

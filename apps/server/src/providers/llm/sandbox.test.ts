@@ -1,8 +1,8 @@
+import { instantOf, isoInZone } from "@switchboard/core";
 import { describe, expect, it } from "vitest";
 import { extractDay, extractTime } from "./sandbox-dates.ts";
 import { bestMatch, readKnowledge } from "./sandbox-knowledge.ts";
 import { sandboxRespond } from "./sandbox-responder.ts";
-import { instantOf, isoInZone } from "./zoned-time.ts";
 
 // Tuesday 21 May 2030.
 const today = { year: 2030, month: 5, day: 21 };
