@@ -253,7 +253,12 @@ describe("the user menu", () => {
   it("signs out everywhere from the settings", async () => {
     const calls = signInAs(fakeAccountView());
     renderAt("/app?settings=true", null, { routes });
-    const everywhere = await screen.findByRole("button", { name: "Sign out everywhere" });
+    // The settings overlay is a lazy chunk: a busy machine takes a while to load it.
+    const everywhere = await screen.findByRole(
+      "button",
+      { name: "Sign out everywhere" },
+      { timeout: 10_000 },
+    );
     await act(async () => {
       fireEvent.click(everywhere);
     });
