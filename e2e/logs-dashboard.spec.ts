@@ -74,6 +74,33 @@ test("the owner filters the calls, adds two columns, reloads, and exports the vi
   );
 });
 
+test("every seeded call opens its transcript and its call stats", async ({ page }) => {
+  // Issue #23 item 2: the demo calls are whole, so the first rows of Calls all have their conversation.
+  await signInAs(page, DEMO.owner, "/app/logs");
+  const table = page.getByRole("table", { name: "Calls" });
+  const rows = table.locator("tbody tr");
+  await expect(rows.first()).toBeVisible();
+  for (const index of [0, 1, 2]) {
+    await rows.nth(index).getByRole("button", { name: "Transcript" }).click();
+    const drawer = page.getByRole("dialog", { name: "Transcript" });
+    const transcript = drawer.getByLabel("Transcript");
+    await expect(transcript).toBeVisible();
+    await expect(drawer.getByText("Failed to fetch convo")).toHaveCount(0);
+    // The agent speaks first: its greeting names the clinic.
+    await expect(transcript.getByText(/Bluebird Dental/).first()).toBeVisible();
+    await expect(transcript.getByText("Agent", { exact: true }).first()).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(drawer).toBeHidden();
+  }
+  await rows.first().getByRole("button", { name: "More about this call" }).click();
+  await page.getByRole("menuitem", { name: "Call stats" }).click();
+  const stats = page.getByRole("dialog", { name: "Call stats" });
+  await expect(stats.getByRole("row", { name: /^Messages \d+$/ })).toBeVisible();
+  await expect(stats.getByRole("row", { name: /^Agent turns [1-9]\d*$/ })).toBeVisible();
+  await expect(stats.getByRole("row", { name: "Model Sandbox model" })).toBeVisible();
+  await expect(stats.getByRole("alert")).toHaveCount(0);
+});
+
 test("the owner adds a custom metric with a formula and sees its figure; an invalid formula shows the spec's message", async ({
   page,
 }) => {

@@ -121,13 +121,15 @@ export async function seedDemoData(db: Database): Promise<boolean> {
   }
   await seedDemoAgents(db, organization.id, agents[0]?.id, agents[1]?.id);
   if (agents[0]) await seedDemoInbox(db, organization.id, agents[0].id);
-  // Three months of calls, so the dashboard, the call logs and the usage statistics have something to show.
+  // Three months of calls, so the dashboard, the call logs and the usage statistics have something to show;
+  // each with its conversation and transcript, so every row's Transcript and Call stats open.
   await insertGeneratedLogs(db, {
     orgId: organization.id,
     accountName: "Bluebird Dental",
     agentIds: agents.map((agent) => agent.id),
     count: DEMO_LOG_ROWS,
     usage: true,
+    conversations: true,
   });
   return true;
 }

@@ -1,0 +1,93 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCaller } from "../../test/api-call.ts";
+import { buildTestApp } from "../../test/helpers.ts";
+import { issueSessionToken } from "../modules/auth/sessions.ts";
+import { accounts, users } from "./schema/index.ts";
+import { DEMO_LOG_ROWS, DEMO_USERS, seedDemoData } from "./seed.ts";
+
+// Issue #23 item 2: the demo data is whole. Every seeded call log row has its room, its conversation and a
+// transcript, so Calls -> Transcript and Call stats open for every row.
+
+let app: FastifyInstance;
+let call: ReturnType<typeof apiCaller>;
+let owner: string;
+let orgId: number;
+
+beforeAll(async () => {
+  app = await buildTestApp();
+  const { db } = app.context.database;
+  expect(await seedDemoData(db)).toBe(true);
+  const [user] = await db.select().from(users).where(eq(users.email, DEMO_USERS.owner));
+  const [org] = await db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.accountType, "organization"), eq(accounts.username, "bluebird-dental")));
+  if (!user || !org) throw new Error("the demo owner and organisation");
+  orgId = org.id;
+  owner = await issueSessionToken(db, user.id, org.id);
+  call = apiCaller(app);
+}, 60_000);
+afterAll(async () => {
+  await app.close();
+});
+
+describe("the demo organisation's calls", () => {
+  it("every seeded log row has its conversation in its room, with messages", async () => {
+    const { db } = app.context.database;
+    const [counts] = await db
+      .execute<{ rows: number; whole: number }>(sql`
+      SELECT count(*)::int AS rows,
+        count(*) FILTER (WHERE EXISTS (
+          SELECT 1 FROM conversations c JOIN rooms r ON r.id = c.room_id
+          WHERE c.uuid = l.uuid AND c.room_id = l.room_id AND r.org_id = l.org_id
+            AND EXISTS (SELECT 1 FROM conversation_messages m WHERE m.conversation_uuid = c.uuid)
+        ))::int AS whole
+      FROM conversation_logs l WHERE l.org_id = ${orgId}`)
+      .then((result) => ("rows" in result ? (result.rows as { rows: number; whole: number }[]) : result));
+    expect(counts).toEqual({ rows: DEMO_LOG_ROWS, whole: DEMO_LOG_ROWS });
+  });
+
+  it("the owner opens the transcript of every row on the Calls page: the call as the log tells it", async () => {
+    const page = await call("GET", "/api/v2/logs", { token: owner, query: { pageSize: 100 } });
+    expect(page.status).toBe(200);
+    const rows = page.body.logs as Record<string, unknown>[];
+    expect(rows.length).toBe(100);
+    let booked = 0;
+    let transferred = 0;
+    for (const row of rows) {
+      const res = await call("GET", `/api/v2/conversation/${row.roomId}/${row.uuid}`, { token: owner });
+      expect(res.status, `transcript of ${row.uuid}`).toBe(200);
+      const messages = res.body.conversation as {
+        role: string;
+        text: string;
+        toolCalls: { name: string }[];
+      }[];
+      expect(messages.length).toBeGreaterThan(0);
+      expect(messages[0]?.role).toBe("assistant");
+      expect(res.body.info).toMatchObject({ roomId: row.roomId, uuid: row.uuid, status: "ended" });
+      const tools = messages.flatMap((message) => message.toolCalls.map((tool) => tool.name));
+      if (row.appointmentBooked === true) {
+        booked++;
+        expect(tools).toContain("bookAppointment");
+      }
+      if (row.transfer === "1" || row.transfer === 1) {
+        transferred++;
+        expect(tools).toContain("transferCall");
+      }
+      if (Number(row.duration) > 0) {
+        expect(messages.some((message) => message.role === "user")).toBe(true);
+        expect(messages.map((message) => message.text).join(" ")).toContain(String(row.callerName));
+      }
+    }
+    expect(booked).toBeGreaterThan(0);
+    expect(transferred).toBeGreaterThan(0);
+  });
+
+  it("the calls' rooms are read history: the inbox's unread activity is the demo texts alone", async () => {
+    const activity = await call("GET", "/api/v1/activity", { token: owner, query: { simple: true } });
+    expect(activity.status).toBe(200);
+    expect(activity.body.total).toBeLessThanOrEqual(3);
+  });
+});
