@@ -4,6 +4,7 @@ import type { DatabaseHandle } from "./db/client.ts";
 import type { NotificationListener } from "./db/notifications.ts";
 import type { Outbound } from "./http/outbound.ts";
 import type { WriteListeners } from "./http/write-listeners.ts";
+import type { JobRunner } from "./jobs/runner.ts";
 import type { AccessResolver } from "./modules/auth/access.ts";
 import type { EmailProvider } from "./providers/email/email-provider.ts";
 import type { Outbox } from "./providers/outbox/outbox.ts";
@@ -31,6 +32,8 @@ export type AppContext = {
   storage: StorageProvider;
   /** The one guarded way to reach addresses users gave. */
   outbound: Outbound;
+  /** Background jobs (pg-boss on this database): features register theirs before the app starts it. */
+  jobs: JobRunner;
 };
 
 declare module "fastify" {

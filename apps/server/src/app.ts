@@ -19,6 +19,7 @@ import { createOutbound } from "./http/outbound.ts";
 import { registerRoutes } from "./http/routes.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createWriteListeners } from "./http/write-listeners.ts";
+import { createJobRunner } from "./jobs/runner.ts";
 import { createLogger } from "./logger.ts";
 import { createAccountsRepository } from "./modules/accounts/accounts.repository.ts";
 import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
@@ -150,6 +151,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     maxBytes: 5 * 1024 * 1024,
   });
   app.addHook("onClose", () => outbound.close());
+  const jobs = createJobRunner(database, { log: app.log });
   const context: AppContext = {
     config,
     database,
@@ -164,6 +166,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sms,
     storage,
     outbound,
+    jobs,
   };
   const accountsRepository = createAccountsRepository(db);
   const auth = createAuthService({
@@ -200,7 +203,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const templates = createTemplatesService({ repo: templatesRepository, agents, hierarchy });
   const runtime = createRuntimeModule(context, { agents, templates });
   const inbox = await createInboxModule(context, { agents, runtime, sandbox });
+  // Jobs run once every feature registered its own; on close they stop (running ones get half the
+  // shutdown grace to finish) before anything they use does.
+  await jobs.start();
   app.addHook("preClose", async () => {
+    await jobs.stop(config.shutdownGraceMs / 2);
     await inbox.stop();
     unfollowAccess();
     stopWatchingAccess();

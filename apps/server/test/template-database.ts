@@ -5,10 +5,12 @@ import path from "node:path";
 import pg from "pg";
 import { openPglite } from "../src/db/client.ts";
 import { migrateDatabase, migrationsFolder } from "../src/db/migrate.ts";
+import { JOB_SCHEMA_VERSION } from "../src/jobs/schema.ts";
 
-/** Fingerprint of the committed migrations: a template is reused until they change. */
+/** Fingerprint of the committed migrations and pg-boss's schema: a template is reused until they change. */
 export function migrationsHash(): string {
   const hash = createHash("sha256");
+  hash.update(`pg-boss schema ${JOB_SCHEMA_VERSION}`);
   for (const file of readdirSync(migrationsFolder).sort()) {
     if (file.endsWith(".sql")) hash.update(file).update(readFileSync(path.join(migrationsFolder, file)));
   }

@@ -3,6 +3,7 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { installJobSchema } from "../jobs/schema.ts";
 import type { DatabaseHandle } from "./client.ts";
 
 export const migrationsFolder = path.resolve(import.meta.dirname, "migrations");
@@ -10,8 +11,13 @@ export const migrationsFolder = path.resolve(import.meta.dirname, "migrations");
 /** Arbitrary constant key: only one server instance migrates a PostgreSQL database at a time. */
 const MIGRATION_LOCK_KEY = 7_274_001;
 
-/** Applies the committed SQL migrations that have not run yet. */
+/** Applies the committed SQL migrations that have not run yet, then installs or updates pg-boss's tables. */
 export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
+  await migrateTables(handle);
+  await installJobSchema(handle);
+}
+
+async function migrateTables(handle: DatabaseHandle): Promise<void> {
   if (handle.driver.kind === "pglite") {
     await migratePglite(drizzlePglite({ client: handle.driver.client }), { migrationsFolder });
     return;

@@ -13,6 +13,7 @@ import { createCarrierService } from "./carrier.service.ts";
 import { createInboxRepository } from "./inbox.repository.ts";
 import { inboxRoutes } from "./inbox.routes.ts";
 import { createInboxService, type InboxService } from "./inbox.service.ts";
+import { aiReplyJob } from "./jobs.ts";
 import { createRealtimeHub } from "./realtime.ts";
 
 /** The channel migration 0009's triggers notify with the id of an organisation whose inbox changed. */
@@ -68,6 +69,11 @@ export async function createInboxModule(
   inbox = createInboxService({
     repo,
     conversations: createConversationsRepository(db),
+    transaction: (work) =>
+      db.transaction((tx) =>
+        work({ repo: createInboxRepository(tx), conversations: createConversationsRepository(tx), tx }),
+      ),
+    jobs: context.jobs,
     access: context.access,
     agents: deps.agents,
     models: deps.runtime.models,
@@ -78,6 +84,8 @@ export async function createInboxModule(
     log: context.log,
     ...(deps.now ? { now: deps.now } : {}),
   });
+  const replies = inbox;
+  context.jobs.register(aiReplyJob, (payload, attempt) => replies.replyJob(payload.roomId, attempt));
   const carrier = createCarrierService({
     inbox,
     repo,
@@ -111,8 +119,8 @@ export async function createInboxModule(
       ...inboxRoutes({ inbox: service, carrier, storage: context.storage, db, access: context.access }),
       ...contactsRoutes(contacts),
     ],
+    /** Called after the job runner stopped: no AI reply runs any more. */
     async stop() {
-      await service.idle();
       realtime.stop();
       unfollowChanges();
       stopWrites();

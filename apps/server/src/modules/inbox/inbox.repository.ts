@@ -281,6 +281,11 @@ export function createInboxRepository(db: Database) {
       return row ?? null;
     },
 
+    /** Removes a message nobody was shown (an AI turn that failed and will be tried again). */
+    async deleteMessage(id: number): Promise<void> {
+      await db.delete(conversationMessages).where(eq(conversationMessages.id, id));
+    },
+
     /** An organisation's messages after `since` (realtime catch-up), oldest first. */
     async messagesSince(scope: RoomScope, since: number, limit: number): Promise<MessageRow[]> {
       const base = and(

@@ -10,9 +10,12 @@ import {
 } from "@switchboard/api";
 import { formatPhoneNumber, isPersonName } from "@switchboard/core";
 import type { FastifyBaseLogger } from "fastify";
+import type { Database } from "../../db/client.ts";
 import type { NoticeCache } from "../../db/notice-cache.ts";
 import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
 import { JsonTextAnswer } from "../../http/routes.ts";
+import type { JobAttempt } from "../../jobs/job.ts";
+import type { JobRunner } from "../../jobs/runner.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import { type Access, type AccessResolver, type AccountRow, isWithin } from "../auth/access.ts";
@@ -28,16 +31,34 @@ import type {
   RoomRow,
   RoomScope,
 } from "./inbox.repository.ts";
+import { aiReplyJob } from "./jobs.ts";
 import type { RealtimeHub } from "./realtime.ts";
+
+/** Most turns one AI reply job takes (a message that arrived during a turn is answered by the next). */
+const TURNS_PER_REPLY_JOB = 3;
 
 /** An SMS exchange is one conversation (session) until it has been quiet this long. */
 const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
 const DETAIL_MESSAGES = 200;
 const CATCH_UP_LIMIT = 1000;
 
+/** The repositories over one transaction, and the transaction (to send jobs in it). */
+export type InboxTransaction = {
+  repo: InboxRepository;
+  conversations: ConversationsRepository;
+  tx: Database;
+};
+
 type Deps = {
   repo: InboxRepository;
   conversations: ConversationsRepository;
+  /**
+   * Runs `work` in one database transaction. Inside it, only the given repositories may be used: PGlite
+   * has one connection, and a statement sent outside the transaction would wait for it to end.
+   */
+  transaction: <T>(work: (t: InboxTransaction) => Promise<T>) => Promise<T>;
+  /** The job runner: AI replies are jobs (./jobs.ts). */
+  jobs: JobRunner;
   access: AccessResolver;
   agents: AgentsService;
   models: ModelSettingsService;
@@ -72,8 +93,6 @@ export type InboundSms = {
 export function createInboxService(deps: Deps) {
   const { repo, realtime } = deps;
   const now = deps.now ?? Date.now;
-  /** AI replies in flight, one chain per room so a room's turns run in order. */
-  const chains = new Map<string, Promise<void>>();
 
   // Scope and rooms -----------------------------------------------------------------------------------
 
@@ -290,25 +309,36 @@ export function createInboxService(deps: Deps) {
     return org;
   }
 
+  /** The stage a new conversation of the agent runs: read before a transaction (see `Deps.transaction`). */
+  async function stageOf(agent: AccountRow, orgId: number): Promise<"production" | "staging"> {
+    const { production } = await deps.agents.campaignsOf({ id: agent.id, orgId });
+    return production ? "production" : "staging";
+  }
+
   /** The conversation (session) a new message of the room belongs to: the active one, or a new one. */
-  async function sessionFor(room: RoomRow, agent: AccountRow, direction: "inbound" | "outbound") {
-    const current = await repo.activeConversation(room.id);
+  async function sessionFor(
+    t: InboxTransaction,
+    room: RoomRow,
+    agent: AccountRow,
+    direction: "inbound" | "outbound",
+    stage: "production" | "staging",
+  ) {
+    const current = await t.repo.activeConversation(room.id);
     if (current && current.status === "active" && now() - current.lastActivityAt.getTime() < SESSION_IDLE_MS)
       return current;
     if (current && current.status === "active")
-      await deps.conversations.updateConversation(current.uuid, {
+      await t.conversations.updateConversation(current.uuid, {
         status: "ended",
         endedAt: current.lastActivityAt,
       });
-    const { production } = await deps.agents.campaignsOf({ id: agent.id, orgId: room.orgId });
     const agentNumber = agent.switchboardPhoneNumber ?? agent.username;
-    return deps.conversations.createConversation({
+    return t.conversations.createConversation({
       uuid: randomUUID(),
       orgId: room.orgId,
       roomId: room.id,
       agentAccountId: agent.id,
       channel: room.channel,
-      stage: production ? "production" : "staging",
+      stage,
       direction,
       fromAddress: direction === "inbound" ? room.externalAddress : agentNumber,
       toAddress: direction === "inbound" ? agentNumber : room.externalAddress,
@@ -355,22 +385,27 @@ export function createInboxService(deps: Deps) {
     if (!agent) throw notFound(INBOX_MESSAGES.roomNotFound);
     if (room.channel === "sms" && !agent.switchboardPhoneNumber)
       throw badRequest(INBOX_MESSAGES.noAgentNumber);
-    const conversation = await sessionFor(room, agent, "outbound");
-    let message = await deps.conversations.insertMessage({
-      orgId: room.orgId,
-      roomId: room.id,
-      conversationUuid: conversation.uuid,
-      role: "operator",
-      senderUserId: access.caller.user.id,
-      senderAddress: agent.switchboardPhoneNumber,
-      text: body.text,
-      media: body.media,
-      deliveryStatus: "queued",
+    const stage = await stageOf(agent, room.orgId);
+    // The message, its session, the room's state and the sender's read mark: all or nothing.
+    let message = await deps.transaction(async (t) => {
+      const conversation = await sessionFor(t, room, agent, "outbound", stage);
+      const stored = await t.conversations.insertMessage({
+        orgId: room.orgId,
+        roomId: room.id,
+        conversationUuid: conversation.uuid,
+        role: "operator",
+        senderUserId: access.caller.user.id,
+        senderAddress: agent.switchboardPhoneNumber,
+        text: body.text,
+        media: body.media,
+        deliveryStatus: "queued",
+      });
+      await t.conversations.updateConversation(conversation.uuid, { lastActivityAt: stored.createdAt });
+      if (room.status !== "open") await t.repo.updateRoom(room.id, { status: "open" });
+      // The sender has read everything up to their own message.
+      await t.repo.markRead(room.orgId, access.caller.user.id, [room.id]);
+      return stored;
     });
-    await deps.conversations.updateConversation(conversation.uuid, { lastActivityAt: message.createdAt });
-    if (room.status !== "open") await repo.updateRoom(room.id, { status: "open" });
-    // The sender has read everything up to their own message.
-    await repo.markRead(room.orgId, access.caller.user.id, [room.id]);
     message = await deliver(room, agent, message);
     await publishMessage(room, message);
     if (room.status !== "open") await publishRoom(room);
@@ -388,87 +423,102 @@ export function createInboxService(deps: Deps) {
   async function receiveInbound(sms: InboundSms): Promise<{ duplicate: boolean; roomId: string | null }> {
     const from = normalizeAddress(sms.from)?.address ?? sms.from.trim();
     const to = normalizeAddress(sms.to)?.address ?? sms.to.trim();
-    const carrier = await repo.recordCarrierMessage({
-      provider: sms.provider,
-      direction: "inbound",
-      fromAddress: from,
-      toAddress: to,
-      body: sms.text,
-      media: sms.media,
-      status: "received",
-      externalId: sms.externalId,
-    });
-    if (!carrier) return { duplicate: true, roomId: null };
+    // Read first: nothing outside the transaction may use the database inside it.
     const agent = await repo.agentByNumber(to);
-    if (!agent?.organizationId) throw notFound("No agent has this number.");
-    const orgId = agent.organizationId;
-    await repo.setCarrierOrg(carrier.id, orgId);
-    const blocked = await repo.isBlocked(orgId, from);
-    let room = await repo.findSmsRoom(agent.id, from);
-    if (!room) {
-      room = await deps.conversations.createRoom(
-        {
-          id: randomUUID(),
-          orgId,
-          agentAccountId: agent.id,
-          channel: "sms",
-          kind: "live",
-          externalAddress: from,
-          title: formatPhoneNumber(from),
-          folder: blocked ? "agent" : "priority",
-        },
-        [
-          { kind: "agent", accountId: agent.id, displayName: displayName(agent, "agentName") },
-          { kind: "external", address: from, displayName: sms.carrierName ?? null },
-        ],
-      );
-    }
-    const conversation = await sessionFor(room, agent, "inbound");
-    const message = await deps.conversations.insertMessage({
-      orgId,
-      roomId: room.id,
-      conversationUuid: conversation.uuid,
-      role: "user",
-      senderAddress: from,
-      text: sms.text,
-      media: sms.media,
-      deliveryStatus: "received",
-      carrierMessageId: sms.externalId,
-    });
-    await deps.conversations.updateConversation(conversation.uuid, { lastActivityAt: message.createdAt });
-    room =
-      (await repo.updateRoom(room.id, {
-        lastInboundMessageId: message.id,
-        ...(room.status !== "open" ? { status: "open" as const } : {}),
-        ...(blocked ? { folder: "agent" as const } : {}),
-      })) ?? room;
-    await publishMessage(room, message);
-    if (room.aiAgentEnabled && !blocked) queueReply(room.id);
-    return { duplicate: false, roomId: room.id };
-  }
-
-  function queueReply(roomId: string) {
-    const previous = chains.get(roomId) ?? Promise.resolve();
-    const next = previous
-      .then(() => reply(roomId))
-      .catch((error: unknown) => deps.log.error({ err: error, roomId }, "AI agent reply failed"))
-      .finally(() => {
-        if (chains.get(roomId) === next) chains.delete(roomId);
+    const orgId = agent?.organizationId ?? null;
+    const blocked = orgId !== null && (await repo.isBlocked(orgId, from));
+    const stage = agent && orgId !== null ? await stageOf(agent, orgId) : "staging";
+    // The carrier's record, the room, the session, the message and the AI reply's job: all or nothing, so
+    // a message that is stored is answered, and a replayed webhook finds it recorded.
+    const received = await deps.transaction(async (t) => {
+      const carrier = await t.repo.recordCarrierMessage({
+        provider: sms.provider,
+        direction: "inbound",
+        fromAddress: from,
+        toAddress: to,
+        body: sms.text,
+        media: sms.media,
+        status: "received",
+        externalId: sms.externalId,
+        ...(orgId !== null ? { orgId } : {}),
       });
-    chains.set(roomId, next);
+      if (!carrier) return "duplicate" as const;
+      if (!agent || orgId === null) return "no agent" as const;
+      let room = await t.repo.findSmsRoom(agent.id, from);
+      if (!room) {
+        room = await t.conversations.createRoom(
+          {
+            id: randomUUID(),
+            orgId,
+            agentAccountId: agent.id,
+            channel: "sms",
+            kind: "live",
+            externalAddress: from,
+            title: formatPhoneNumber(from),
+            folder: blocked ? "agent" : "priority",
+          },
+          [
+            { kind: "agent", accountId: agent.id, displayName: displayName(agent, "agentName") },
+            { kind: "external", address: from, displayName: sms.carrierName ?? null },
+          ],
+        );
+      }
+      const conversation = await sessionFor(t, room, agent, "inbound", stage);
+      const message = await t.conversations.insertMessage({
+        orgId,
+        roomId: room.id,
+        conversationUuid: conversation.uuid,
+        role: "user",
+        senderAddress: from,
+        text: sms.text,
+        media: sms.media,
+        deliveryStatus: "received",
+        carrierMessageId: sms.externalId,
+      });
+      await t.conversations.updateConversation(conversation.uuid, { lastActivityAt: message.createdAt });
+      room =
+        (await t.repo.updateRoom(room.id, {
+          lastInboundMessageId: message.id,
+          ...(room.status !== "open" ? { status: "open" as const } : {}),
+          ...(blocked ? { folder: "agent" as const } : {}),
+        })) ?? room;
+      const answer = room.aiAgentEnabled && !blocked;
+      if (answer) await deps.jobs.send(aiReplyJob, { roomId: room.id }, { transaction: t.tx });
+      return { room, message, answer };
+    });
+    if (received === "duplicate") return { duplicate: true, roomId: null };
+    if (received === "no agent") throw notFound("No agent has this number.");
+    if (received.answer) deps.jobs.wake(aiReplyJob);
+    await publishMessage(received.room, received.message);
+    return { duplicate: false, roomId: received.room.id };
   }
 
-  /** The agent's answer to the room's conversation so far (runtime turn, channel sms), sent and shown. */
-  async function reply(roomId: string): Promise<void> {
+  /**
+   * The AI reply job of a room: the agent's answer to the conversation so far (runtime turn, channel sms),
+   * sent and shown, and again while a message arrived during the turn (up to TURNS_PER_REPLY_JOB).
+   */
+  async function replyJob(roomId: string, attempt: JobAttempt): Promise<void> {
+    for (let turn = 0; turn < TURNS_PER_REPLY_JOB; turn++) {
+      if (!(await reply(roomId, attempt))) return;
+    }
+  }
+
+  /**
+   * One turn: false when there is nothing to answer (AI agent off, sender blocked, answered already, or a
+   * person wrote last). A turn the model could not complete throws, so the job is retried, and leaves nothing in the
+   * room, except on the job's last attempt: then the room shows the failed turn (and the job as failed).
+   */
+  async function reply(roomId: string, attempt: JobAttempt): Promise<boolean> {
     const room = await repo.findRoom(roomId);
-    if (!room?.aiAgentEnabled) return;
+    if (!room?.aiAgentEnabled) return false;
+    if (room.externalAddress && (await repo.isBlocked(room.orgId, room.externalAddress))) return false;
     const agent = await deps.access.loadAccount(room.agentAccountId);
-    if (!agent) return;
+    if (!agent) return false;
     const conversation: ConversationRow | null = await repo.activeConversation(room.id);
-    if (!conversation || conversation.status !== "active") return;
+    if (!conversation || conversation.status !== "active") return false;
     const last = (await deps.conversations.conversationMessages(conversation.uuid, 1))[0];
-    // Answered already (a later message's turn ran first), or a person wrote last.
-    if (last?.role !== "user") return;
+    // Answered already, or a person wrote last.
+    if (last?.role !== "user") return false;
     const { staging, production } = await deps.agents.campaignsOf({ id: agent.id, orgId: room.orgId });
     const model = await deps.models.modelFor(room.orgId);
     const run = deps.turns.respond(
@@ -481,22 +531,31 @@ export function createInboxService(deps: Deps) {
         conversation,
       },
       model,
+      { abortSignal: attempt.signal },
     );
     let step = await run.next();
     while (!step.done) step = await run.next();
     let message = step.value.message;
+    if (message.status !== "complete") {
+      const failure = new Error(step.value.failure?.message ?? "The AI agent could not answer.");
+      if (!attempt.finalAttempt || attempt.signal.aborted) {
+        await repo.deleteMessage(message.id);
+        throw failure;
+      }
+      await publishMessage((await repo.findRoom(room.id)) ?? room, message);
+      throw failure;
+    }
     const current = await repo.findRoom(room.id);
-    if (message.status === "complete" && message.text.trim()) {
+    if (message.text.trim()) {
       await repo.setDelivery(message.id, { deliveryStatus: "queued" });
       message = await deliver(current ?? room, agent, message);
     }
     await publishMessage(current ?? room, message);
+    return true;
   }
 
-  /** Resolves when every AI reply queued so far has been sent (tests, shutdown). */
-  async function idle(): Promise<void> {
-    while (chains.size > 0) await Promise.allSettled([...chains.values()]);
-  }
+  /** Resolves when every AI reply queued so far has been answered or has failed for good (tests). */
+  const idle = () => deps.jobs.idle([aiReplyJob]);
 
   // Room changes ----------------------------------------------------------------------------------
 
@@ -801,6 +860,7 @@ export function createInboxService(deps: Deps) {
     detail,
     send,
     receiveInbound,
+    replyJob,
     idle,
     setAiAgent,
     getAiAgent,
