@@ -1,9 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCaller } from "../../test/api-call.ts";
 import { buildTestApp } from "../../test/helpers.ts";
 import { issueSessionToken } from "../modules/auth/sessions.ts";
+import { queryRows } from "../modules/logs/sql.ts";
 import { accounts, users } from "./schema/index.ts";
 import { DEMO_LOG_ROWS, DEMO_USERS, seedDemoData } from "./seed.ts";
 
@@ -35,17 +36,17 @@ afterAll(async () => {
 
 describe("the demo organisation's calls", () => {
   it("every seeded log row has its conversation in its room, with messages", async () => {
-    const { db } = app.context.database;
-    const [counts] = await db
-      .execute<{ rows: number; whole: number }>(sql`
-      SELECT count(*)::int AS rows,
-        count(*) FILTER (WHERE EXISTS (
-          SELECT 1 FROM conversations c JOIN rooms r ON r.id = c.room_id
-          WHERE c.uuid = l.uuid AND c.room_id = l.room_id AND r.org_id = l.org_id
-            AND EXISTS (SELECT 1 FROM conversation_messages m WHERE m.conversation_uuid = c.uuid)
-        ))::int AS whole
-      FROM conversation_logs l WHERE l.org_id = ${orgId}`)
-      .then((result) => ("rows" in result ? (result.rows as { rows: number; whole: number }[]) : result));
+    const [counts] = await queryRows<{ rows: number; whole: number }>(
+      app.context.database,
+      `SELECT count(*)::int AS rows,
+         count(*) FILTER (WHERE EXISTS (
+           SELECT 1 FROM conversations c JOIN rooms r ON r.id = c.room_id
+           WHERE c.uuid = l.uuid AND c.room_id = l.room_id AND r.org_id = l.org_id
+             AND EXISTS (SELECT 1 FROM conversation_messages m WHERE m.conversation_uuid = c.uuid)
+         ))::int AS whole
+       FROM conversation_logs l WHERE l.org_id = $1`,
+      [orgId],
+    );
     expect(counts).toEqual({ rows: DEMO_LOG_ROWS, whole: DEMO_LOG_ROWS });
   });
 
