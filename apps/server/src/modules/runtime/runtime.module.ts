@@ -4,6 +4,7 @@ import { createAppsRepository } from "../agents/apps.repository.ts";
 import { readAppSecret } from "../agents/apps.service.ts";
 import type { TemplatesService } from "../agents/templates.service.ts";
 import { createAgentDrafts } from "./agent-drafts.ts";
+import { createAgentLookups } from "./agent-lookups.ts";
 import { createAgentTurns } from "./agent-turn.ts";
 import { createConversationsRepository } from "./conversations.repository.ts";
 import { createModelSettingsRepository } from "./model-settings.repository.ts";
@@ -11,6 +12,7 @@ import { createModelSettingsService } from "./model-settings.service.ts";
 import { runtimeRoutes } from "./runtime.routes.ts";
 import { createRuntimeService } from "./runtime.service.ts";
 import { createScheduleRepository } from "./schedule.repository.ts";
+import { createTestChatService } from "./test-chat.service.ts";
 
 /** Wires the agent runtime: repositories, the organisation's model, turns with storage, the calls. */
 export function createRuntimeModule(
@@ -47,13 +49,20 @@ export function createRuntimeModule(
     ...(deps.now ? { now: deps.now } : {}),
   };
   const turns = createAgentTurns(shared);
-  const runtime = createRuntimeService({
-    ...shared,
+  const lookups = createAgentLookups({
     agents: deps.agents,
     access: context.access,
+    conversations,
     models,
-    turns,
+    log: context.log,
   });
+  const runtime = createRuntimeService({
+    ...shared,
+    lookups,
+    agents: deps.agents,
+    access: context.access,
+  });
+  const testChat = createTestChatService({ agents: deps.agents, conversations, turns, lookups });
   const drafts = createAgentDrafts({
     agents: deps.agents,
     templates: deps.templates,
@@ -62,7 +71,7 @@ export function createRuntimeModule(
     loadAccount: context.access.loadAccount,
     log: context.log,
   });
-  return { runtime, drafts, models, turns, routes: runtimeRoutes(runtime, drafts, models) };
+  return { runtime, drafts, models, turns, routes: runtimeRoutes({ runtime, testChat, drafts, models }) };
 }
 
 export type RuntimeModule = ReturnType<typeof createRuntimeModule>;

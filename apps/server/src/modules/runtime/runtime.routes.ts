@@ -3,14 +3,21 @@ import { eventStream, handle } from "../../http/routes.ts";
 import type { AgentDrafts } from "./agent-drafts.ts";
 import type { ModelSettingsService } from "./model-settings.service.ts";
 import type { RuntimeService } from "./runtime.service.ts";
+import type { TestChatService } from "./test-chat.service.ts";
 
-export function runtimeRoutes(runtime: RuntimeService, drafts: AgentDrafts, models: ModelSettingsService) {
+export function runtimeRoutes(services: {
+  runtime: RuntimeService;
+  testChat: TestChatService;
+  drafts: AgentDrafts;
+  models: ModelSettingsService;
+}) {
+  const { runtime, testChat, drafts, models } = services;
   return [
     handle(api.runPrompt, ({ body }, { access }) => runtime.runPrompt(access, body)),
     handle(api.testChat, async ({ body }, { access, signal }) =>
-      eventStream(await runtime.testChat(access, body, signal)),
+      eventStream(await testChat.testChat(access, body, signal)),
     ),
-    handle(api.restartTestChat, ({ body }, { access }) => runtime.restart(access, body)),
+    handle(api.restartTestChat, ({ body }, { access }) => testChat.restart(access, body)),
     handle(api.getConversationTranscript, ({ params }, { access }) =>
       runtime.transcript(access, params.roomId, params.uuid),
     ),
