@@ -1,5 +1,6 @@
 export * from "./client.ts";
 export * from "./errors.ts";
+export * from "./fields.ts";
 export * from "./openapi.ts";
 export * from "./refusal-message.ts";
 export * from "./route.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { emailSchema } from "./auth.ts";
 import { redirectUrlSchema } from "./hierarchy.ts";
@@ -55,7 +56,7 @@ export const deleteAdminUser = defineRoute({
   tag: "Admin users",
   auth: "token",
   permission: "canManageUsers",
-  body: z.object({ targetUserId: z.coerce.number().int().positive() }),
+  body: z.object({ targetUserId: idSchema }),
   response: z.object({ success: z.literal(true), message: z.string() }),
 });
 

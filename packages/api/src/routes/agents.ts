@@ -5,6 +5,7 @@ import {
   VERSION_SOURCE_DEFAULT,
 } from "@switchboard/core";
 import { z } from "zod";
+import { idSchema, revisionSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { queryBooleanSchema } from "./hierarchy.ts";
 
@@ -16,7 +17,7 @@ export const STALE_SAVE_MESSAGE = "This agent was changed elsewhere. Review the 
 export const stageSchema = z.enum(["staging", "production"]);
 export type Stage = z.infer<typeof stageSchema>;
 
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 
 /** An app a campaign uses: both appId and version are needed (product spec §5). */
 export const campaignAppSchema = z.object({
@@ -104,14 +105,14 @@ export const saveCampaign = defineRoute({
   permission: "canEditOrg",
   body: z.object({
     ...agentRef,
-    revision: z.number().int().min(0).optional(),
+    revision: revisionSchema.optional(),
     agentInstructions: z.string().default(""),
     published: z.boolean().default(CAMPAIGN_PUBLISHED_DEFAULT),
     confirmTransfers: z.boolean().default(CONFIRM_TRANSFERS_DEFAULT),
     apps: z.array(campaignAppSchema).max(50).optional(),
     enabledFunctions: z.record(z.string(), z.array(z.string().max(100)).max(100)).optional(),
     actions: z.array(actionSchema).max(50).optional(),
-    templateId: z.number().int().positive().nullable().optional(),
+    templateId: idSchema.nullable().optional(),
     timezone: z.string().max(100).nullable().optional(),
     language: z.string().max(40).nullable().optional(),
     voice: z.string().max(200).nullable().optional(),
@@ -130,7 +131,7 @@ export const publishAgent = defineRoute({
   tag: "Agents",
   auth: "token",
   permission: "canEditOrg",
-  body: z.object({ ...agentRef, revision: z.number().int().min(0).optional() }),
+  body: z.object({ ...agentRef, revision: revisionSchema.optional() }),
   response: campaignsAnswer,
 });
 

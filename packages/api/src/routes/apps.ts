@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { idSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { queryBooleanSchema } from "./hierarchy.ts";
 
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 const jsonSchema = z.record(z.string(), z.unknown());
 
 /** A function an app gives the agent: name, description and the JSON schema of its arguments. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 
 const ok = z.object({ success: z.literal(true), message: z.string().optional() });
@@ -45,7 +46,7 @@ export const signupEmail = defineRoute({
     name: z.string().trim().max(120).optional(),
     businessName: z.string().trim().max(120).optional(),
     number: z.string().trim().max(32).optional(),
-    accountId: z.coerce.number().int().positive().optional(),
+    accountId: idSchema.optional(),
     externalAccountId: z.string().max(200).optional(),
     tempUserToken: z.string().max(200).optional(),
   }),

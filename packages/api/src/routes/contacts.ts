@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idSchema, pageNumberSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 
 /**
@@ -23,7 +24,7 @@ export const contactSchema = z.looseObject({
 });
 export type Contact = z.infer<typeof contactSchema>;
 
-const orgQuery = { orgAccountId: z.coerce.number().int().positive().optional() };
+const orgQuery = { orgAccountId: idSchema.optional() };
 /** Free nested fields; id, displayName, addresses and times are the server's. */
 const contactData = z
   .record(z.string().max(100), z.unknown())
@@ -41,7 +42,7 @@ export const listContacts = defineRoute({
   query: z.object({
     ...orgQuery,
     q: z.string().trim().max(100).optional(),
-    page: z.coerce.number().int().min(0).default(0),
+    page: pageNumberSchema.default(0),
     pageSize: z.coerce.number().int().min(1).max(500).default(100),
   }),
   response: z.object({ success: z.literal(true), contacts: z.array(contactSchema), total: z.number().int() }),
@@ -58,7 +59,7 @@ export const saveContact = defineRoute({
   permission: "canEditOrg",
   query: z.object(orgQuery),
   body: z.object({
-    id: z.coerce.number().int().positive().optional(),
+    id: idSchema.optional(),
     newData: contactData.optional(),
     data: contactData.optional(),
   }),
@@ -74,7 +75,7 @@ export const deleteContact = defineRoute({
   auth: "token",
   permission: "canEditOrg",
   query: z.object(orgQuery),
-  body: z.object({ id: z.coerce.number().int().positive() }),
+  body: z.object({ id: idSchema }),
   response: z.object({ success: z.literal(true), id: z.number().int() }),
 });
 
@@ -86,7 +87,7 @@ export const getContact = defineRoute({
   tag: "Contacts",
   auth: "token",
   permission: "canViewOrg",
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: idSchema }),
   query: z.object(orgQuery),
   response: z.object({
     success: z.literal(true),

@@ -1,4 +1,12 @@
 import { z } from "zod";
+import {
+  DATE_MESSAGE,
+  DATE_RANGE_MESSAGE,
+  idSchema,
+  pageNumberSchema,
+  TIME_MAX_MS,
+  TIME_MIN_MS,
+} from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { accountSchema, accountTypeSchema, usernameSchema } from "./accounts.ts";
 import { emailSchema, phoneNumberSchema } from "./auth.ts";
@@ -10,7 +18,7 @@ export const queryBooleanSchema = z
 
 /** List parameters of the catalogue: page (default 0), pageSize (default 20), pagination, active. */
 export const listQuerySchema = z.object({
-  page: z.coerce.number().int().min(0).default(0),
+  page: pageNumberSchema.default(0),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
   /** false: every matching account on one page (at most LIST_UNPAGED_MAX). */
   pagination: queryBooleanSchema.default(true),
@@ -43,7 +51,7 @@ export type AccountList = z.infer<typeof accountListSchema>;
 
 const created = z.object({ success: z.literal(true), account: accountListItemSchema });
 const done = z.object({ success: z.literal(true), message: z.string() });
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 const name = z.string().trim().min(1, { message: "Enter a name." }).max(120);
 const externalId = z.string().trim().max(200).optional();
 /** Where an invitation link leads (default PUBLIC_URL/app): this product's own address or a white-label host. */
@@ -197,11 +205,16 @@ const dateFilter = (end: boolean) =>
       const numeric = typeof value === "number" || /^[0-9]+$/.test(value);
       const time = numeric ? Number(value) : Date.parse(value as string);
       if (!Number.isFinite(time)) {
-        ctx.addIssue({ code: "custom", message: "Enter a date (ISO 8601 or ms since 1970)." });
+        ctx.addIssue({ code: "custom", message: DATE_MESSAGE });
         return z.NEVER;
       }
       const bareDay = !numeric && /^\d{4}-\d{2}-\d{2}$/.test(value as string);
-      return new Date(end && bareDay ? time + DAY_MS - 1 : time);
+      const at = end && bareDay ? time + DAY_MS - 1 : time;
+      if (at < TIME_MIN_MS || at > TIME_MAX_MS) {
+        ctx.addIssue({ code: "custom", message: DATE_RANGE_MESSAGE });
+        return z.NEVER;
+      }
+      return new Date(at);
     })
     .optional();
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idSchema, pageNumberSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { queryBooleanSchema } from "./hierarchy.ts";
 
@@ -32,7 +33,7 @@ export const INBOX_MESSAGES = {
 } as const;
 
 const roomId = z.string().trim().min(1).max(100);
-const idNumber = z.coerce.number().int().positive();
+const idNumber = idSchema;
 
 export const roomStatusSchema = z.enum(["open", "closed", "archived"]);
 export const inboxFolderSchema = z.enum(["priority", "agent"]);
@@ -122,7 +123,7 @@ export type ConversationDetail = z.infer<typeof conversationDetailSchema>;
 export const conversationListQuerySchema = z.object({
   /** true: the agent tab (shown as Junk); false: priority. */
   isAgent: queryBooleanSchema.default(false),
-  page: z.coerce.number().int().min(0).default(0),
+  page: pageNumberSchema.default(0),
   pageSize: z.coerce.number().int().min(1).max(100).default(INBOX_PAGE_SIZE),
   unread: queryBooleanSchema.default(false),
   /** true: archived conversations only; otherwise open and closed ones. */

@@ -1,5 +1,6 @@
 import { METRIC_AGGREGATIONS, METRIC_FORMATS, PAGE_SIZES } from "@switchboard/core";
 import { z } from "zod";
+import { idSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { queryBooleanSchema } from "./hierarchy.ts";
 
@@ -112,7 +113,7 @@ export const fetchCallsForReview = defineRoute({
     pageSize: z.coerce.number().int().min(1).max(500).optional(),
     start: instantSchema.optional(),
     end: instantSchema.optional(),
-    targetAccountId: z.coerce.number().int().positive().optional(),
+    targetAccountId: idSchema.optional(),
   }),
   response: z.object({
     success: z.literal(true),

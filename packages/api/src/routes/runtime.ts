@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idSchema, timeMsSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { stageSchema } from "./agents.ts";
 
@@ -8,7 +9,7 @@ import { stageSchema } from "./agents.ts";
  * settings and the account's schedule of bookings the agent made.
  */
 
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 const agentRef = { agentId: id.optional() };
 
 /** The label of the deployment's default model when nothing else is configured. */
@@ -307,7 +308,7 @@ export const getSchedule = defineRoute({
   tag: "Runtime",
   auth: "token",
   permission: "canViewOrg",
-  query: z.object({ ...agentRef, start: id.optional(), end: id.optional() }),
+  query: z.object({ ...agentRef, start: timeMsSchema.optional(), end: timeMsSchema.optional() }),
   response: z.object({ success: z.literal(true), bookings: z.array(bookingSchema) }),
 });
 

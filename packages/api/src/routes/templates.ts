@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idSchema, revisionSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { actionSchema, campaignAppSchema, campaignFieldsSchema, campaignSchema } from "./agents.ts";
 import { accountListItemSchema, queryBooleanSchema } from "./hierarchy.ts";
@@ -7,7 +8,7 @@ import { accountListItemSchema, queryBooleanSchema } from "./hierarchy.ts";
 export const MIGRATION_FAILED_MESSAGE = "Migration failed";
 export const TEMPLATE_STALE_MESSAGE = "This template was changed elsewhere. Review the newer version.";
 
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 
 /** A field the onboarding wizard asks for (product spec §3 Onboarding state); `key` names a `{key}` variable. */
 export const templateFieldSchema = z.looseObject({
@@ -92,7 +93,7 @@ export const updateTemplate = defineRoute({
   params: z.object({ id }),
   body: contentInput.extend({
     name: templateName.optional(),
-    revision: z.number().int().min(0).optional(),
+    revision: revisionSchema.optional(),
   }),
   response: templateAnswer,
 });

@@ -1,25 +1,18 @@
-import type {} from "@fastify/multipart";
 import * as api from "@switchboard/api";
 import { allowedViewingAs, isActingAsHigherRole } from "@switchboard/core";
 import type { FastifyRequest } from "fastify";
-import { ApiError } from "../../http/api-error.ts";
+import { readUploadedFile } from "../../http/multipart.ts";
 import { handle } from "../../http/routes.ts";
 import { toApiAccount, toApiUser } from "./account-view.ts";
 import { ACCOUNT_MESSAGES, type AccountsService } from "./accounts.service.ts";
 
-/** The one file part of a multipart upload, at most `maxBytes`. */
-async function readUpload(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
-  if (!request.isMultipart()) throw new ApiError(400, ACCOUNT_MESSAGES.notMultipart);
-  const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
-  if (!part) throw new ApiError(400, ACCOUNT_MESSAGES.noImage);
-  try {
-    return await part.toBuffer();
-  } catch (error) {
-    if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
-      throw new ApiError(413, ACCOUNT_MESSAGES.imageTooLarge);
-    throw error;
-  }
-}
+/** The one image of a profile picture upload, at most `maxBytes`. */
+const readUpload = (request: FastifyRequest, maxBytes: number) =>
+  readUploadedFile(request, maxBytes, {
+    notMultipart: ACCOUNT_MESSAGES.notMultipart,
+    noFile: ACCOUNT_MESSAGES.noImage,
+    tooLarge: ACCOUNT_MESSAGES.imageTooLarge,
+  });
 
 export function accountsRoutes(accounts: AccountsService) {
   return [

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from "@switchboard/api";
+import { ID_MESSAGE, idSchema, type RouteDefinition } from "@switchboard/api";
 import {
   type AccountRole,
   derivePermissions,
@@ -198,10 +198,9 @@ export function createAccessResolver(db: Database) {
     const requested = query.targetAccountId;
     let targetId = caller.account?.id;
     if (requested !== undefined && requested !== "") {
-      const parsed = Number(requested);
-      if (!Number.isSafeInteger(parsed) || parsed <= 0)
-        throw new ApiError(400, "targetAccountId: must be an account id");
-      targetId = parsed;
+      const parsed = idSchema.safeParse(requested);
+      if (!parsed.success) throw new ApiError(400, `targetAccountId: ${ID_MESSAGE}`);
+      targetId = parsed.data;
     }
     if (targetId === undefined) throw new ApiError(400, MESSAGES.noTarget);
     const target = targetId === caller.account?.id ? caller.account : await loadAccount(targetId);

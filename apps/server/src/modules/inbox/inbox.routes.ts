@@ -1,4 +1,3 @@
-import type {} from "@fastify/multipart";
 import * as api from "@switchboard/api";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
@@ -11,6 +10,7 @@ import {
   rooms,
 } from "../../db/schema/index.ts";
 import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
+import { readUploadedFile } from "../../http/multipart.ts";
 import { handle } from "../../http/routes.ts";
 import type { FormParams } from "../../providers/sms/twilio.ts";
 import type { StorageProvider } from "../../providers/storage/storage-provider.ts";
@@ -20,18 +20,12 @@ import { displayName } from "../runtime/agent-turn.ts";
 import { type CarrierService, EMPTY_TWIML, UNSAFE_MEDIA_MESSAGE } from "./carrier.service.ts";
 import type { InboxService } from "./inbox.service.ts";
 
-async function readMedia(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) throw new ApiError(400, api.INBOX_MESSAGES.mediaType);
-  const part = await request.file({ limits: { fileSize: api.CHAT_MEDIA_MAX_BYTES, files: 1 } });
-  if (!part) throw new ApiError(400, api.INBOX_MESSAGES.mediaType);
-  try {
-    return await part.toBuffer();
-  } catch (error) {
-    if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
-      throw new ApiError(413, api.INBOX_MESSAGES.mediaSize);
-    throw error;
-  }
-}
+const readMedia = (request: FastifyRequest) =>
+  readUploadedFile(request, api.CHAT_MEDIA_MAX_BYTES, {
+    notMultipart: api.INBOX_MESSAGES.mediaType,
+    noFile: api.INBOX_MESSAGES.mediaType,
+    tooLarge: api.INBOX_MESSAGES.mediaSize,
+  });
 
 /**
  * Public messaging profile of an agent (GET /api/v1/messages/{username}): anyone sees name, image and
@@ -122,7 +116,8 @@ export function inboxRoutes(deps: {
 }) {
   const { inbox, carrier } = deps;
   const readPublic = publicMessages(deps.db, deps.access);
-  const numeric = (id: string) => /^\d+$/.test(id);
+  // Digits that make an account id (api.isId: 1 to 2^31 - 1) name an account; anything else is a room id.
+  const numeric = (id: string) => /^\d+$/.test(id) && api.isId(id);
   return [
     handle(api.listConversations, ({ query }, { access }) => inbox.list(access, query)),
     handle(api.getConversation, ({ params, query }, { access }) =>
