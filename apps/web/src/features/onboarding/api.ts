@@ -74,6 +74,7 @@ async function saveAndPublish(
   base: Campaign | null,
   changes: {
     agentInstructions: string;
+    greeting?: string | undefined;
     timezone?: string | undefined;
     voice?: string | undefined;
     language?: string | undefined;
@@ -85,6 +86,7 @@ async function saveAndPublish(
       ...(base ? { revision: base.revision, confirmTransfers: base.confirmTransfers } : {}),
       agentInstructions: changes.agentInstructions,
       published: false,
+      ...(changes.greeting !== undefined ? { greeting: changes.greeting } : {}),
       ...(changes.timezone !== undefined ? { timezone: changes.timezone } : {}),
       ...(changes.voice !== undefined ? { voice: changes.voice } : {}),
       ...(changes.language !== undefined ? { language: changes.language } : {}),
@@ -118,7 +120,7 @@ export function useGenerateAgent() {
           },
         });
         const agentId = created.account.id;
-        const drafted = await draftInstructions({
+        const { agentInstructions: drafted } = await draftInstructions({
           method: input.method,
           templateInstructions: created.campaign.agentInstructions,
           fields: input.fields,
@@ -138,7 +140,14 @@ export function useGenerateAgent() {
       });
       const created = await apiClient.call(createAgentAccount, { body: { name: input.name } });
       const agentId = created.account.id;
-      return { agentId, campaign: await saveAndPublish(agentId, null, { agentInstructions: drafted }) };
+      // A new agent has no greeting of its own: it opens with the drafted one.
+      return {
+        agentId,
+        campaign: await saveAndPublish(agentId, null, {
+          agentInstructions: drafted.agentInstructions,
+          ...(drafted.greeting ? { greeting: drafted.greeting } : {}),
+        }),
+      };
     },
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: [ACCOUNT_LISTS_KEY] });

@@ -6,7 +6,7 @@ import { apiClient } from "../../lib/api-client.ts";
  * Drafting the agent's instructions at the generate step: the configured model writes them (POST
  * /api/v2/agent/generate). From a template it starts from the template's instructions and the wizard's
  * field values (the sandbox model fills each `{key}` with its value); from scratch, from the owner's
- * description.
+ * description, with a greeting (a new agent has none of its own, and the first test answer is the greeting).
  */
 export type DraftInput =
   | {
@@ -31,7 +31,10 @@ function draftValue(value: unknown): FieldValue {
   return null;
 }
 
-export async function draftInstructions(input: DraftInput): Promise<string> {
+/** The drafted instructions and the greeting the agent opens with (null when the draft has none). */
+export type Draft = { agentInstructions: string; greeting: string | null };
+
+export async function draftInstructions(input: DraftInput): Promise<Draft> {
   const body =
     input.method === "BUILD_FROM_TEMPLATE"
       ? {
@@ -41,5 +44,5 @@ export async function draftInstructions(input: DraftInput): Promise<string> {
         }
       : { method: input.method, agentName: input.agentName, description: input.description, fields: [] };
   const answer = await apiClient.call(generateAgentDraft, { body });
-  return answer.agentInstructions;
+  return { agentInstructions: answer.agentInstructions, greeting: answer.greeting };
 }

@@ -155,6 +155,30 @@ describe("TestChatSession", () => {
     expect(session.getState().messages[0]?.status).toBe("failed");
   });
 
+  it("an agent without a greeting waits for the first message: no bubble, no error", async () => {
+    const reply: TestChatEvent = {
+      event: "done",
+      data: {
+        messageId: 2,
+        text: "Hello!",
+        model: "Sandbox model",
+        finishReason: "stop",
+        usage,
+        conversationStatus: "active",
+      },
+    };
+    const { backend, requests } = backendWith([[start], [start, reply]]);
+    const session = new TestChatSession(7, backend);
+    await session.start();
+    expect(session.getState()).toMatchObject({ messages: [], busy: false, error: null, uuid: "u-1" });
+    await session.send("Hi");
+    expect(requests[1]).toMatchObject({ uuid: "u-1", message: "Hi" });
+    expect(session.getState().messages.map((m) => [m.role, m.text, m.status])).toEqual([
+      ["user", "Hi", "complete"],
+      ["assistant", "Hello!", "complete"],
+    ]);
+  });
+
   it("restart ends the conversation on the server and starts a new one in the other stage", async () => {
     const done: TestChatEvent = {
       event: "done",

@@ -118,15 +118,22 @@ export class TestChatSession extends ExternalStore<TestChatState> {
       ...(message ? { message } : {}),
     };
     let finished = false;
+    let started = false;
+    let spoke = false;
     try {
       await this.backend.stream(
         request,
         (event) => {
+          if (event.event === "start") started = true;
+          else spoke = true;
           if (this.handle(key, event)) finished = true;
         },
         this.controller.signal,
       );
-      if (!finished) this.failTurn(key, "The agent's answer was cut off. Try again.");
+      // A new conversation with an agent that has no greeting: the server opens it and the agent waits for
+      // the first message. Nothing was cut off; there is just no first bubble.
+      if (!finished && message === undefined && started && !spoke) this.removeMessage(key);
+      else if (!finished) this.failTurn(key, "The agent's answer was cut off. Try again.");
     } catch (error) {
       if (this.controller?.signal.aborted) return;
       this.failTurn(key, this.backend.errorText(error));
@@ -172,6 +179,10 @@ export class TestChatSession extends ExternalStore<TestChatState> {
         this.failTurn(key, event.data.message);
         return true;
     }
+  }
+
+  private removeMessage(key: string): void {
+    this.set({ messages: this.state.messages.filter((message) => message.key !== key) });
   }
 
   private failTurn(key: string, error: string): void {
