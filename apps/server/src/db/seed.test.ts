@@ -86,9 +86,14 @@ describe("the demo organisation's calls", () => {
     expect(transferred).toBeGreaterThan(0);
   });
 
-  it("the calls' rooms are read history: the inbox's unread activity is the demo texts alone", async () => {
+  it("the calls' rooms are archived history: the inbox opens on the demo texts", async () => {
     const activity = await call("GET", "/api/v1/activity", { token: owner, query: { simple: true } });
     expect(activity.status).toBe(200);
     expect(activity.body.total).toBeLessThanOrEqual(3);
+    const inbox = await call("GET", "/api/v1/conversations", { token: owner });
+    expect(inbox.status).toBe(200);
+    expect(inbox.body.totalRooms).toBe(3);
+    const archived = await call("GET", "/api/v1/conversations", { token: owner, query: { archived: true } });
+    expect(archived.body.totalRooms).toBe(DEMO_LOG_ROWS);
   });
 });

@@ -162,7 +162,10 @@ export function* generateLogs(options: GenerateLogsOptions): Generator<Generated
     if (random() < 0.6) data.insurance = pick(INSURANCE);
     let appointmentStart: number | null = null;
     if (booked) {
-      const date = new Date((day + 1 + Math.floor(random() * 14)) * DAY_MS);
+      let bookedDay = day + 1 + Math.floor(random() * 14);
+      const bookedWeekday = new Date(bookedDay * DAY_MS).getUTCDay();
+      if (bookedWeekday === 0 || bookedWeekday === 6) bookedDay += bookedWeekday === 6 ? 2 : 1; // open Mon-Fri
+      const date = new Date(bookedDay * DAY_MS);
       const slot = Math.floor(random() * 16); // half hours from 8:00 am to 3:30 pm
       appointmentStart = instantOf(
         {
@@ -332,7 +335,11 @@ export function generatedTranscript(row: GeneratedLog): GeneratedMessage[] {
   return messages;
 }
 
-/** The room, participants, conversation and transcript of a batch of generated rows. */
+/**
+ * The room, participants, conversation and transcript of a batch of generated rows. The rooms are past calls
+ * and threads, archived: the inbox opens on the live conversations, and the calls stay reachable from Calls
+ * and from the inbox's archive.
+ */
 async function insertGeneratedConversations(db: Database, batch: readonly GeneratedLog[]) {
   const roomRows = batch.map((row) => {
     const messages = generatedTranscript(row);
@@ -362,7 +369,7 @@ async function insertGeneratedConversations(db: Database, batch: readonly Genera
     INSERT INTO rooms
       (id, org_id, agent_account_id, channel, kind, status, external_address, title, last_message_text,
        last_message_at, created_at, updated_at)
-    SELECT r, o, ag, ch, 'live', 'closed', ext, ext, lt, la::timestamptz, ca::timestamptz, la::timestamptz
+    SELECT r, o, ag, ch, 'live', 'archived', ext, ext, lt, la::timestamptz, ca::timestamptz, la::timestamptz
     FROM unnest(
       ${sql.param(list((x) => x.row.roomId))}::text[], ${sql.param(list((x) => x.row.orgId))}::int[],
       ${sql.param(list((x) => x.row.agentId))}::int[], ${sql.param(list((x) => x.channel))}::text[],
