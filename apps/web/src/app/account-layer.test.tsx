@@ -11,6 +11,7 @@ import {
   storeTestSession,
   stubFetch,
 } from "../test/accounts.ts";
+import { offContract } from "../test/contract.ts";
 import { renderAt } from "../test/render.tsx";
 import { routes } from "./router.tsx";
 
@@ -89,7 +90,12 @@ describe("the account layer", () => {
   });
 
   it("logs out when the account answer has success false", async () => {
-    signInAs(() => json({ success: false, message: "Nope" }));
+    signInAs(() =>
+      offContract(
+        json({ success: false, message: "Nope" }),
+        "a 200 answer with success false must still count as failed",
+      ),
+    );
     renderAt("/app", null, { routes });
     await waitFor(() => expect(assigned).toEqual(["/app"]));
   });
@@ -144,7 +150,10 @@ describe("the account layer", () => {
   });
 
   it("fails with Could not authenticate with token when the answer lacks the username", async () => {
-    stubFetch({ "GET /api/v1/oneTimeAuth": () => ({ success: true, id: 1, token: "t" }) });
+    stubFetch({
+      "GET /api/v1/oneTimeAuth": () =>
+        offContract({ success: true, id: 1, token: "t" }, "the client refuses an answer without username"),
+    });
     renderAt("/app?oneTimeToken=odd", null, { routes });
     expect(await screen.findByText("Could not authenticate with token")).toBeTruthy();
     expect(window.localStorage.getItem("token")).toBeNull();

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { json, stubFetch } from "../test/accounts.ts";
+import { offContract } from "../test/contract.ts";
 import { applyAppScripts, hostProfileFromLookup, lookupHost } from "./host-lookup.ts";
 import { MAIN_HOST_PROFILE } from "./host-profile.ts";
 
@@ -51,7 +52,10 @@ describe("the host's white-label profile", () => {
     expect(await lookupHost("app.switchboard.example")).toEqual(MAIN_HOST_PROFILE);
 
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
-    stubFetch({ "POST /api/v1/domain/lookup": () => ({ success: true }) });
+    stubFetch({
+      "POST /api/v1/domain/lookup": () =>
+        offContract({ success: true }, "an answer without its profile falls back to the main host"),
+    });
     expect(await lookupHost("odd.example")).toEqual(MAIN_HOST_PROFILE);
     expect(error).toHaveBeenCalledWith("Invalid domain data");
     error.mockRestore();

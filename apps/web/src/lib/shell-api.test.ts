@@ -1,6 +1,7 @@
 import * as api from "@switchboard/api";
 import { describe, expect, it } from "vitest";
-import { stubFetch } from "../test/accounts.ts";
+import { fakeAccountView, stubFetch } from "../test/accounts.ts";
+import { offContract } from "../test/contract.ts";
 import { fetchAccountView, RequestError, requestJson, SHELL_PATHS } from "./shell-api.ts";
 
 describe("the shell's own calls", () => {
@@ -14,7 +15,7 @@ describe("the shell's own calls", () => {
   });
 
   it("send token, targetAccountId and viewingAs in the query", async () => {
-    const calls = stubFetch({ "GET /api/v1/account": () => ({ success: true, account: {} }) });
+    const calls = stubFetch({ "GET /api/v1/account": () => fakeAccountView() });
     await fetchAccountView({ token: "t", targetAccountId: 42, viewingAs: "owner" });
     expect(Object.fromEntries(calls[0]?.url.searchParams ?? [])).toEqual({
       token: "t",
@@ -32,7 +33,10 @@ describe("the shell's own calls", () => {
   });
 
   it("count an account answer with success false as failed", async () => {
-    stubFetch({ "GET /api/v1/account": () => ({ success: false, message: "Gone" }) });
+    stubFetch({
+      "GET /api/v1/account": () =>
+        offContract({ success: false, message: "Gone" }, "a 200 answer with success false counts as failed"),
+    });
     await expect(fetchAccountView({ token: "t", targetAccountId: null, viewingAs: null })).rejects.toThrow(
       "Gone",
     );

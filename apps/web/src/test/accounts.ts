@@ -2,6 +2,7 @@ import { PERMISSION_FLAGS, type PermissionFlag } from "@switchboard/core";
 import { vi } from "vitest";
 import { sessionStorageChanged } from "../lib/session.ts";
 import type { AccountView } from "../lib/shell-api.ts";
+import { checkFixture, isOffContract, type OffContract, routeFor } from "./contract.ts";
 
 type Account = AccountView["account"];
 
@@ -77,17 +78,40 @@ export function storeTestSession(token = "test-token", id = 42): void {
 }
 
 export type FetchCall = { method: string; url: URL; body: unknown };
-type Handler = (call: FetchCall) => unknown | Response | Promise<unknown | Response>;
+type Handler = (call: FetchCall) => unknown;
 
 export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
 
+/** Contract violations of faked answers in the running test; setup.ts fails the test when any remain. */
+export const fixtureViolations: Error[] = [];
+
+/** Checks a handler's answer against its route's schema; answers the Response to send. */
+async function contractAnswer(method: string, pathname: string, answer: unknown): Promise<Response> {
+  if (isOffContract(answer)) {
+    return answer.answer instanceof Response ? answer.answer : json(answer.answer);
+  }
+  const response = answer instanceof Response ? answer : json(answer);
+  const route = routeFor(method, pathname);
+  if (!route) throw new Error(`No route of the table answers ${method} ${pathname}`);
+  if (response.headers.get("content-type")?.includes("application/json")) {
+    checkFixture(route, await response.clone().json(), response.status);
+  }
+  return response;
+}
+
 /**
  * Replaces fetch: `handlers` maps "METHOD /path" to an answer (a Response, or a value sent as JSON 200).
+ * Every answer is checked against its route's response schema (or the error shape), so a fixture that
+ * drifts from the contract fails the test; wrap a deliberately malformed answer in `offContract`.
  * Unknown calls answer 404. Answers the list of calls made.
  */
 export function stubFetch(handlers: Record<string, Handler>): FetchCall[] {
+  for (const key of Object.keys(handlers)) {
+    const [method = "", pathname = ""] = key.split(" ");
+    if (!routeFor(method, pathname)) throw new Error(`stubFetch: no route of the table answers ${key}`);
+  }
   const calls: FetchCall[] = [];
   vi.stubGlobal(
     "fetch",
@@ -102,8 +126,13 @@ export function stubFetch(handlers: Record<string, Handler>): FetchCall[] {
       calls.push(call);
       const handler = handlers[`${method} ${url.pathname}`];
       if (!handler) return json({ success: false, message: `Not found: ${method} ${url.pathname}` }, 404);
-      const answer = await handler(call);
-      return answer instanceof Response ? answer : json(answer);
+      try {
+        return await contractAnswer(method, url.pathname, await handler(call));
+      } catch (error) {
+        // The app may swallow a failed fetch (an error state on screen); setup.ts fails the test anyway.
+        fixtureViolations.push(error as Error);
+        throw error;
+      }
     }),
   );
   return calls;
@@ -111,7 +140,7 @@ export function stubFetch(handlers: Record<string, Handler>): FetchCall[] {
 
 /** Signs in (localStorage) and answers GET /api/v1/account with `view`, plus any other handlers. */
 export function signInAs(
-  view: AccountView | ((call: FetchCall) => AccountView | Response) = fakeAccountView(),
+  view: AccountView | ((call: FetchCall) => AccountView | Response | OffContract) = fakeAccountView(),
   handlers: Record<string, Handler> = {},
 ): FetchCall[] {
   storeTestSession();

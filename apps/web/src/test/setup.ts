@@ -2,6 +2,7 @@ import { cleanup } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 import { setLogoutNavigation } from "../lib/logout.ts";
 import { sessionStorageChanged, setTargetAccountId } from "../lib/session.ts";
+import { fixtureViolations } from "./accounts.ts";
 
 // jsdom lacks the layout APIs Mantine reads.
 if (!window.matchMedia) {
@@ -47,4 +48,8 @@ afterEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  const violations = fixtureViolations.splice(0);
+  if (violations.length > 0) {
+    throw new AggregateError(violations, violations.map((e) => e.message).join("\n"));
+  }
 });
