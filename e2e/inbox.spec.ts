@@ -95,3 +95,38 @@ test("an inbound text, the AI agent's answer, a person taking over, across two b
     await phoneContext.close();
   }
 });
+
+test("a new message is created by its first text: a draft left without one leaves no conversation", async ({
+  page,
+}) => {
+  // Issue #23 item 7: Enter in "To" created the room at once and left a "No messages yet" row forever.
+  const digits = String(Math.floor(1000 + Math.random() * 8999));
+  const number = `+1503556${digits}`;
+  const row = page.getByRole("listitem", { name: new RegExp(`\\(503\\) 556-${digits}`) });
+  await signInAs(page, DEMO.owner, "/app/inbox");
+  await expect(page.getByRole("listitem", { name: /Maria Lopez/ })).toBeVisible();
+
+  await page.getByRole("button", { name: "New message" }).click();
+  const compose = page.getByLabel("New message", { exact: true });
+  await compose.getByRole("textbox", { name: "To" }).fill(number);
+  await compose.getByRole("textbox", { name: "To" }).press("Enter");
+  // Enter goes on to the message; nothing is created yet.
+  await expect(compose).toBeVisible();
+  await expect(compose.getByRole("textbox", { name: "Message" })).toBeFocused();
+  await expect(compose.getByText("Write a message to send.")).toBeVisible();
+  await compose.getByRole("button", { name: "Cancel", exact: true }).click();
+  await expect(compose).toBeHidden();
+  await expect(row).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole("listitem", { name: /Maria Lopez/ })).toBeVisible();
+  await expect(row).toHaveCount(0);
+
+  // With a message, the conversation starts with it.
+  await page.getByRole("button", { name: "New message" }).click();
+  await compose.getByRole("textbox", { name: "To" }).fill(number);
+  await compose.getByRole("textbox", { name: "Message" }).fill("Your crown is ready for pick-up.");
+  await compose.getByRole("button", { name: "Send" }).click();
+  const conversation = page.getByLabel(/^Conversation with /);
+  await expect(conversation.getByLabel("Messages").getByText("Your crown is ready for pick-up.")).toBeVisible();
+  await expect(row).toContainText("Your crown is ready for pick-up.");
+});

@@ -1,5 +1,4 @@
 import { Anchor, Badge, Button, Group, Stack, Text, Title, UnstyledButton } from "@mantine/core";
-import { INBOX_MESSAGES } from "@switchboard/api";
 import { formatPhoneNumber } from "@switchboard/core";
 import { type ReactNode, useState } from "react";
 import { Link, useNavigate } from "react-router";
@@ -11,7 +10,7 @@ import { appPath } from "../../lib/account-path.ts";
 import { toast } from "../../lib/toast.ts";
 import type { OverlayComponentProps } from "../../overlays/registry.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
-import { startConversation } from "../inbox/api.ts";
+import type { ComposeState } from "../inbox/inbox-page.tsx";
 import { type Contact, contactIdOf, useContact, useDeleteContact } from "./api.ts";
 import {
   ADDRESS_KEY,
@@ -136,24 +135,14 @@ function StartConversation({ contact }: { contact: Contact }) {
   const navigate = useNavigate();
   const { accountPrefix } = useAppPath();
   const canEdit = usePermission("canEditOrg");
-  const [busy, setBusy] = useState(false);
   const address = primaryAddress(contact);
   if (!address || !canEdit) return null;
+  // The inbox's composer, addressed to the contact: the conversation starts with its first message.
+  const draft: ComposeState = { draftTo: address };
   return (
     <Button
       variant="light"
-      loading={busy}
-      onClick={async () => {
-        setBusy(true);
-        try {
-          const roomId = await startConversation(address);
-          navigate(`${appPath(accountPrefix, "inbox")}?active=${encodeURIComponent(roomId)}`);
-        } catch {
-          window.alert(INBOX_MESSAGES.cannotStart);
-        } finally {
-          setBusy(false);
-        }
-      }}
+      onClick={() => navigate(`${appPath(accountPrefix, "inbox")}?new=true`, { state: draft })}
     >
       Start a conversation
     </Button>

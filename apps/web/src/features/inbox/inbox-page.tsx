@@ -29,7 +29,7 @@ import IconPaperclip from "@tabler/icons-react/dist/esm/icons/IconPaperclip.mjs"
 import IconPencilPlus from "@tabler/icons-react/dist/esm/icons/IconPencilPlus.mjs";
 import IconX from "@tabler/icons-react/dist/esm/icons/IconX.mjs";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
-import { useSearchParams } from "react-router";
+import { useLocation, useSearchParams } from "react-router";
 import { useAccountState, usePermission } from "../../app/account-state.ts";
 import { confirm } from "../../components/confirm/confirm-store.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
@@ -645,14 +645,24 @@ function Reply(props: { roomId: string; disabled: boolean }) {
   );
 }
 
+/** What a page that opens the composer (a contact's "Start a conversation") hands it in the history state. */
+export type ComposeState = { draftTo?: string };
+
+/**
+ * The new-message composer. Nothing is created on the server until the first message is sent: the room and
+ * its first message go together, so a draft left without a message leaves nothing behind (spec §4.3).
+ */
 function Compose(props: {
   text: string;
   setText: (text: string) => void;
   onCancel: () => void;
   onStarted: (roomId: string) => void;
 }) {
-  const [to, setTo] = useState("");
+  const location = useLocation();
+  const [to, setTo] = useState(() => (location.state as ComposeState | null)?.draftTo ?? "");
   const [busy, setBusy] = useState(false);
+  const [missingText, setMissingText] = useState(false);
+  const messageRef = useRef<HTMLTextAreaElement>(null);
   const overlays = useOverlays();
   // The contacts overlay opened as a picker hands back the chosen contact's address.
   useEffect(() => onContactPicked((picked) => setTo(picked.address)), []);
@@ -676,6 +686,13 @@ function Compose(props: {
       props.onCancel();
       return;
     }
+    const text = props.text.trim();
+    // Enter in "To" (or Send) before a message is written goes on to the message: no room yet.
+    if (!text) {
+      setMissingText(true);
+      messageRef.current?.focus();
+      return;
+    }
     setBusy(true);
     try {
       let roomId: string;
@@ -685,9 +702,7 @@ function Compose(props: {
         window.alert(INBOX_MESSAGES.cannotStart);
         return;
       }
-      if (props.text.trim()) {
-        await sendFirstMessage(roomId, props.text.trim());
-      }
+      await sendFirstMessage(roomId, text);
       props.onStarted(roomId);
     } catch (error) {
       toast.error(errorMessage(error));
@@ -726,11 +741,16 @@ function Compose(props: {
             data-autofocus
           />
           <Textarea
+            ref={messageRef}
             label="Message"
             autosize
             minRows={3}
             value={props.text}
-            onChange={(e) => props.setText(e.currentTarget.value)}
+            onChange={(e) => {
+              setMissingText(false);
+              props.setText(e.currentTarget.value);
+            }}
+            error={missingText && !props.text.trim() ? "Write a message to send." : undefined}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={props.onCancel}>
