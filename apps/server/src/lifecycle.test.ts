@@ -20,8 +20,18 @@ function get(port: number, path: string): Promise<{ status: number; body: string
 describe("lifecycle", () => {
   it("on close stops accepting connections but finishes the requests in flight", async () => {
     const app = await buildApp(testConfig(), { database: await createTestDatabase() });
+    // The slow request is held open until the test releases it, once close() has stopped the listener.
+    let started!: () => void;
+    const handlerStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     app.get("/test/slow", async () => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      started();
+      await released;
       return { done: true };
     });
     await app.listen({ host: "127.0.0.1", port: 0 });
@@ -29,8 +39,11 @@ describe("lifecycle", () => {
     const port = typeof address === "object" && address ? address.port : 0;
 
     const inFlight = get(port, "/test/slow");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await handlerStarted;
     const closed = app.close();
+    // Let the request finish only once the server has stopped listening.
+    while (app.server.listening) await new Promise((resolve) => setTimeout(resolve, 5));
+    release();
     await expect(inFlight).resolves.toEqual({ status: 200, body: '{"done":true}' });
     await closed;
     await expect(get(port, "/healthz")).rejects.toThrow(/ECONNREFUSED/);
