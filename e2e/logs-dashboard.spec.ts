@@ -135,10 +135,38 @@ test("the owner adds a custom metric with a formula and sees its figure; an inva
   );
   await editor.getByRole("button", { name: "Save metric" }).click();
 
+  // Issue #23 item 5: the metric is in the dashboard's draft, not on the dashboard, until "Save dashboard";
+  // Cancel discards it.
+  const card = page.locator("[aria-label='Long calls']");
+  const saveDashboard = dashboard.getByRole("button", { name: "Save dashboard" });
   await expect(dashboard).toBeVisible();
   await expect(dashboard.getByText("Long calls")).toBeVisible();
+  await expect(saveDashboard).toBeEnabled();
+  await expect(card).toHaveCount(0);
   await dashboard.getByRole("button", { name: "Cancel" }).click();
-  const card = page.locator("[aria-label='Long calls']");
+  await expect(dashboard).toBeHidden();
+  await expect(card).toHaveCount(0);
+  await page.getByRole("button", { name: "Edit dashboard" }).click();
+  await expect(dashboard.getByText("Long calls")).toHaveCount(0);
+  await expect(saveDashboard).toBeDisabled();
+
+  // Added again, and once more under the same title: the second is refused.
+  for (const attempt of [1, 2]) {
+    await dashboard.getByRole("button", { name: "Add metric" }).click();
+    await editor.getByRole("textbox", { name: "Title" }).fill("Long calls");
+    await editor.getByRole("textbox", { name: "Formula" }).fill("duration > 300");
+    await editor.getByRole("combobox", { name: "Aggregation" }).click();
+    await page.getByRole("option", { name: "Count" }).click();
+    await editor.getByRole("button", { name: "Save metric" }).click();
+    if (attempt === 2) {
+      await expect(editor.getByRole("alert")).toHaveText("“Long calls” is already on the dashboard.");
+      await editor.getByRole("button", { name: "Cancel" }).click();
+    }
+  }
+  await expect(dashboard.getByText("Long calls")).toHaveCount(1);
+  await saveDashboard.click();
+  await expect(dashboard).toBeHidden();
+  await expect(card).toHaveCount(1);
   await expect(card.getByTestId("metric-value")).toHaveText(longCalls.toLocaleString("en-US"));
   await page.reload();
   await expect(card.getByTestId("metric-value")).toHaveText(longCalls.toLocaleString("en-US"));

@@ -27,7 +27,7 @@ import IconPencil from "@tabler/icons-react/dist/esm/icons/IconPencil.mjs";
 import IconTrash from "@tabler/icons-react/dist/esm/icons/IconTrash.mjs";
 import { useEffect, useMemo, useState } from "react";
 import { useLocation } from "react-router";
-import { usePermission } from "../../app/account-state.ts";
+import { useAccountKey, usePermission } from "../../app/account-state.ts";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { toast } from "../../lib/toast.ts";
 import type { OverlayComponentProps } from "../../overlays/registry.ts";
@@ -43,6 +43,13 @@ import {
   useUsage,
 } from "./api.ts";
 import { BarChart } from "./bar-chart.tsx";
+import {
+  discardDraft,
+  discardUnlessEditing,
+  placeMetric,
+  setDraft,
+  useDashboardDraft,
+} from "./dashboard-draft.ts";
 import { DASHBOARD_RANGES } from "./ranges.ts";
 
 const useDashboardDateFilter = () => new URLSearchParams(useLocation().search).get("dateFilter") ?? undefined;
@@ -53,21 +60,46 @@ function useSavedMetrics() {
   return { query: metrics, list: metrics.data?.metrics.map((result) => result.metric as MetricInput) ?? [] };
 }
 
+/**
+ * The dashboard as being edited: the draft when there is one, else the saved metrics. The draft is discarded
+ * when the editing overlays close (not when one switches to the other).
+ */
+function useEditedMetrics() {
+  const saved = useSavedMetrics();
+  const [accountId, viewingAs] = useAccountKey();
+  const account = `${accountId}:${viewingAs}`;
+  const draft = useDashboardDraft(account);
+  useEffect(
+    () => () => {
+      setTimeout(() => discardUnlessEditing(window.location.search), 0);
+    },
+    [],
+  );
+  return {
+    ...saved,
+    draft,
+    current: draft ?? saved.list,
+    change: (metrics: MetricInput[]) => setDraft(account, metrics),
+  };
+}
+
 /** `?editDashboard`: add, remove and order the dashboard's metrics. */
 export function EditDashboardOverlay({ close }: OverlayComponentProps) {
   const overlays = useOverlays();
-  const { query, list } = useSavedMetrics();
+  const { query, draft, current, change } = useEditedMetrics();
   const save = useSaveMetrics();
   const canEdit = usePermission("canEditOrg");
-  const [draft, setDraft] = useState<MetricInput[] | null>(null);
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
-  const current = draft ?? list;
   const move = (index: number, by: number) => {
     const next = [...current];
     const [item] = next.splice(index, 1);
     if (item) next.splice(index + by, 0, item);
-    setDraft(next);
+    change(next);
+  };
+  const cancel = () => {
+    discardDraft();
+    close();
   };
   return (
     <Stack gap="md">
@@ -80,6 +112,11 @@ export function EditDashboardOverlay({ close }: OverlayComponentProps) {
       ) : null}
       {current.length === 0 ? (
         <EmptyState>No metrics: saving goes back to the default metrics.</EmptyState>
+      ) : null}
+      {draft !== null ? (
+        <Text size="sm" c="dimmed" role="status">
+          Unsaved changes: "Save dashboard" puts them on the dashboard, Cancel discards them.
+        </Text>
       ) : null}
       <Stack gap={4} aria-label="Dashboard metrics">
         {current.map((metric, index) => (
@@ -112,7 +149,6 @@ export function EditDashboardOverlay({ close }: OverlayComponentProps) {
               <ActionIcon
                 variant="subtle"
                 aria-label={`Edit ${metric.title}`}
-                disabled={draft !== null}
                 onClick={() => overlays.switch("editDashboard", "editMetric", metric.name)}
               >
                 <IconPencil size={14} />
@@ -121,7 +157,7 @@ export function EditDashboardOverlay({ close }: OverlayComponentProps) {
                 variant="subtle"
                 color="red"
                 aria-label={`Remove ${metric.title}`}
-                onClick={() => setDraft(current.filter((other) => other.name !== metric.name))}
+                onClick={() => change(current.filter((other) => other.name !== metric.name))}
               >
                 <IconTrash size={14} />
               </ActionIcon>
@@ -133,13 +169,13 @@ export function EditDashboardOverlay({ close }: OverlayComponentProps) {
       <Group justify="space-between">
         <Button
           variant="light"
-          disabled={draft !== null || !canEdit}
+          disabled={!canEdit}
           onClick={() => overlays.switch("editDashboard", "editMetric", "new")}
         >
           Add metric
         </Button>
         <Group gap="xs">
-          <Button variant="default" onClick={close}>
+          <Button variant="default" onClick={cancel}>
             Cancel
           </Button>
           <Button
@@ -148,6 +184,7 @@ export function EditDashboardOverlay({ close }: OverlayComponentProps) {
             onClick={() =>
               save.mutate(current, {
                 onSuccess: () => {
+                  discardDraft();
                   toast.success("Dashboard saved");
                   close();
                 },
@@ -225,11 +262,11 @@ function SelectMetricField({
 }
 
 /** `?editMetric=<name>` (or `new`): name, title, filters, formula, aggregation, scale, format, precision, date filter. */
-export function EditMetricOverlay({ value, close }: OverlayComponentProps) {
+export function EditMetricOverlay({ value }: OverlayComponentProps) {
   const overlays = useOverlays();
-  const { query, list } = useSavedMetrics();
+  const { query, current: list, change } = useEditedMetrics();
   const fields = useLogFields();
-  const save = useSaveMetrics();
+  const [clash, setClash] = useState<string | null>(null);
   const dashboardDateFilter = useDashboardDateFilter();
   const existing = list.find((metric) => metric.name === value);
   const [metric, setMetric] = useState<Metric | null>(null);
@@ -277,7 +314,10 @@ export function EditMetricOverlay({ value, close }: OverlayComponentProps) {
   if (query.isPending || fields.isPending || metric === null) return <LoadingState />;
   if (query.isError) return <ErrorState error={query.error} />;
   if (value !== "new" && !existing) return <Alert color="red">This metric is not on the dashboard.</Alert>;
-  const update = (patch: Partial<Metric>) => setMetric({ ...metric, ...patch });
+  const update = (patch: Partial<Metric>) => {
+    setClash(null);
+    setMetric({ ...metric, ...patch });
+  };
   const insert = (text: string) =>
     update({
       formula:
@@ -286,17 +326,19 @@ export function EditMetricOverlay({ value, close }: OverlayComponentProps) {
           : `${metric.formula}${metric.formula.endsWith(" ") || metric.formula === "" ? "" : " "}${text}`,
     });
 
+  // The metric goes into the dashboard's draft; "Save dashboard" saves them all.
   const onSave = () => {
     if (!candidate) return;
     const { field: _field, ...saved } = candidate as MetricInput & { field?: string };
-    const next = existing ? list.map((m) => (m.name === existing.name ? saved : m)) : [...list, saved];
-    save.mutate(next, {
-      onSuccess: () => {
-        toast.success("Metric saved");
-        overlays.switch("editMetric", "editDashboard");
-      },
-    });
+    const placed = placeMetric(list, saved, existing?.name ?? null);
+    if ("error" in placed) {
+      setClash(placed.error);
+      return;
+    }
+    change(placed.metrics);
+    overlays.switch("editMetric", "editDashboard");
   };
+  const back = () => overlays.switch("editMetric", "editDashboard");
 
   return (
     <Stack gap="sm">
@@ -417,12 +459,16 @@ export function EditMetricOverlay({ value, close }: OverlayComponentProps) {
           </Stack>
         )}
       </Paper>
-      <ActionError error={save.error} />
+      {clash ? (
+        <Alert color="red" variant="light" role="alert">
+          {clash}
+        </Alert>
+      ) : null}
       <Group justify="flex-end">
-        <Button variant="default" onClick={close}>
+        <Button variant="default" onClick={back}>
           Cancel
         </Button>
-        <Button disabled={candidate === null} loading={save.isPending} onClick={onSave}>
+        <Button disabled={candidate === null} onClick={onSave}>
           Save metric
         </Button>
       </Group>
