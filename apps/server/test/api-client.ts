@@ -81,3 +81,18 @@ export async function expectRefusal(
   else if (message) expect(refused.message).toMatch(message);
   return refused;
 }
+
+/**
+ * The outcome of a call, success or refusal, as `{ status, body }`: for a test that polls until an answer
+ * changes (success to refusal or back). Successes count as 200 (the API answers no other success status).
+ */
+export async function outcome<T>(
+  promise: Promise<T>,
+): Promise<{ status: number; body: T | Refusal["body"] }> {
+  try {
+    return { status: 200, body: await promise };
+  } catch (error) {
+    if (!(error instanceof ApiRequestError)) throw error;
+    return { status: error.status, body: error.body };
+  }
+}

@@ -1,19 +1,20 @@
+import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller } from "../../../test/api-call.ts";
+import { expectRefusal, outcome, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { accounts, authTokens, memberships } from "../../db/schema/index.ts";
 
 let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
-let call: ReturnType<typeof apiCaller>;
+let client: TestClient;
 
 beforeAll(async () => {
   app = await buildTestApp();
   world = await buildHierarchy(app);
-  call = apiCaller(app);
+  client = testClient(app);
 });
 afterAll(async () => {
   await app.close();
@@ -23,7 +24,7 @@ afterAll(async () => {
 async function statusBecomes(token: string, status: number) {
   const end = Date.now() + 3000;
   for (;;) {
-    const res = await call("GET", "/api/v1/conversations", { token });
+    const res = await outcome(client(token).call(api.listConversations));
     if (res.status === status || Date.now() > end) return res;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -34,8 +35,8 @@ async function statusBecomes(token: string, status: number) {
 describe("a session changed outside this instance", () => {
   it("stops working once its token is revoked", async () => {
     const { token, userId } = world.members.o1Owner;
-    expect((await call("GET", "/api/v1/conversations", { token })).status).toBe(200);
-    expect((await call("GET", "/api/v1/conversations", { token })).status).toBe(200);
+    await client(token).call(api.listConversations);
+    await client(token).call(api.listConversations);
     await app.context.database.db
       .update(authTokens)
       .set({ revokedAt: new Date() })
@@ -46,7 +47,7 @@ describe("a session changed outside this instance", () => {
 
   it("stops working once the membership it signed in with is removed", async () => {
     const { token, userId } = world.members.o1Admin;
-    expect((await call("GET", "/api/v1/conversations", { token })).status).toBe(200);
+    await client(token).call(api.listConversations);
     await app.context.database.db.delete(memberships).where(eq(memberships.userId, userId));
     const res = await statusBecomes(token, 401);
     expect(res.body).toEqual({ success: false, message: "Could not authenticate with token" });
@@ -54,7 +55,7 @@ describe("a session changed outside this instance", () => {
 
   it("is refused once its account is disabled", async () => {
     const { token } = world.members.o2Owner;
-    expect((await call("GET", "/api/v1/conversations", { token })).status).toBe(200);
+    await client(token).call(api.listConversations);
     await app.context.database.db
       .update(accounts)
       .set({ disabledAt: new Date() })
@@ -67,14 +68,12 @@ describe("a session changed outside this instance", () => {
 describe("a session changed by this process", () => {
   it("is refused on the very next call, before the database's notice arrives", async () => {
     const { token, userId } = world.members.superAdmin;
-    expect((await call("GET", "/api/v1/account", { token })).status).toBe(200);
+    await client(token).call(api.getAccount);
     await app.context.database.db
       .update(authTokens)
       .set({ revokedAt: new Date() })
       .where(eq(authTokens.userId, userId));
-    expect(await call("GET", "/api/v1/account", { token })).toMatchObject({
-      status: 401,
-      body: { success: false, message: "Could not authenticate with token" },
-    });
+    const refused = await expectRefusal(client(token).call(api.getAccount), 401);
+    expect(refused.body).toEqual({ success: false, message: "Could not authenticate with token" });
   });
 });
