@@ -9,10 +9,10 @@ import { isActingAsHigherRole } from "@switchboard/core";
 import { ApiError, conflict, notFound } from "../../http/api-error.ts";
 import type { StorageProvider } from "../../providers/storage/storage-provider.ts";
 import { type Access, type AccountRow, actsAbove, isWithin, MESSAGES } from "../auth/access.ts";
-import { normalisePhone } from "../auth/auth.service.ts";
 import { displayNameOf } from "./account-view.ts";
 import type { AccountsRepository } from "./accounts.repository.ts";
 import { detectImageType } from "./image-type.ts";
+import { storedPhoneNumber } from "./phone-number.ts";
 
 export const ACCOUNT_MESSAGES = {
   typeMismatch: "Account type does not match",
@@ -85,7 +85,7 @@ export function createAccountsService(deps: { repo: AccountsRepository; storage:
     if (fields.externalAccountId !== undefined) columns.externalAccountId = fields.externalAccountId || null;
     if (fields.externalBillingId !== undefined) columns.externalBillingId = fields.externalBillingId || null;
     if (fields.phoneNumber !== undefined)
-      columns.phoneNumber = fields.phoneNumber === null ? null : normalisePhone(fields.phoneNumber);
+      columns.phoneNumber = fields.phoneNumber === null ? null : storedPhoneNumber(fields.phoneNumber);
     const details: Record<string, unknown> = {};
     const remove: string[] = [];
     if (fields.name !== undefined) {

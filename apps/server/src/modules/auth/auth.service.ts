@@ -3,6 +3,7 @@ import { ApiError } from "../../http/api-error.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import { type AccountsRepository, insertAccountIn } from "../accounts/accounts.repository.ts";
+import { storedPhoneNumber } from "../accounts/phone-number.ts";
 import { platformPartner } from "../accounts/platform-partner.ts";
 import { createDomainsRepository } from "../domains/domains.repository.ts";
 import { toProfile } from "../domains/domains.service.ts";
@@ -41,12 +42,6 @@ export const AUTH_MESSAGES = {
   badOneTimeToken: "Could not authenticate with token",
   badParent: "accountId: no partner or reseller has this id",
 } as const;
-
-/** Digits with a leading +: the form phone numbers are stored and compared in. */
-export function normalisePhone(phoneNumber: string): string {
-  const digits = phoneNumber.replace(/[^0-9]/g, "");
-  return `+${digits.length === 10 ? `1${digits}` : digits}`;
-}
 
 /** Whose name a code message carries: the white-label host's partner, or the product on the main host. */
 export type Brand = { name: string; supportUrl: string | null; partner: AccountRow | null };
@@ -290,7 +285,7 @@ export function createAuthService(deps: Deps) {
     },
 
     async signinPhone(phoneNumber: string, ip: string, host?: string) {
-      const phone = normalisePhone(phoneNumber);
+      const phone = storedPhoneNumber(phoneNumber);
       const user = await repo.findUserByPhone(phone);
       if (!user?.phoneVerifiedAt) throw new ApiError(404, AUTH_MESSAGES.noPhoneAccount);
       const brand = await brandOf(host);
@@ -299,7 +294,7 @@ export function createAuthService(deps: Deps) {
     },
 
     async verifyPhone(phoneNumber: string, code: string): Promise<Session> {
-      const phone = normalisePhone(phoneNumber);
+      const phone = storedPhoneNumber(phoneNumber);
       const row = await checkCode({ address: phone }, ["signinPhone"], code);
       if (!row.userId) throw new ApiError(400, AUTH_MESSAGES.codeRejected);
       return signInUser(row.userId);
@@ -332,7 +327,7 @@ export function createAuthService(deps: Deps) {
     },
 
     async requestPhoneVerification(caller: Caller, phoneNumber: string, ip: string, host?: string) {
-      const phone = normalisePhone(phoneNumber);
+      const phone = storedPhoneNumber(phoneNumber);
       const owner = await repo.findUserByPhone(phone);
       if (owner && owner.id !== caller.user.id) throw new ApiError(409, AUTH_MESSAGES.phoneInUse);
       await sendCode({

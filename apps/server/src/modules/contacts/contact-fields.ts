@@ -1,4 +1,4 @@
-import { normalizeAddress } from "../inbox/addresses.ts";
+import { normalizeAddress } from "@switchboard/core";
 
 /**
  * Reading a contact's free nested fields: the name to show and the addresses (phone numbers, e-mails) it

@@ -11,9 +11,9 @@ import { displayNameOf, toApiAccount } from "../accounts/account-view.ts";
 import type { AccountsRepository } from "../accounts/accounts.repository.ts";
 import { ACCOUNT_MESSAGES, RESERVED_USERNAMES } from "../accounts/accounts.service.ts";
 import { canBeParent } from "../accounts/hierarchy.ts";
+import { storedPhoneNumber } from "../accounts/phone-number.ts";
 import type { AdminUsersService } from "../admin-users/admin-users.service.ts";
 import { type Access, type AccessResolver, type AccountRow, isWithin, MESSAGES } from "../auth/access.ts";
-import { normalisePhone } from "../auth/auth.service.ts";
 import type { AccountQuery, HierarchyRepository } from "./hierarchy.repository.ts";
 
 type AccountType = AccountRow["accountType"];
@@ -127,7 +127,7 @@ export function createHierarchyService(deps: Deps) {
       accountType: input.accountType,
       usernameFrom: input.name,
       email: input.email ?? null,
-      phoneNumber: input.phoneNumber ? normalisePhone(input.phoneNumber) : null,
+      phoneNumber: input.phoneNumber ? storedPhoneNumber(input.phoneNumber) : null,
       externalAccountId: input.externalAccountId || null,
       externalBillingId: input.externalBillingId || null,
       details: { [nameKey]: input.name, name: input.name },
@@ -189,7 +189,7 @@ export function createHierarchyService(deps: Deps) {
         usernameFrom: input.name,
         ...(input.username ? { username: input.username } : {}),
         email: input.email ?? null,
-        phoneNumber: input.phoneNumber ? normalisePhone(input.phoneNumber) : null,
+        phoneNumber: input.phoneNumber ? storedPhoneNumber(input.phoneNumber) : null,
         externalAccountId: input.externalAccountId || null,
         details: {
           agentName: input.name,

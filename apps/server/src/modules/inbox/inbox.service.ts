@@ -8,7 +8,7 @@ import {
   type InboxMessage,
   type RealtimeEvent,
 } from "@switchboard/api";
-import { formatPhoneNumber, isPersonName } from "@switchboard/core";
+import { formatPhoneNumber, isPersonName, normalizeAddress } from "@switchboard/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
 import type { NoticeCache } from "../../db/notice-cache.ts";
@@ -22,7 +22,6 @@ import { type Access, type AccessResolver, type AccountRow, isWithin } from "../
 import { type AgentTurns, displayName } from "../runtime/agent-turn.ts";
 import type { ConversationRow, ConversationsRepository } from "../runtime/conversations.repository.ts";
 import type { ModelSettingsService } from "../runtime/model-settings.service.ts";
-import { normalizeAddress } from "./addresses.ts";
 import type {
   InboxRepository,
   ListedRoom,
