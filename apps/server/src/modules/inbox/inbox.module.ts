@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../app-context.ts";
 import { createNoticeCache, followNotices } from "../../db/notice-cache.ts";
 import type { SandboxCarrier } from "../../providers/sms/sandbox-carrier.ts";
+import { createRealtimeHub } from "../../realtime/realtime-hub.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import { createContactsRepository } from "../contacts/contacts.repository.ts";
 import { contactsRoutes } from "../contacts/contacts.routes.ts";
@@ -14,7 +15,6 @@ import { createInboxRepository } from "./inbox.repository.ts";
 import { inboxRoutes } from "./inbox.routes.ts";
 import { createInboxService, type InboxService } from "./inbox.service.ts";
 import { aiReplyJob } from "./jobs.ts";
-import { createRealtimeHub } from "./realtime.ts";
 
 /** The channel migration 0009's triggers notify with the id of an organisation whose inbox changed. */
 export const INBOX_CHANGED_CHANNEL = "switchboard_inbox_changed";

@@ -17,6 +17,7 @@ import { JsonTextAnswer } from "../../http/routes.ts";
 import type { JobAttempt } from "../../jobs/job.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
+import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import { type Access, type AccessResolver, type AccountRow, isWithin } from "../auth/access.ts";
 import { type AgentTurns, displayName } from "../runtime/agent-turn.ts";
@@ -31,7 +32,6 @@ import type {
   RoomScope,
 } from "./inbox.repository.ts";
 import { aiReplyJob } from "./jobs.ts";
-import type { RealtimeHub } from "./realtime.ts";
 
 /** Most turns one AI reply job takes (a message that arrived during a turn is answered by the next). */
 const TURNS_PER_REPLY_JOB = 3;

@@ -9,7 +9,7 @@ import { withDatabase } from "../../../test/template-database.ts";
 import { openPostgres } from "../../db/client.ts";
 import { createNotificationListener, type NotificationListener } from "../../db/notifications.ts";
 import { SANDBOX_MESSAGES } from "../../providers/llm/sandbox-responder.ts";
-import { createRealtimeHub, type RealtimeEnvelope } from "./realtime.ts";
+import { createRealtimeHub, type RealtimeEnvelope } from "../../realtime/realtime-hub.ts";
 
 const AGENT_NUMBER = "+15035550124";
 

@@ -1,6 +1,6 @@
 import type { RealtimeEvent } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
-import type { NotificationListener } from "../../db/notifications.ts";
+import type { NotificationListener } from "../db/notifications.ts";
 
 /** The PostgreSQL channel every server instance listens on. */
 export const REALTIME_CHANNEL = "switchboard_realtime";
@@ -14,9 +14,9 @@ type Wire = { o: number; a: number | null; e?: RealtimeEvent; m?: number };
 export type RealtimeListener = (envelope: RealtimeEnvelope) => void;
 
 /**
- * Fan-out of inbox events across server instances: publish() sends a NOTIFY on the shared database; every
- * instance (this one too) hears it on its notification listener and hands each event to its local
- * subscribers of that organisation.
+ * Fan-out of realtime events (inbox, contacts; call state to come) across server instances: publish()
+ * sends a NOTIFY on the shared database; every instance (this one too) hears it on its notification
+ * listener and hands each event to its local subscribers of that organisation.
  */
 export function createRealtimeHub(deps: {
   notifications: NotificationListener;
