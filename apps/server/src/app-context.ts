@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from "fastify";
+import type { AccessResolver } from "./access/access.ts";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/client.ts";
 import type { NotificationListener } from "./db/notifications.ts";
 import type { Outbound } from "./http/outbound.ts";
 import type { WriteListeners } from "./http/write-listeners.ts";
 import type { JobRunner } from "./jobs/runner.ts";
-import type { AccessResolver } from "./modules/auth/access.ts";
 import type { EmailProvider } from "./providers/email/email-provider.ts";
 import type { Outbox } from "./providers/outbox/outbox.ts";
 import type { SmsProvider } from "./providers/sms/sms-provider.ts";

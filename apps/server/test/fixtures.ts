@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import type { AccountRow } from "../src/access/access.ts";
 import { accounts, memberships, users } from "../src/db/schema/index.ts";
 import { createAccountsRepository } from "../src/modules/accounts/accounts.repository.ts";
-import type { AccountRow } from "../src/modules/auth/access.ts";
 import { issueSessionToken } from "../src/modules/auth/sessions.ts";
 import { apiCaller } from "./api-call.ts";
 

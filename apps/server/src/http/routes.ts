@@ -3,8 +3,8 @@ import type { WebSocket } from "@fastify/websocket";
 import type { RouteDefinition } from "@switchboard/api";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
+import type { Access } from "../access/access.ts";
 import type { AppContext } from "../app-context.ts";
-import type { Access } from "../modules/auth/access.ts";
 import { ApiError } from "./api-error.ts";
 import { parseRequestPart } from "./validation.ts";
 

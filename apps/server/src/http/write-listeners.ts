@@ -1,4 +1,4 @@
-import type { Access } from "../modules/auth/access.ts";
+import type { Access } from "../access/access.ts";
 
 export type WriteListener = (access: Access | undefined) => void;
 

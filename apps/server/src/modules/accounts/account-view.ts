@@ -1,5 +1,5 @@
 import type { Account } from "@switchboard/api";
-import type { AccountRow, UserRow } from "../auth/access.ts";
+import type { AccountRow, UserRow } from "../../access/access.ts";
 
 const DISPLAY_NAME_KEYS = [
   "displayName",

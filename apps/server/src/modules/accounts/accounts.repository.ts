@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import type { AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { jsonbMerge } from "../../db/jsonb.ts";
 import { accounts, memberships } from "../../db/schema/index.ts";
-import type { AccountRow } from "../auth/access.ts";
 import { ancestorsUnder, usernameBase } from "./hierarchy.ts";
 
 export type NewAccountInput = Omit<

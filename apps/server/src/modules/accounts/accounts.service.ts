@@ -6,9 +6,9 @@ import {
   type PublicAccount,
 } from "@switchboard/api";
 import { isActingAsHigherRole } from "@switchboard/core";
+import { type Access, type AccountRow, actsAbove, isWithin, MESSAGES } from "../../access/access.ts";
 import { ApiError, conflict, notFound } from "../../http/api-error.ts";
 import type { StorageProvider } from "../../providers/storage/storage-provider.ts";
-import { type Access, type AccountRow, actsAbove, isWithin, MESSAGES } from "../auth/access.ts";
 import { displayNameOf } from "./account-view.ts";
 import type { AccountsRepository } from "./accounts.repository.ts";
 import { detectImageType } from "./image-type.ts";

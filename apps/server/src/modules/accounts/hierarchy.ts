@@ -1,5 +1,5 @@
 import type { AccountType } from "@switchboard/core";
-import type { AccountRow } from "../auth/access.ts";
+import type { AccountRow } from "../../access/access.ts";
 
 /** Which account type may sit directly under which (null: at the top, under the super admin). */
 const ALLOWED_PARENTS: Record<AccountType, readonly (AccountType | null)[]> = {

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
+import { type AccountRow, findLiveAccount } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { appSettings } from "../../db/schema/index.ts";
-import { type AccountRow, findLiveAccount } from "../auth/access.ts";
 import { insertAccountIn } from "./accounts.repository.ts";
 
 /** The app_settings key holding the id of the platform's default partner. */

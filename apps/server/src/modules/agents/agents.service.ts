@@ -11,8 +11,14 @@ import {
 } from "@switchboard/api";
 import type { PermissionFlag } from "@switchboard/core";
 import type { z } from "zod";
+import {
+  type Access,
+  type AccessResolver,
+  type AccountRow,
+  isWithin,
+  MESSAGES,
+} from "../../access/access.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../http/api-error.ts";
-import { type Access, type AccessResolver, type AccountRow, isWithin, MESSAGES } from "../auth/access.ts";
 import type { AgentConfigRow, AgentRef, AgentsRepository, AgentVersionRow } from "./agents.repository.ts";
 import { findBuiltInApp } from "./built-in-apps.ts";
 import { isTemplateVisible } from "./template-visibility.ts";

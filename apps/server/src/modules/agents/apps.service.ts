@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { AgentFunction, App } from "@switchboard/api";
+import type { Access, AccountRow } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import { type Outbound, OutboundError } from "../../http/outbound.ts";
 import { decryptSecret, encryptSecret, maskSecret } from "../../providers/llm/key-encryption.ts";
-import type { Access, AccountRow } from "../auth/access.ts";
 import type { AgentsService } from "./agents.service.ts";
 import type { AppsRepository, InstalledAppRow } from "./apps.repository.ts";
 import { type AppDefinition, BUILT_IN_APPS, findBuiltInApp } from "./built-in-apps.ts";

@@ -1,4 +1,4 @@
-import type { AccountRow } from "../auth/access.ts";
+import type { AccountRow } from "../../access/access.ts";
 
 /** Owners whose templates an account may use: itself and its ancestors (plus the built-in ones, owner null). */
 export function visibleTemplateOwners(target: AccountRow): number[] {

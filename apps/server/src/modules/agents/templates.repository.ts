@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import type { AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { type AgentConfigColumn, accounts, agentConfigs, agentTemplates } from "../../db/schema/index.ts";
-import type { AccountRow } from "../auth/access.ts";
 
 export type TemplateRow = typeof agentTemplates.$inferSelect;
 export type LinkedConfigRow = typeof agentConfigs.$inferSelect;

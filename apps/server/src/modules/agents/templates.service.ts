@@ -11,8 +11,8 @@ import {
   type updateTemplate,
 } from "@switchboard/api";
 import type { z } from "zod";
+import { type Access, type AccountRow, actsAbove, isWithin } from "../../access/access.ts";
 import { conflict, forbidden, notFound } from "../../http/api-error.ts";
-import { type Access, type AccountRow, actsAbove, isWithin } from "../auth/access.ts";
 import type { HierarchyService } from "../hierarchy/hierarchy.service.ts";
 import {
   type AgentsService,

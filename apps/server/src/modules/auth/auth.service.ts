@@ -1,4 +1,6 @@
 import { normaliseHost, type Session } from "@switchboard/api";
+import type { AccountRow, Caller } from "../../access/access.ts";
+import { hashCode, hashToken, newCode, newToken, sameHash } from "../../access/secrets.ts";
 import { ApiError } from "../../http/api-error.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
@@ -7,9 +9,7 @@ import { storedPhoneNumber } from "../accounts/phone-number.ts";
 import { platformPartner } from "../accounts/platform-partner.ts";
 import { createDomainsRepository } from "../domains/domains.repository.ts";
 import { toProfile } from "../domains/domains.service.ts";
-import type { AccountRow, Caller } from "./access.ts";
 import { type AuthRepository, type CodePurpose, createAuthRepository } from "./auth.repository.ts";
-import { hashCode, hashToken, newCode, newToken, sameHash } from "./secrets.ts";
 import { issueSessionToken } from "./sessions.ts";
 
 export const CODE_TTL_MS = 10 * 60_000;

@@ -1,6 +1,6 @@
+import { hashToken, newToken } from "../../access/secrets.ts";
 import type { Database } from "../../db/client.ts";
 import { authTokens } from "../../db/schema/index.ts";
-import { hashToken, newToken } from "./secrets.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
 

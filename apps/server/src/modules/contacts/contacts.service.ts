@@ -1,7 +1,7 @@
 import { CONTACT_MESSAGES, type Contact } from "@switchboard/api";
+import { type Access, type AccessResolver, isWithin } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
-import { type Access, type AccessResolver, isWithin } from "../auth/access.ts";
 import { contactAddresses, contactDisplayName } from "./contact-fields.ts";
 import type { ContactRow, ContactsRepository } from "./contacts.repository.ts";
 

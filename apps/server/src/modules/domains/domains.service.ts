@@ -5,10 +5,10 @@ import {
   hostSchema,
   normaliseHost,
 } from "@switchboard/api";
+import type { AccountRow } from "../../access/access.ts";
 import type { DomainSettingsColumn } from "../../db/schema/index.ts";
 import { badRequest, conflict, notFound } from "../../http/api-error.ts";
 import { displayNameOf } from "../accounts/account-view.ts";
-import type { AccountRow } from "../auth/access.ts";
 import type { DomainRow, DomainsRepository } from "./domains.repository.ts";
 
 export const DOMAIN_MESSAGES = {

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, gte, ilike, inArray, isNull, lte, ne, or, type SQL, sql } from "drizzle-orm";
+import { type AccountRow, findLiveAccount } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { containsPattern } from "../../db/jsonb.ts";
 import { accounts, memberships, users } from "../../db/schema/index.ts";
-import { type AccountRow, findLiveAccount } from "../auth/access.ts";
 
 type AccountType = AccountRow["accountType"];
 

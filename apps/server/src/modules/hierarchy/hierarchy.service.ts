@@ -5,6 +5,13 @@ import {
   LIST_UNPAGED_MAX,
   type OrganizationFilters,
 } from "@switchboard/api";
+import {
+  type Access,
+  type AccessResolver,
+  type AccountRow,
+  isWithin,
+  MESSAGES,
+} from "../../access/access.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound } from "../../http/api-error.ts";
 import { displayNameOf, toApiAccount } from "../accounts/account-view.ts";
@@ -13,7 +20,6 @@ import { ACCOUNT_MESSAGES, RESERVED_USERNAMES } from "../accounts/accounts.servi
 import { canBeParent } from "../accounts/hierarchy.ts";
 import { storedPhoneNumber } from "../accounts/phone-number.ts";
 import type { AdminUsersService } from "../admin-users/admin-users.service.ts";
-import { type Access, type AccessResolver, type AccountRow, isWithin, MESSAGES } from "../auth/access.ts";
 import type { AccountQuery, HierarchyRepository } from "./hierarchy.repository.ts";
 
 type AccountType = AccountRow["accountType"];

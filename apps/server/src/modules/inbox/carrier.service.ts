@@ -1,9 +1,9 @@
 import { CARRIER_MESSAGES } from "@switchboard/api";
 import { isSafeMediaUrl, normalizeAddress } from "@switchboard/core";
+import type { Access } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import { newCarrierId } from "../../providers/sms/sandbox-carrier.ts";
 import { type FormParams, verifyTwilioSignature } from "../../providers/sms/twilio.ts";
-import type { Access } from "../auth/access.ts";
 import { displayName } from "../runtime/agent-turn.ts";
 import type { InboxRepository } from "./inbox.repository.ts";
 import type { InboxService } from "./inbox.service.ts";

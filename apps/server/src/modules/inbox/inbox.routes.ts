@@ -1,6 +1,7 @@
 import * as api from "@switchboard/api";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
+import { type AccessResolver, tokenOf } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import {
   accounts,
@@ -15,7 +16,6 @@ import { handle } from "../../http/routes.ts";
 import type { FormParams } from "../../providers/sms/twilio.ts";
 import type { StorageProvider } from "../../providers/storage/storage-provider.ts";
 import { detectImageType } from "../accounts/image-type.ts";
-import { type AccessResolver, tokenOf } from "../auth/access.ts";
 import { displayName } from "../runtime/agent-turn.ts";
 import { type CarrierService, EMPTY_TWIML, UNSAFE_MEDIA_MESSAGE } from "./carrier.service.ts";
 import type { InboxService } from "./inbox.service.ts";

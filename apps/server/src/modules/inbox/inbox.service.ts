@@ -10,6 +10,7 @@ import {
 } from "@switchboard/api";
 import { formatPhoneNumber, isPersonName, normalizeAddress } from "@switchboard/core";
 import type { FastifyBaseLogger } from "fastify";
+import { type Access, type AccessResolver, type AccountRow, isWithin } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import type { NoticeCache } from "../../db/notice-cache.ts";
 import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
@@ -19,7 +20,6 @@ import type { JobRunner } from "../../jobs/runner.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
-import { type Access, type AccessResolver, type AccountRow, isWithin } from "../auth/access.ts";
 import { type AgentTurns, displayName } from "../runtime/agent-turn.ts";
 import type { ConversationRow, ConversationsRepository } from "../runtime/conversations.repository.ts";
 import type { ModelSettingsService } from "../runtime/model-settings.service.ts";

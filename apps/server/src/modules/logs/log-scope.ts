@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
+import type { AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts } from "../../db/schema/index.ts";
-import type { AccountRow } from "../auth/access.ts";
 import type { Params } from "./sql.ts";
 
 /**

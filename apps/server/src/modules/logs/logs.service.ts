@@ -25,9 +25,9 @@ import {
   STRING_OPERATORS,
   translateLogFilters,
 } from "@switchboard/core";
+import type { Access } from "../../access/access.ts";
 import { LOG_VALUE_MAX_LENGTH } from "../../db/schema/index.ts";
 import { badRequest } from "../../http/api-error.ts";
-import type { Access } from "../auth/access.ts";
 import { csvLine } from "./csv.ts";
 import type { LogScope } from "./log-scope.ts";
 import {

@@ -15,10 +15,10 @@ import {
   validateFormula,
 } from "@switchboard/core";
 import { eq, sql } from "drizzle-orm";
+import type { Access, AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts } from "../../db/schema/index.ts";
 import { ApiError, badRequest } from "../../http/api-error.ts";
-import type { Access, AccountRow } from "../auth/access.ts";
 import type { LogScope } from "./log-scope.ts";
 import { type LogsRepository, type LogWhere, rollupSpan } from "./logs.repository.ts";
 import { filterCondition } from "./logs.service.ts";

@@ -11,10 +11,10 @@ import {
   utcDay,
 } from "@switchboard/core";
 import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { Access, AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts } from "../../db/schema/index.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
-import type { Access, AccountRow } from "../auth/access.ts";
 import type { LogScope } from "./log-scope.ts";
 import type { LogsRepository } from "./logs.repository.ts";
 import { Params } from "./sql.ts";

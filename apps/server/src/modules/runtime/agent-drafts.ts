@@ -2,6 +2,7 @@ import type { generateAgentDraft, PromptSuggestion, TemplateField } from "@switc
 import { generateText, Output } from "ai";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
+import type { Access } from "../../access/access.ts";
 import { ApiError, badRequest } from "../../http/api-error.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import { describeModelFailure } from "../../providers/llm/llm-errors.ts";
@@ -11,7 +12,6 @@ import {
   type TemplatesService,
   variablesFrom,
 } from "../agents/templates.service.ts";
-import type { Access } from "../auth/access.ts";
 import { displayName } from "./agent-turn.ts";
 import type { ConversationsRepository } from "./conversations.repository.ts";
 import { type ModelSettingsService, organizationOf } from "./model-settings.service.ts";

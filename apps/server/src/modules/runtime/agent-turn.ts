@@ -1,10 +1,10 @@
 import type { CampaignFields, Stage, ToolCall, ToolResult } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
+import type { AccountRow } from "../../access/access.ts";
 import type { Outbound } from "../../http/outbound.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import { replaceTemplateVariables } from "../agents/templates.service.ts";
-import type { AccountRow } from "../auth/access.ts";
 import { buildAgentTools, enabledFunctions } from "./agent-tools.ts";
 import { type EngineEvent, runTurn, type TurnUsage, toModelMessages } from "./conversation-engine.ts";
 import type {

@@ -1,5 +1,6 @@
 import type { ModelSettings, saveModelSettings } from "@switchboard/api";
 import type { z } from "zod";
+import type { Access } from "../../access/access.ts";
 import type { LlmConfig } from "../../config.ts";
 import { badRequest } from "../../http/api-error.ts";
 import { type Outbound, OutboundError } from "../../http/outbound.ts";
@@ -13,7 +14,6 @@ import {
   modelLabel,
   type ResolvedModel,
 } from "../../providers/llm/language-model.ts";
-import type { Access } from "../auth/access.ts";
 import type { ModelSettingsRepository, ModelSettingsRow } from "./model-settings.repository.ts";
 
 type SaveBody = z.output<NonNullable<(typeof saveModelSettings)["body"]>>;

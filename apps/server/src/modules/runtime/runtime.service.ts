@@ -1,11 +1,11 @@
 import type { Booking, runPrompt, ToolCall, ToolResult, TranscriptEntry } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
+import { type Access, type AccessResolver, isWithin } from "../../access/access.ts";
 import { ApiError, badRequest, notFound } from "../../http/api-error.ts";
 import type { Outbound } from "../../http/outbound.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
-import { type Access, type AccessResolver, isWithin } from "../auth/access.ts";
 import type { AgentLookups } from "./agent-lookups.ts";
 import { buildAgentTools, enabledFunctions } from "./agent-tools.ts";
 import { displayName } from "./agent-turn.ts";

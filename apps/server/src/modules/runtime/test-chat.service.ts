@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { TestChatEvent, testChat } from "@switchboard/api";
 import type { z } from "zod";
+import type { Access } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
-import type { Access } from "../auth/access.ts";
 import type { AgentLookups } from "./agent-lookups.ts";
 import {
   type AgentTurns,

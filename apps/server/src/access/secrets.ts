@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
-import { appSettings } from "../../db/schema/index.ts";
+import type { Database } from "../db/client.ts";
+import { appSettings } from "../db/schema/index.ts";
 
 /** A bearer token: 256 random bits, URL-safe. */
 export function newToken(): string {

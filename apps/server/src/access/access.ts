@@ -14,10 +14,10 @@ import {
 } from "@switchboard/core";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
-import type { Database } from "../../db/client.ts";
-import { createNoticeCache } from "../../db/notice-cache.ts";
-import { accounts, authTokens, memberships, users } from "../../db/schema/index.ts";
-import { ApiError } from "../../http/api-error.ts";
+import type { Database } from "../db/client.ts";
+import { createNoticeCache } from "../db/notice-cache.ts";
+import { accounts, authTokens, memberships, users } from "../db/schema/index.ts";
+import { ApiError } from "../http/api-error.ts";
 import { hashToken } from "./secrets.ts";
 
 export type AccountRow = typeof accounts.$inferSelect;
