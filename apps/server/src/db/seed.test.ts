@@ -1,7 +1,8 @@
+import * as api from "@switchboard/api";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller } from "../../test/api-call.ts";
+import { type TestClient, testClient } from "../../test/api-client.ts";
 import { buildTestApp } from "../../test/helpers.ts";
 import { issueSessionToken } from "../modules/auth/sessions.ts";
 import { queryRows } from "../modules/logs/sql.ts";
@@ -12,7 +13,7 @@ import { DEMO_LOG_ROWS, DEMO_USERS, seedDemoData } from "./seed.ts";
 // transcript, so Calls -> Transcript and Call stats open for every row.
 
 let app: FastifyInstance;
-let call: ReturnType<typeof apiCaller>;
+let client: TestClient;
 let owner: string;
 let orgId: number;
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
   if (!user || !org) throw new Error("the demo owner and organisation");
   orgId = org.id;
   owner = await issueSessionToken(db, user.id, org.id);
-  call = apiCaller(app);
+  client = testClient(app);
 }, 60_000);
 afterAll(async () => {
   await app.close();
@@ -51,23 +52,23 @@ describe("the demo organisation's calls", () => {
   });
 
   it("the owner opens the transcript of every row on the Calls page: the call as the log tells it", async () => {
-    const page = await call("GET", "/api/v2/logs", { token: owner, query: { pageSize: 100 } });
-    expect(page.status).toBe(200);
-    const rows = page.body.logs as Record<string, unknown>[];
+    const page = await client(owner).call(api.listLogs, { query: { pageSize: 100 } });
+    const rows = page.logs;
     expect(rows.length).toBe(100);
     let booked = 0;
     let transferred = 0;
     for (const row of rows) {
-      const res = await call("GET", `/api/v2/conversation/${row.roomId}/${row.uuid}`, { token: owner });
-      expect(res.status, `transcript of ${row.uuid}`).toBe(200);
-      const messages = res.body.conversation as {
-        role: string;
-        text: string;
-        toolCalls: { name: string }[];
-      }[];
+      const res = await client(owner)
+        .call(api.getConversationTranscript, {
+          params: { roomId: String(row.roomId), uuid: String(row.uuid) },
+        })
+        .catch((error: Error) => {
+          throw new Error(`transcript of ${row.uuid}: ${error.message}`);
+        });
+      const messages = res.conversation;
       expect(messages.length).toBeGreaterThan(0);
       expect(messages[0]?.role).toBe("assistant");
-      expect(res.body.info).toMatchObject({ roomId: row.roomId, uuid: row.uuid, status: "ended" });
+      expect(res.info).toMatchObject({ roomId: row.roomId, uuid: row.uuid, status: "ended" });
       const tools = messages.flatMap((message) => message.toolCalls.map((tool) => tool.name));
       if (row.appointmentBooked === true) {
         booked++;
@@ -86,14 +87,28 @@ describe("the demo organisation's calls", () => {
     expect(transferred).toBeGreaterThan(0);
   });
 
+  it("the Calls fields have one label each; booked calls carry the appointment time as the agent stores it", async () => {
+    const { fields } = await client(owner).call(api.listLogFields);
+    const labels = fields.map((field) => field.label.toLowerCase());
+    expect(new Set(labels).size).toBe(labels.length);
+    const byName = Object.fromEntries(fields.map((field) => [field.name, field]));
+    expect(byName.cnam?.label).toBe("Caller ID Name");
+    expect(byName.callerName?.label).toBe("Caller Name");
+    expect(byName.appointmentTime).toMatchObject({ label: "Appointment Time", type: "date" });
+    expect(byName.appointmentDate).toBeUndefined();
+    const page = await client(owner).call(api.listLogs, { query: { pageSize: 200 } });
+    const booked = page.logs.filter((row) => row.appointmentBooked === true);
+    expect(booked.length).toBeGreaterThan(0);
+    for (const row of booked)
+      expect(row.appointmentTime).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:[03]0:00-0[78]:00$/);
+  });
+
   it("the calls' rooms are archived history: the inbox opens on the demo texts", async () => {
-    const activity = await call("GET", "/api/v1/activity", { token: owner, query: { simple: true } });
-    expect(activity.status).toBe(200);
-    expect(activity.body.total).toBeLessThanOrEqual(3);
-    const inbox = await call("GET", "/api/v1/conversations", { token: owner });
-    expect(inbox.status).toBe(200);
-    expect(inbox.body.totalRooms).toBe(3);
-    const archived = await call("GET", "/api/v1/conversations", { token: owner, query: { archived: true } });
-    expect(archived.body.totalRooms).toBe(DEMO_LOG_ROWS);
+    const activity = await client(owner).call(api.getActivity, { query: { simple: true } });
+    expect(activity.total).toBeLessThanOrEqual(3);
+    const inbox = await client(owner).call(api.listConversations);
+    expect(inbox.totalRooms).toBe(3);
+    const archived = await client(owner).call(api.listConversations, { query: { archived: true } });
+    expect(archived.totalRooms).toBe(DEMO_LOG_ROWS);
   });
 });

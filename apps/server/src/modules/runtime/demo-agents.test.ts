@@ -1,7 +1,8 @@
+import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller } from "../../../test/api-call.ts";
+import { type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { parseServerSentEvents } from "../../../test/model-protocol-server.ts";
 import { accounts, users } from "../../db/schema/index.ts";
@@ -11,13 +12,13 @@ import { issueSessionToken } from "../auth/sessions.ts";
 /** The demo's agents, as seeded, answer from their instructions with the sandbox model. */
 
 let app: FastifyInstance;
-let call: ReturnType<typeof apiCaller>;
+let client: TestClient;
 let token: string;
 const agentIds: Record<string, number> = {};
 
 beforeAll(async () => {
   app = await buildTestApp({ DEMO_DATA: "true" });
-  call = apiCaller(app);
+  client = testClient(app);
   const db = app.context.database.db;
   const [owner] = await db.select().from(users).where(eq(users.email, DEMO_USERS.owner));
   const [org] = await db.select().from(accounts).where(eq(accounts.username, "bluebird-dental"));
@@ -31,11 +32,15 @@ afterAll(async () => {
   await app.close();
 });
 
-async function ask(agentId: number | undefined, message: string, stage = "production") {
-  const res = await call("POST", "/api/v2/agent/testChat", { token, body: { agentId, stage, message } });
-  expect(res.status).toBe(200);
+async function ask(
+  agentId: number | undefined,
+  message: string,
+  stage: "production" | "staging" = "production",
+) {
+  // The test chat answers server-sent events (text), which the client hands back as text.
+  const res: unknown = await client(token).call(api.testChat, { body: { agentId, stage, message } });
   // biome-ignore lint/suspicious/noExplicitAny: events read loosely.
-  const events = parseServerSentEvents(res.body as string) as { event: string; data: any }[];
+  const events = parseServerSentEvents(res as string) as { event: string; data: any }[];
   const done = events.filter((e) => e.event === "done");
   return { events, greeting: done[0]?.data.text as string, answer: done.at(-1)?.data.text as string };
 }
