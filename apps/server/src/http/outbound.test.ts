@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import * as api from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller } from "../../test/api-call.ts";
+import { expectRefusal, type TestClient, testClient } from "../../test/api-client.ts";
 import { buildHierarchy } from "../../test/fixtures.ts";
 import { buildTestApp } from "../../test/helpers.ts";
 import { startModelServer } from "../../test/model-protocol-server.ts";
@@ -141,16 +142,19 @@ describe("the outbound module", () => {
 
 describe("saving a user-given address", () => {
   let app: FastifyInstance;
-  let call: ReturnType<typeof apiCaller>;
+  let client: TestClient;
   let token: string;
   let world: Awaited<ReturnType<typeof buildHierarchy>>;
 
   beforeAll(async () => {
     app = await buildTestApp();
     world = await buildHierarchy(app);
-    call = apiCaller(app);
+    client = testClient(app);
     token = world.members.o1Owner.token;
-    await call("POST", "/api/v2/apps/webhook/1.0.0", { token, body: { data: {} } });
+    await client(token).call(api.installApp, {
+      params: { appId: "webhook", appVersion: "1.0.0" },
+      body: { data: {} },
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -164,11 +168,14 @@ describe("saving a user-given address", () => {
     "http://169.254.169.254/latest/meta-data/",
     "http://0.0.0.0/",
   ])("the webhook app refuses %s with the reason", async (url) => {
-    const res = await call("PUT", "/api/v2/apps/webhook/1.0.0", { token, body: { data: { url } } });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe(`url: ${OUTBOUND_MESSAGES.privateAddress}`);
-    const app = await call("GET", "/api/v2/apps/webhook/1.0.0", { token });
-    expect(app.body.app.data.url).toBe("");
+    const webhook = { appId: "webhook", appVersion: "1.0.0" };
+    await expectRefusal(
+      client(token).call(api.updateApp, { params: webhook, body: { data: { url } } }),
+      400,
+      `url: ${OUTBOUND_MESSAGES.privateAddress}`,
+    );
+    const app = await client(token).call(api.getApp, { params: webhook });
+    expect(app.app.data?.url).toBe("");
   });
 
   it.each([
@@ -178,13 +185,14 @@ describe("saving a user-given address", () => {
     ["file:///etc/passwd", OUTBOUND_MESSAGES.scheme],
     ["gopher://127.0.0.1:6379/_INFO", OUTBOUND_MESSAGES.scheme],
   ])("the model settings refuse %s", async (baseUrl, message) => {
-    const res = await call("POST", "/api/v2/llm/settings", {
-      token,
-      body: { provider: "openai-compatible", baseUrl, model: "llama3" },
-    });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe(`baseUrl: ${message}`);
-    expect((await call("GET", "/api/v2/llm/settings", { token })).body.settings.source).toBe("deployment");
+    await expectRefusal(
+      client(token).call(api.saveModelSettings, {
+        body: { provider: "openai-compatible", baseUrl, model: "llama3" },
+      }),
+      400,
+      `baseUrl: ${message}`,
+    );
+    expect((await client(token).call(api.getModelSettings)).settings.source).toBe("deployment");
   });
 
   it("a private model address already in the database is still never reached by the test chat", async () => {
@@ -200,11 +208,11 @@ describe("saving a user-given address", () => {
         baseUrl: server.url,
         model: "m",
       });
-      const res = await call("POST", "/api/v2/agent/testChat", {
-        token,
+      // The test chat answers server-sent events (text).
+      const res: unknown = await client(token).call(api.testChat, {
         body: { agentId: world.accounts.A1.id, message: "What do you know?" },
       });
-      expect(String(res.body)).not.toContain("secrets from inside");
+      expect(String(res)).not.toContain("secrets from inside");
       expect(requests).toBe(0);
     } finally {
       await server.close();
