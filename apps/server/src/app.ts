@@ -1,54 +1,40 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import websocket from "@fastify/websocket";
 import { routeTable } from "@switchboard/api";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
-import { ACCESS_CHANGED_CHANNEL, ACCESS_TABLES, createAccessResolver } from "./access/access.ts";
+import { createAccessResolver } from "./access/access.ts";
+import { followAccessChanges } from "./access/follow-access.ts";
 import { resolveSecretKey } from "./access/secrets.ts";
 import type { AppContext } from "./app-context.ts";
 import type { Config } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { migrateDatabase } from "./db/migrate.ts";
-import { followNotices } from "./db/notice-cache.ts";
 import { createNotificationListener } from "./db/notifications.ts";
 import { DEMO_USERS, DEMO_WHITE_LABEL_HOST, seedDemoData } from "./db/seed.ts";
 import { registerApiDocs } from "./http/api-docs.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { registerFiles } from "./http/files.ts";
 import { createOutbound } from "./http/outbound.ts";
-import { registerRoutes } from "./http/routes.ts";
+import { type BoundRoute, registerRoutes } from "./http/routes.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createWriteListeners } from "./http/write-listeners.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { createLogger } from "./logger.ts";
-import { createAccountsRepository } from "./modules/accounts/accounts.repository.ts";
-import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
-import { createAccountsService } from "./modules/accounts/accounts.service.ts";
-import { createAdminUsersRepository } from "./modules/admin-users/admin-users.repository.ts";
-import { adminUsersRoutes } from "./modules/admin-users/admin-users.routes.ts";
-import { createAdminUsersService } from "./modules/admin-users/admin-users.service.ts";
-import { createAgentsRepository } from "./modules/agents/agents.repository.ts";
-import { agentsRoutes, appsRoutes, templatesRoutes } from "./modules/agents/agents.routes.ts";
-import { createAgentsService } from "./modules/agents/agents.service.ts";
-import { createAppsRepository } from "./modules/agents/apps.repository.ts";
-import { createAppsService } from "./modules/agents/apps.service.ts";
-import { createTemplatesRepository } from "./modules/agents/templates.repository.ts";
-import { createTemplatesService } from "./modules/agents/templates.service.ts";
-import { createAuthRepository } from "./modules/auth/auth.repository.ts";
-import { authRoutes } from "./modules/auth/auth.routes.ts";
-import { createAuthService } from "./modules/auth/auth.service.ts";
-import { createDomainsRepository } from "./modules/domains/domains.repository.ts";
-import { domainsRoutes } from "./modules/domains/domains.routes.ts";
-import { createDomainsService } from "./modules/domains/domains.service.ts";
-import { createHierarchyRepository } from "./modules/hierarchy/hierarchy.repository.ts";
-import { hierarchyRoutes } from "./modules/hierarchy/hierarchy.routes.ts";
-import { createHierarchyService } from "./modules/hierarchy/hierarchy.service.ts";
-import { createInboxModule, registerFormBodies } from "./modules/inbox/inbox.module.ts";
+import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
+import { createAdminUsersModule } from "./modules/admin-users/admin-users.module.ts";
+import { createAgentsModule } from "./modules/agents/agents.module.ts";
+import { createAuthModule } from "./modules/auth/auth.module.ts";
+import { createContactsModule } from "./modules/contacts/contacts.module.ts";
+import { createDomainsModule } from "./modules/domains/domains.module.ts";
+import { createHierarchyModule } from "./modules/hierarchy/hierarchy.module.ts";
+import { createInboxModule } from "./modules/inbox/inbox.module.ts";
 import { createLogsModule } from "./modules/logs/logs.module.ts";
 import { createRuntimeModule } from "./modules/runtime/runtime.module.ts";
-import { systemRoutes } from "./modules/system/system.routes.ts";
+import { createSystemModule } from "./modules/system/system.module.ts";
 import { startInstanceRegistration } from "./modules/system/system.service.ts";
 import { outboxEmailProvider, smtpEmailProvider } from "./providers/email/email-provider.ts";
 import { createOutbox } from "./providers/outbox/outbox.ts";
@@ -104,11 +90,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   const registration = await startInstanceRegistration(database.db, VERSION);
-  app.addHook("preClose", async () => {
-    await registration
-      .stop()
-      .catch((error: unknown) => app.log.warn({ err: error }, "could not mark instance stopped"));
-  });
 
   const db = database.db;
   const outbox = createOutbox(db, config.env === "test" ? () => {} : undefined);
@@ -132,17 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await notifications.start();
   const writes = createWriteListeners();
   const access = createAccessResolver(db);
-  // A session's caller is kept until tokens, users, memberships or accounts change: anywhere (migration
-  // 0010's notices), or in this process (at once, before its notice arrives).
-  const unfollowAccess = await followNotices(
-    access.callerCache,
-    notifications,
-    ACCESS_CHANGED_CHANNEL,
-    () => null,
-  );
-  const stopWatchingAccess = database.onWrite((table) => {
-    if (ACCESS_TABLES.has(table)) access.callerCache.changedAll();
-  });
+  const stopFollowingAccess = await followAccessChanges({ access, database, notifications });
   const storage = localStorageProvider(path.join(config.dataDir, "files"), config.publicUrl);
   const outbound = createOutbound({
     allowlist: config.outbound.allowlist,
@@ -168,52 +139,42 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     outbound,
     jobs,
   };
-  const accountsRepository = createAccountsRepository(db);
-  const auth = createAuthService({
-    repo: createAuthRepository(db),
-    accounts: accountsRepository,
-    email,
-    sms,
-    secretKey,
-    loadAccount: access.loadAccount,
-  });
 
-  const domains = createDomainsService({ repo: createDomainsRepository(db), publicUrl: config.publicUrl });
-  const adminUsers = createAdminUsersService({
-    repo: createAdminUsersRepository(db),
-    email,
-    publicUrl: config.publicUrl,
-    allowLocalRedirects: config.env !== "production",
-    isPartnerHost: domains.isPartnerHost,
-  });
-  const hierarchy = createHierarchyService({
-    repo: createHierarchyRepository(db),
-    accounts: accountsRepository,
-    access,
+  // The feature modules, each after those it uses. Each gives its routes and may give a stop.
+  const system = createSystemModule(context, { registration });
+  const accounts = createAccountsModule(context);
+  const auth = createAuthModule(context, { accounts });
+  const domains = createDomainsModule(context);
+  const adminUsers = createAdminUsersModule(context, { domains });
+  const hierarchy = createHierarchyModule(context, { accounts, adminUsers });
+  const agents = createAgentsModule(context, { hierarchy });
+  const runtime = createRuntimeModule(context, { agents: agents.agents, templates: agents.templates });
+  const inbox = await createInboxModule(context, { agents: agents.agents, runtime, sandbox });
+  const contacts = createContactsModule(context, { realtime: inbox.realtime });
+  const logs = createLogsModule(context);
+  const modules: { routes: readonly BoundRoute[]; stop?: () => Promise<void> }[] = [
+    system,
+    auth,
+    accounts,
+    hierarchy,
     adminUsers,
-  });
+    domains,
+    agents,
+    runtime,
+    inbox,
+    contacts,
+    logs,
+  ];
 
-  const templatesRepository = createTemplatesRepository(db);
-  const agents = createAgentsService({
-    repo: createAgentsRepository(db),
-    access,
-    findTemplate: templatesRepository.find,
-  });
-  const apps = createAppsService({ repo: createAppsRepository(db), agents, outbound, secretKey });
-  const templates = createTemplatesService({ repo: templatesRepository, agents, hierarchy });
-  const runtime = createRuntimeModule(context, { agents, templates });
-  const inbox = await createInboxModule(context, { agents, runtime, sandbox });
-  // Jobs run once every feature registered its own; on close they stop (running ones get half the
-  // shutdown grace to finish) before anything they use does.
+  // Jobs run once every module registered its own; on close they stop (running ones get half the shutdown
+  // grace to finish) before the modules, and the modules (last first) before what they use.
   await jobs.start();
   app.addHook("preClose", async () => {
     await jobs.stop(config.shutdownGraceMs / 2);
-    await inbox.stop();
-    unfollowAccess();
-    stopWatchingAccess();
+    for (const module of [...modules].reverse()) await module.stop?.();
+    stopFollowingAccess();
     await notifications.stop();
   });
-  const logs = createLogsModule(context);
 
   app.decorate("context", context);
   installErrorHandler(app);
@@ -221,21 +182,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 20, parts: 25 } });
   // The realtime endpoint (inbox): registered before the routes so it can take over their upgrades.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  registerFormBodies(app);
-  registerRoutes(app, context, routeTable, [
-    ...systemRoutes(registration),
-    ...authRoutes(auth),
-    ...accountsRoutes(createAccountsService({ repo: accountsRepository, storage })),
-    ...hierarchyRoutes(hierarchy),
-    ...adminUsersRoutes(adminUsers),
-    ...domainsRoutes(domains),
-    ...agentsRoutes(agents),
-    ...templatesRoutes(templates),
-    ...appsRoutes(apps),
-    ...runtime.routes,
-    ...inbox.routes,
-    ...logs.routes,
-  ]);
+  // Form posts (the carriers' webhooks): repeated fields become lists, as the signature check expects.
+  await app.register(formbody);
+  registerRoutes(
+    app,
+    context,
+    routeTable,
+    modules.flatMap((module) => module.routes),
+  );
   registerFiles(app, storage);
   await registerApiDocs(app, routeTable, { version: VERSION, publicUrl: config.publicUrl });
   await registerWebApp(app, config.webDistDir);

@@ -1,12 +1,8 @@
-import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../app-context.ts";
 import { createNoticeCache, followNotices } from "../../db/notice-cache.ts";
 import type { SandboxCarrier } from "../../providers/sms/sandbox-carrier.ts";
 import { createRealtimeHub } from "../../realtime/realtime-hub.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
-import { createContactsRepository } from "../contacts/contacts.repository.ts";
-import { contactsRoutes } from "../contacts/contacts.routes.ts";
-import { createContactsService } from "../contacts/contacts.service.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
 import { organizationOf } from "../runtime/model-settings.service.ts";
 import type { RuntimeModule } from "../runtime/runtime.module.ts";
@@ -19,25 +15,10 @@ import { aiReplyJob } from "./jobs.ts";
 /** The channel migration 0009's triggers notify with the id of an organisation whose inbox changed. */
 export const INBOX_CHANGED_CHANNEL = "switchboard_inbox_changed";
 
-/** Parses application/x-www-form-urlencoded bodies (carrier webhooks), keeping repeated fields as lists. */
-export function registerFormBodies(app: FastifyInstance) {
-  if (app.hasContentTypeParser("application/x-www-form-urlencoded")) return;
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string" },
-    (_request, body, done) => {
-      const params: Record<string, string | string[]> = {};
-      for (const [key, value] of new URLSearchParams(String(body))) {
-        const existing = params[key];
-        params[key] =
-          existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
-      }
-      done(null, params);
-    },
-  );
-}
-
-/** Wires the inbox: realtime hub, inbox service over the runtime's storage and turns, carriers, contacts. */
+/**
+ * Wires the inbox: the realtime hub (its events and the list cache they clear), the inbox service over the
+ * runtime's storage and turns, the AI-reply job, the carriers' webhooks and the sandbox handsets.
+ */
 export async function createInboxModule(
   context: AppContext,
   deps: { agents: AgentsService; runtime: RuntimeModule; sandbox: SandboxCarrier | null; now?: () => number },
@@ -105,20 +86,12 @@ export async function createInboxModule(
       })
       .catch((error: unknown) => context.log.warn({ err: error }, "handset event failed"));
   });
-  const contacts = createContactsService({
-    repo: createContactsRepository(db),
-    access: context.access,
-    realtime,
-  });
   const service = inbox;
   return {
     inbox: service,
     carrier,
     realtime,
-    routes: [
-      ...inboxRoutes({ inbox: service, carrier, storage: context.storage, db, access: context.access }),
-      ...contactsRoutes(contacts),
-    ],
+    routes: inboxRoutes({ inbox: service, carrier, storage: context.storage, db, access: context.access }),
     /** Called after the job runner stopped: no AI reply runs any more. */
     async stop() {
       realtime.stop();
