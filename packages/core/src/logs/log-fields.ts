@@ -90,7 +90,8 @@ export const LOG_FIELD_LABELS: Readonly<Record<LogFixedField, string>> = {
   duration: "Duration",
   fromNumber: "From Number",
   toNumber: "To Number",
-  cnam: "Caller Name",
+  // The carrier's caller-ID name: "Caller Name" is the name the agent collects (callerName).
+  cnam: "Caller ID Name",
   roomId: "Room ID",
   direction: "Direction",
   transfer: "Transfer",

@@ -16,7 +16,7 @@ import type { StoredToolCall, StoredToolResult } from "../../db/schema/index.ts"
  * need many rows, and the benchmarks (1,000,000 rows). Calls spread over the last `days` days, mostly in
  * business hours and on weekdays; three quarters inbound; some unanswered (duration 0), some transferred,
  * a share of inbound calls booking an appointment; collected data (reason, caller name, insurance,
- * appointment date, satisfaction, channel) as the agents store it. Deterministic for a seed (except the
+ * appointment time, satisfaction, channel) as the agents store it. Deterministic for a seed (except the
  * uuids and room ids, which must be unique in the table). With `conversations`, every row also gets what a
  * real call leaves behind: its room, its conversation and the transcript the log's data tells of.
  */
@@ -177,7 +177,8 @@ export function* generateLogs(options: GenerateLogsOptions): Generator<Generated
         },
         CLINIC_TIME_ZONE,
       );
-      data.appointmentDate = isoDayInZone(appointmentStart, CLINIC_TIME_ZONE);
+      // As the schedule tool stores it: the booked start with the clinic's offset.
+      data.appointmentTime = isoInZone(appointmentStart, CLINIC_TIME_ZONE);
     }
     if (channel === "voice" && random() < 0.1) data.voiceTier = "advanced";
     if (random() < 0.005) data.reviewReason = pick(REVIEW_REASONS);

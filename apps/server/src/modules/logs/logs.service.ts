@@ -200,6 +200,12 @@ export function createLogsService(deps: Deps) {
       .filter(([name]) => LOG_DATA_KEY_PATTERN.test(name) && !fixedLower.has(name.toLowerCase()))
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, type]) => ({ name, label: humanizeFieldName(name), type, fixed: false }));
+    // One label per field: a collected field whose words match another field's label says its key too.
+    const taken = new Set(fixed.map((field) => field.label.toLowerCase()));
+    for (const field of dynamic) {
+      if (taken.has(field.label.toLowerCase())) field.label = `${field.label} (${field.name})`;
+      taken.add(field.label.toLowerCase());
+    }
     return [...fixed, ...dynamic];
   }
 

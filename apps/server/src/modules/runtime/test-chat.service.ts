@@ -109,8 +109,9 @@ export function createTestChatService(deps: Deps) {
         channel: "web",
         stage,
         direction: "inbound",
-        fromAddress: access.caller.user.email ?? `user-${access.caller.user.id}`,
-        toAddress: agent.switchboardPhoneNumber ?? agent.username,
+        // The web channel's own addresses (usernames), never an e-mail or a phone number of another channel.
+        fromAddress: `user-${access.caller.user.id}`,
+        toAddress: agent.username,
       });
       fresh = true;
     }

@@ -1,6 +1,7 @@
 import {
   ApiRequestError,
   buildQuery,
+  getCampaigns,
   getConversationTranscript,
   type LogField,
   listLogFields,
@@ -12,7 +13,7 @@ import {
   conversationLogsExportName,
   type LogScreenState,
 } from "@switchboard/core";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
 import { useAccountKey } from "../../app/account-state.ts";
 import { apiClient, withViewingAs } from "../../lib/api-client.ts";
 import { getTargetAccountId, readToken } from "../../lib/session.ts";
@@ -60,6 +61,29 @@ export function useLogs(state: LogScreenState) {
     },
     placeholderData: keepPreviousData,
   });
+}
+
+/**
+ * The time zone of each agent (its campaign's), for showing its calls' dates and times in it. Agents whose
+ * campaign cannot be read (or has no zone) are left out: their rows use the browser's zone.
+ */
+export function useAgentTimeZones(agentIds: readonly number[]): Readonly<Record<number, string>> {
+  const [accountId, viewingAs] = useAccountKey();
+  const results = useQueries({
+    queries: agentIds.map((agentId) => ({
+      queryKey: ["agent-time-zone", accountId, viewingAs, agentId],
+      queryFn: async ({ signal }: { signal: AbortSignal }) =>
+        (await apiClient.call(getCampaigns, { query: { agentId }, signal })).staging.timezone,
+      staleTime: 5 * 60_000,
+      retry: false,
+    })),
+  });
+  const zones: Record<number, string> = {};
+  results.forEach((result, index) => {
+    const agentId = agentIds[index];
+    if (agentId !== undefined && typeof result.data === "string" && result.data) zones[agentId] = result.data;
+  });
+  return zones;
 }
 
 export function useTranscript(roomId: string, uuid: string) {

@@ -24,8 +24,15 @@ import { EmptyState, LoadingState } from "../../components/query-state.tsx";
 import { errorMessage } from "../../lib/shell-api.ts";
 import { toast } from "../../lib/toast.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
-import { type ExportProgress, exportLogs, useLogFields, useLogs, useTranscript } from "./api.ts";
-import { fieldLabel, formatCell, formatDuration } from "./log-format.ts";
+import {
+  type ExportProgress,
+  exportLogs,
+  useAgentTimeZones,
+  useLogFields,
+  useLogs,
+  useTranscript,
+} from "./api.ts";
+import { type CellContext, fieldLabel, formatCell, formatDuration } from "./log-format.ts";
 import { defaultColumns, useLogScreenState } from "./log-screen-query.ts";
 
 type Row = Record<string, unknown>;
@@ -185,7 +192,15 @@ function KeyValues({ entries }: { entries: Array<[string, string]> }) {
   );
 }
 
-function RowDialog({ dialog, close }: { dialog: Dialog; close: () => void }) {
+function RowDialog({
+  dialog,
+  close,
+  cellContext,
+}: {
+  dialog: Dialog;
+  close: () => void;
+  cellContext: (field: string, row: Row) => CellContext;
+}) {
   if (!dialog) return null;
   const { row } = dialog;
   const fixed = LOG_FIXED_FIELDS as readonly string[];
@@ -203,7 +218,7 @@ function RowDialog({ dialog, close }: { dialog: Dialog; close: () => void }) {
         <KeyValues
           entries={fixed
             .filter((field) => field in row)
-            .map((field) => [fieldLabel(field), formatCell(field, row[field])])}
+            .map((field) => [fieldLabel(field), formatCell(field, row[field], cellContext(field, row))])}
         />
       ) : dialog.kind === "stats" ? (
         <CallStats row={row} />
@@ -212,7 +227,7 @@ function RowDialog({ dialog, close }: { dialog: Dialog; close: () => void }) {
           <KeyValues
             entries={Object.keys(row)
               .filter((key) => !fixed.includes(key))
-              .map((key) => [fieldLabel(key), formatCell(key, row[key])])}
+              .map((key) => [fieldLabel(key), formatCell(key, row[key], cellContext(key, row))])}
           />
         ) : (
           <Text c="dimmed">The agent collected no data on this call.</Text>
@@ -242,7 +257,12 @@ export function LogsPage() {
   );
   // The rows carry the columns shown (the chosen ones, else the defaults), and so does an export.
   const view = useMemo(() => ({ ...state, fields: columns }), [state, columns]);
-  const logs = useLogs(view);
+  // The rows also carry their agent, whose time zone their dates and times are shown in.
+  const shown = useMemo(
+    () => (columns.includes("agentId") ? view : { ...view, fields: [...columns, "agentId"] }),
+    [view, columns],
+  );
+  const logs = useLogs(shown);
   const summary = describeFilters(state.filters, { labels });
   const page = state.page ?? 1;
   const pageSize = state.pageSize ?? PAGE_SIZES.logs;
@@ -250,6 +270,23 @@ export function LogsPage() {
   const rows: Row[] = logs.isError ? [] : (logs.data?.logs ?? []);
   const hasMore = logs.isError ? false : (logs.data?.pagination.hasMore ?? false);
   const total = logs.isError ? 0 : (logs.data?.totalCount ?? 0);
+  const types = useMemo(
+    () => Object.fromEntries((fields.data?.fields ?? []).map((field) => [field.name, field.type])),
+    [fields.data],
+  );
+  const agentIds = useMemo(
+    () =>
+      [...new Set(rows.map((row) => row.agentId))].filter(
+        (id): id is number => typeof id === "number" && id > 0,
+      ),
+    [rows],
+  );
+  const zones = useAgentTimeZones(agentIds);
+  // Dates and times of a row in its agent's time zone (issue #23 item 6).
+  const cellContext = (field: string, row: Row): CellContext => ({
+    type: types[field],
+    timeZone: typeof row.agentId === "number" ? zones[row.agentId] : undefined,
+  });
 
   return (
     <Stack gap="md">
@@ -313,7 +350,9 @@ export function LogsPage() {
               {rows.map((row) => (
                 <Table.Tr key={String(row.uuid)}>
                   {columns.map((column) => (
-                    <Table.Td key={column}>{formatCell(column, row[column])}</Table.Td>
+                    <Table.Td key={column}>
+                      {formatCell(column, row[column], cellContext(column, row))}
+                    </Table.Td>
                   ))}
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
@@ -384,7 +423,7 @@ export function LogsPage() {
           </Button>
         </Group>
       </Group>
-      <RowDialog dialog={dialog} close={() => setDialog(null)} />
+      <RowDialog dialog={dialog} close={() => setDialog(null)} cellContext={cellContext} />
     </Stack>
   );
 }
