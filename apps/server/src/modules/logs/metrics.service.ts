@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the dashboard's metrics from saved definition to figures (resolve, compute a
+// group in one SQL pass or with core's evaluator, daily series, save) read as one flow around
+// computeGroup; the SQL compiler is already apart (metric-sql.ts).
 import type { MetricDefinition, MetricResult } from "@switchboard/api";
 import {
   APPOINTMENT_BOOKED_FIELD,
