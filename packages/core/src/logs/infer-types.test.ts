@@ -1,26 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { inferFieldType, inferLogFieldTypes, inferValueType } from "./infer-types.ts";
-import { LOG_ROW_FIELD_TYPES } from "./log-fields.ts";
-
-describe("log row field types", () => {
-  it("declares the fixed fields of the spec", () => {
-    expect(LOG_ROW_FIELD_TYPES).toEqual({
-      accountId: "integer",
-      accountName: "string",
-      agentId: "integer",
-      timestamp: "date",
-      duration: "integer",
-      fromNumber: "string",
-      toNumber: "string",
-      cnam: "string",
-      roomId: "string",
-      direction: "string",
-      transfer: "string",
-      callId: "string",
-      uuid: "string",
-    });
-  });
-});
 
 describe("inferValueType", () => {
   it.each([

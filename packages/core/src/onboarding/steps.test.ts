@@ -1,24 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ONBOARDING_QUERY_KEYS, ONBOARDING_STEPS, resolveStepAlias, stepFromQuery } from "./steps.ts";
+import { resolveStepAlias, stepFromQuery } from "./steps.ts";
 
 describe("onboarding steps", () => {
-  it("lists the spec's steps and query keys", () => {
-    expect(ONBOARDING_STEPS).toEqual([
-      "WELCOME",
-      "SELECT_TEMPLATE",
-      "SETUP_TEMPLATE",
-      "SETUP_INTEGRATIONS",
-      "SELECT_TIMEZONE",
-      "SELECT_VOICE",
-      "GENERATE_AGENT",
-      "EDIT_AGENT",
-      "TEST_AGENT",
-      "CHOOSE_NUMBER",
-      "SCHEDULE_CALL",
-    ]);
-    expect(ONBOARDING_QUERY_KEYS).toEqual(["onboard", "activeStep", "fieldIndex", "integrationIndex"]);
-  });
-
   it.each([
     ["templates", "SELECT_TEMPLATE"],
     ["fields", "SETUP_TEMPLATE"],

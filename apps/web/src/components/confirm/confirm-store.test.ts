@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   acceptConfirm,
-  CONFIRM_DEFAULTS,
   cancelConfirm,
   clearConfirm,
   confirm,
@@ -21,10 +20,6 @@ afterEach(() => {
 });
 
 describe("confirm store", () => {
-  it("has the spec's default labels", () => {
-    expect(CONFIRM_DEFAULTS).toEqual({ confirmText: "Okay", cancelText: "Cancel" });
-  });
-
   it("opens a dialog and resolves true on confirm", async () => {
     const result = confirm({ title: "Delete it?" });
     expect(current()).toMatchObject({ opened: true, loading: false, error: null });
