@@ -216,33 +216,46 @@ test("a wizard step in the address resumes there after a reload; exit and discar
     .toBeNull();
 });
 
-test("an agent built from scratch greets in its first test", async ({ page }) => {
-  // Issue #23 item 3: the first bubble of a from-scratch agent's test was "cut off" and its greeting empty.
-  test.slow();
-  const business = `Harbour Plumbing ${Date.now().toString(36)}`;
-  await signUpOwner(page, business);
-  await page.goto("/app?onboard=true");
-  const wizard = page.getByRole("dialog", { name: "Build your agent" });
-  await wizard.getByRole("button", { name: "Build from scratch" }).click();
-  await wizard.getByLabel("Agent name").fill("Pipe Pal");
-  await wizard
-    .getByLabel("What should your agent do?")
-    .fill("You answer calls for a plumber. Ask what the problem is and the address.");
-  await wizard.getByRole("button", { name: "Create my agent" }).click();
-  await expect(wizard.getByRole("heading", { name: "Which time zone is your business in?" })).toBeVisible({
-    timeout: 15_000,
-  });
-  await wizard.getByRole("button", { name: "Next" }).click();
-  await expect(wizard.getByRole("heading", { name: "Choose your agent's voice" })).toBeVisible();
-  await wizard.getByRole("button", { name: "Next" }).click();
-  await wizard.getByRole("button", { name: "Save and continue" }).click();
-  await wizard.getByRole("button", { name: "Test your agent" }).click();
+test.describe("in a browser on New York time", () => {
+  test.use({ timezoneId: "America/New_York" });
 
-  const chat = page.getByRole("dialog", { name: "Test agent" });
-  const log = chat.getByRole("log");
-  await expect(log.getByTestId("chat-assistant").first()).toHaveText(
-    new RegExp(`Hi, you've reached ${business}\\. How can I help you today\\?`),
-  );
-  await expect(chat.getByText("The agent's answer was cut off. Try again.")).toHaveCount(0);
-  await expect(chat.getByRole("alert")).toHaveCount(0);
+  test("an agent built from scratch greets in its first test", async ({ page }) => {
+    // Issue #23 item 3: the first bubble of a from-scratch agent's test was "cut off" and its greeting empty.
+    test.slow();
+    const business = `Harbour Plumbing ${Date.now().toString(36)}`;
+    await signUpOwner(page, business);
+    await page.goto("/app?onboard=true");
+    const wizard = page.getByRole("dialog", { name: "Build your agent" });
+    await wizard.getByRole("button", { name: "Build from scratch" }).click();
+    await wizard.getByLabel("Agent name").fill("Pipe Pal");
+    await wizard
+      .getByLabel("What should your agent do?")
+      .fill("You answer calls for a plumber. Ask what the problem is and the address.");
+    await wizard.getByRole("button", { name: "Create my agent" }).click();
+    await expect(wizard.getByRole("heading", { name: "Which time zone is your business in?" })).toBeVisible({
+      timeout: 15_000,
+    });
+    // Issue #23 item 8: the time zone starts as the browser's, and the agent gets that very zone.
+    await expect(wizard.getByRole("combobox", { name: "Time zone" })).toHaveValue(/Eastern Time/);
+    await wizard.getByRole("button", { name: "Next" }).click();
+    await expect(wizard.getByRole("heading", { name: "Choose your agent's voice" })).toBeVisible();
+    await wizard.getByRole("button", { name: "Next" }).click();
+    await wizard.getByRole("button", { name: "Save and continue" }).click();
+    await wizard.getByRole("button", { name: "Test your agent" }).click();
+
+    const chat = page.getByRole("dialog", { name: "Test agent" });
+    const log = chat.getByRole("log");
+    await expect(log.getByTestId("chat-assistant").first()).toHaveText(
+      new RegExp(`Hi, you've reached ${business}\\. How can I help you today\\?`),
+    );
+    await expect(chat.getByText("The agent's answer was cut off. Try again.")).toHaveCount(0);
+    await expect(chat.getByRole("alert")).toHaveCount(0);
+
+    const agentId = new URL(page.url()).searchParams.get("testAgent");
+    const token = await page.evaluate(() => localStorage.getItem("token"));
+    const campaigns = await page.request.get(`/api/v2/campaigns?token=${token}&agentId=${agentId}`);
+    expect(((await campaigns.json()) as { staging: { timezone: string } }).staging.timezone).toBe(
+      "America/New_York",
+    );
+  });
 });

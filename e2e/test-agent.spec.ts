@@ -82,3 +82,25 @@ test("restarting starts a new conversation with the greeting, and the published 
   await expect(log.getByTestId("chat-assistant")).toHaveCount(1);
   await expect(log.getByTestId("chat-assistant")).toContainText("Thank you for calling Bluebird Dental");
 });
+
+test.describe("in a browser on Tokyo time", () => {
+  test.use({ timezoneId: "Asia/Tokyo" });
+
+  test("the organisation's schedule shows a booking at the time the caller booked, in the agent's zone", async ({
+    page,
+  }) => {
+    // Issue #23 item 8: a 10:00 am booking of the Front Desk (Los Angeles) showed in another zone.
+    const { dialog, log } = await openTestChat(page);
+    await expect(log.getByTestId("chat-assistant").first()).toBeVisible();
+    await say(dialog, "I'd like to book a cleaning tomorrow at 10am, my name is Kim Lee");
+    await expect(log.getByTestId("tool-step")).toContainText(
+      /Booked \w{3} \d{1,2} \w{3}, 10:00 am for Kim Lee/,
+    );
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await page.goto("/app/agents?schedule");
+    const schedule = page.getByRole("dialog", { name: "Schedule" });
+    const booking = schedule.getByTestId("booking").filter({ hasText: "Kim Lee" });
+    await expect(booking).toContainText(/^10:00\sAM – 10:30\sAM/);
+    await expect(schedule.getByText(/^Times in .*Pacific/)).toBeVisible();
+  });
+});

@@ -49,10 +49,28 @@ export function saveOnboardingSettings(value: SavedOnboarding) {
   return apiClient.call(saveAccountSetting, { body: { settings: { onboarding: value } } });
 }
 
-/** The IANA zone the runtime uses for a time-zone table value (the table's first zone name). */
-export function ianaZone(timezone: string | null): string | undefined {
-  if (!timezone) return undefined;
-  return findTimezoneByValue(timezone)?.utc[0] ?? timezone;
+/** This browser's IANA zone, if it has one. */
+function browserZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The IANA zone the runtime uses for a time-zone table value: the browser's own zone when the chosen row
+ * lists it (a New Yorker's "Eastern Standard Time" is America/New_York, not the row's first city), else the
+ * row's first zone. With no choice (the step skipped), the browser's zone.
+ */
+export function ianaZone(
+  timezone: string | null,
+  browser: string | undefined = browserZone(),
+): string | undefined {
+  if (!timezone) return browser;
+  const entry = findTimezoneByValue(timezone);
+  if (!entry) return timezone;
+  return browser && entry.utc.includes(browser) ? browser : entry.utc[0];
 }
 
 export type GenerateInput =

@@ -1,17 +1,28 @@
 import { Badge, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { type Booking, getSchedule } from "@switchboard/api";
 import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
 import { useAccountKey } from "../../app/account-state.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { apiClient } from "../../lib/api-client.ts";
 import type { OverlayComponentProps } from "../../overlays/registry.ts";
 import { overlayAccountId } from "../accounts/account-kinds.ts";
-import { useCampaigns } from "../agents/api.ts";
+import { useAgentTimeZones } from "../logs/api.ts";
 
 type Formats = { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat; zone: Intl.DateTimeFormat };
 
 /** Times read in the agent's time zone (where the caller booked), else in this browser's. */
+const cache = new Map<string, Formats>();
+
 function formatsFor(timeZone: string | undefined): Formats {
+  const cached = cache.get(timeZone ?? "");
+  if (cached) return cached;
+  const formats = buildFormats(timeZone);
+  cache.set(timeZone ?? "", formats);
+  return formats;
+}
+
+function buildFormats(timeZone: string | undefined): Formats {
   const zone = timeZone && Intl.supportedValuesOf("timeZone").includes(timeZone) ? timeZone : undefined;
   return {
     day: new Intl.DateTimeFormat(undefined, {
@@ -29,10 +40,11 @@ function zoneName(formats: Formats): string {
   return formats.zone.formatToParts(new Date()).find((part) => part.type === "timeZoneName")?.value ?? "";
 }
 
-function byDay(bookings: Booking[], formats: Formats): [string, Booking[]][] {
+/** The bookings by day, each on the day of its own agent's zone. */
+function byDay(bookings: Booking[], formatsOf: (booking: Booking) => Formats): [string, Booking[]][] {
   const days = new Map<string, Booking[]>();
   for (const booking of [...bookings].sort((a, b) => a.start - b.start)) {
-    const day = formats.day.format(new Date(booking.start));
+    const day = formatsOf(booking).day.format(new Date(booking.start));
     days.set(day, [...(days.get(day) ?? []), booking]);
   }
   return [...days.entries()];
@@ -46,8 +58,15 @@ export function ScheduleOverlay({ value }: OverlayComponentProps) {
     queryKey: ["schedule", accountId, viewingAs, agentId],
     queryFn: ({ signal }) => apiClient.call(getSchedule, { query: agentId ? { agentId } : {}, signal }),
   });
-  const timezone = useCampaigns(agentId).data?.staging.timezone ?? undefined;
-  const formats = formatsFor(timezone ?? undefined);
+  // Every booking reads in its own agent's time zone (where the caller booked it): the whole organisation's
+  // schedule mixes agents, and none of them need be in this browser's zone.
+  const agentIds = useMemo(
+    () => [...new Set((schedule.data?.bookings ?? []).map((booking) => booking.agentId))],
+    [schedule.data],
+  );
+  const zones = useAgentTimeZones(agentId ? [agentId] : agentIds);
+  const formatsOf = (booking: Booking) => formatsFor(zones[booking.agentId]);
+  const shownZones = [...new Set((schedule.data?.bookings ?? []).map((b) => zoneName(formatsOf(b))))];
   if (schedule.isPending) return <LoadingState label="Loading the schedule…" />;
   if (schedule.isError) return <ErrorState error={schedule.error} onRetry={() => void schedule.refetch()} />;
   if (schedule.data.bookings.length === 0)
@@ -57,9 +76,9 @@ export function ScheduleOverlay({ value }: OverlayComponentProps) {
   return (
     <Stack gap="md" aria-label="Bookings">
       <Text size="sm" c="dimmed">
-        Times in {zoneName(formats)}.
+        Times in {shownZones.join(", ")}.
       </Text>
-      {byDay(schedule.data.bookings, formats).map(([day, bookings]) => (
+      {byDay(schedule.data.bookings, formatsOf).map(([day, bookings]) => (
         <Stack key={day} gap={4}>
           <Title order={5}>{day}</Title>
           <Table verticalSpacing={4}>
@@ -67,8 +86,8 @@ export function ScheduleOverlay({ value }: OverlayComponentProps) {
               {bookings.map((booking) => (
                 <Table.Tr key={booking.id} data-testid="booking">
                   <Table.Td w={150}>
-                    {formats.time.format(new Date(booking.start))} –{" "}
-                    {formats.time.format(new Date(booking.end))}
+                    {formatsOf(booking).time.format(new Date(booking.start))} –{" "}
+                    {formatsOf(booking).time.format(new Date(booking.end))}
                   </Table.Td>
                   <Table.Td>
                     <Group gap="xs">
