@@ -1,10 +1,11 @@
 import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import * as api from "@switchboard/api";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller } from "../../../test/api-call.ts";
+import { expectRefusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { installedApps } from "../../db/schema/index.ts";
@@ -12,76 +13,87 @@ import { createOutbound } from "../../http/outbound.ts";
 import { TOOL_EXECUTORS, type ToolContext } from "../runtime/tool-executors.ts";
 
 let app: FastifyInstance;
-let call: ReturnType<typeof apiCaller>;
+let client: TestClient;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
 
 beforeAll(async () => {
   app = await buildTestApp();
-  call = apiCaller(app);
+  client = testClient(app);
   world = await buildHierarchy(app);
 });
 afterAll(async () => {
   await app.close();
 });
 
+const WEBHOOK = { appId: "webhook", appVersion: "1.0.0" };
+
 describe("apps", () => {
   it("lists the built-in catalogue with auth parameters and function schemas", async () => {
-    const res = await call("GET", "/api/v2/apps", { token: world.members.o1Owner.token });
-    expect(res.status).toBe(200);
-    const ids = res.body.apps.map((a: { appId: string }) => a.appId);
+    const res = await client(world.members.o1Owner.token).call(api.listApps);
+    const ids = res.apps.map((a) => a.appId);
     expect(ids).toEqual(["schedule", "call-transfer", "end-call", "send-sms", "collect-data", "webhook"]);
-    const webhook = res.body.apps.find((a: { appId: string }) => a.appId === "webhook");
-    expect(webhook.dependencies.providers.auth.parameters.properties.url).toMatchObject({ default: "" });
+    const webhook = res.apps.find((a) => a.appId === "webhook");
+    expect(webhook?.dependencies.providers.auth.parameters.properties.url).toMatchObject({ default: "" });
     expect(webhook).toMatchObject({ installed: false, data: null });
-    const unknown = await call("GET", "/api/v2/apps/nope/1.0.0", { token: world.members.o1Owner.token });
-    expect(unknown.status).toBe(404);
+    const unknown = await expectRefusal(
+      client(world.members.o1Owner.token).call(api.getApp, {
+        params: { appId: "nope", appVersion: "1.0.0" },
+      }),
+      404,
+    );
     expect(unknown.body).toEqual({ success: false, message: "App not found" });
   });
 
   it("installs once (idempotent), updates data, reloads, uninstalls; per organisation", async () => {
-    const o1 = { token: world.members.o1Owner.token };
-    const path = "/api/v2/apps/webhook/1.0.0";
-    const bad = await call("POST", path, { ...o1, body: { data: { url: "not a url" } } });
-    expect(bad.status).toBe(400);
-    const first = await call("POST", path, { ...o1, body: { data: { url: "https://hooks.example/a" } } });
-    expect(first.body.app).toMatchObject({
+    const o1 = client(world.members.o1Owner.token);
+    const params = WEBHOOK;
+    await expectRefusal(o1.call(api.installApp, { params, body: { data: { url: "not a url" } } }), 400);
+    const first = await o1.call(api.installApp, {
+      params,
+      body: { data: { url: "https://hooks.example/a" } },
+    });
+    expect(first.app).toMatchObject({
       installed: true,
       data: { url: "https://hooks.example/a", secret: "" },
     });
-    const again = await call("POST", path, { ...o1, body: { data: { url: "https://hooks.example/b" } } });
-    expect(again.body.app.data.url).toBe("https://hooks.example/a");
-    const listed = await call("GET", "/api/v2/apps", o1);
-    expect(listed.body.apps.filter((a: { installed: boolean }) => a.installed)).toHaveLength(1);
+    const again = await o1.call(api.installApp, {
+      params,
+      body: { data: { url: "https://hooks.example/b" } },
+    });
+    expect(again.app.data?.url).toBe("https://hooks.example/a");
+    const listed = await o1.call(api.listApps);
+    expect(listed.apps.filter((a) => a.installed)).toHaveLength(1);
 
-    const merged = await call("PUT", path, { ...o1, body: { data: { secret: "s3" } } });
-    expect(merged.body.app.data).toEqual({ url: "https://hooks.example/a", secret: "••••" });
-    const reloaded = await call("PUT", path, {
-      ...o1,
+    const merged = await o1.call(api.updateApp, { params, body: { data: { secret: "s3" } } });
+    expect(merged.app.data).toEqual({ url: "https://hooks.example/a", secret: "••••" });
+    const reloaded = await o1.call(api.updateApp, {
+      params,
       body: { reload: true, data: { url: "https://x.example" } },
     });
-    expect(reloaded.body.app.data).toEqual({ url: "https://x.example", secret: "" });
+    expect(reloaded.app.data).toEqual({ url: "https://x.example", secret: "" });
 
     // The agent account below uses its organisation's installation; another tenant sees nothing of it.
-    const viaAgent = await call("GET", path, { ...o1, targetAccountId: world.accounts.A1.id });
-    expect(viaAgent.body.app.installed).toBe(true);
-    const foreign = await call("GET", path, { token: world.members.o2Owner.token });
-    expect(foreign.body.app.installed).toBe(false);
-    expect(JSON.stringify(foreign.body)).not.toContain("x.example");
+    const viaAgent = await client(world.members.o1Owner.token, world.accounts.A1.id).call(api.getApp, {
+      params,
+    });
+    expect(viaAgent.app.installed).toBe(true);
+    const foreign = await client(world.members.o2Owner.token).call(api.getApp, { params });
+    expect(foreign.app.installed).toBe(false);
+    expect(JSON.stringify(foreign)).not.toContain("x.example");
 
-    const removed = await call("DELETE", path, o1);
-    expect(removed.body).toEqual({ success: true, message: "App removed." });
-    expect((await call("DELETE", path, o1)).status).toBe(404);
-    expect((await call("PUT", path, { ...o1, body: {} })).status).toBe(404);
+    const removed = await o1.call(api.uninstallApp, { params });
+    expect(removed).toEqual({ success: true, message: "App removed." });
+    await expectRefusal(o1.call(api.uninstallApp, { params }), 404);
+    await expectRefusal(o1.call(api.updateApp, { params, body: {} }), 404);
   });
 
   it("offers the installed apps' functions and says which the agent enables", async () => {
-    const o1 = { token: world.members.o1Owner.token };
-    const none = await call("GET", "/api/v2/agent/functions", o1);
-    expect(none.body.functions.some((f: { appId: string }) => f.appId === "end-call")).toBe(false);
-    await call("POST", "/api/v2/apps/end-call/1.0.0", { ...o1, body: {} });
-    await call("POST", "/api/v2/apps/schedule/1.0.0", { ...o1, body: {} });
-    await call("POST", "/api/v2/campaign", {
-      ...o1,
+    const o1 = client(world.members.o1Owner.token);
+    const none = await o1.call(api.listAgentFunctions);
+    expect(none.functions.some((f) => f.appId === "end-call")).toBe(false);
+    await o1.call(api.installApp, { params: { appId: "end-call", appVersion: "1.0.0" }, body: {} });
+    await o1.call(api.installApp, { params: { appId: "schedule", appVersion: "1.0.0" }, body: {} });
+    await o1.call(api.saveCampaign, {
       body: {
         agentId: world.accounts.A1.id,
         agentInstructions: "Hi",
@@ -89,38 +101,31 @@ describe("apps", () => {
         enabledFunctions: { "end-call@1.0.0": ["endCall"] },
       },
     });
-    const res = await call("GET", "/api/v2/agent/functions", {
-      ...o1,
-      query: { agentId: world.accounts.A1.id },
-    });
-    expect(res.status).toBe(200);
-    const endCall = res.body.functions.find((f: { name: string }) => f.name === "endCall");
+    const res = await o1.call(api.listAgentFunctions, { query: { agentId: world.accounts.A1.id } });
+    const endCall = res.functions.find((f) => f.name === "endCall");
     expect(endCall).toMatchObject({ key: "end-call@1.0.0", enabled: true, parameters: { type: "object" } });
-    const book = res.body.functions.find((f: { name: string }) => f.name === "bookAppointment");
+    const book = res.functions.find((f) => f.name === "bookAppointment");
     expect(book).toMatchObject({ appId: "schedule", enabled: false });
-    expect(book.parameters.required).toContain("start");
-    const all = await call("GET", "/api/v2/agent/functions", { ...o1, query: { installedOnly: false } });
-    expect(all.body.functions.some((f: { name: string }) => f.name === "callWebhook")).toBe(true);
-    expect(all.body.functions[0].enabled).toBeNull();
-    const foreignAgent = await call("GET", "/api/v2/agent/functions", {
-      ...o1,
-      query: { agentId: world.accounts.A2.id },
-    });
-    expect(foreignAgent.status).toBe(404);
+    expect(book?.parameters.required).toContain("start");
+    const all = await o1.call(api.listAgentFunctions, { query: { installedOnly: false } });
+    expect(all.functions.some((f) => f.name === "callWebhook")).toBe(true);
+    expect(all.functions[0]?.enabled).toBeNull();
+    await expectRefusal(o1.call(api.listAgentFunctions, { query: { agentId: world.accounts.A2.id } }), 404);
   });
 
   it("refuses changes from an organisation admin of another tenant", async () => {
-    const res = await call("POST", "/api/v2/apps/end-call/1.0.0", {
-      token: world.members.uOwner.token,
-      targetAccountId: world.accounts.O1.id,
-      body: {},
-    });
-    expect(res.status).toBe(404);
+    await expectRefusal(
+      client(world.members.uOwner.token, world.accounts.O1.id).call(api.installApp, {
+        params: { appId: "end-call", appVersion: "1.0.0" },
+        body: {},
+      }),
+      404,
+    );
   });
 });
 
 describe("the webhook app's secret", () => {
-  const path = "/api/v2/apps/webhook/1.0.0";
+  const params = WEBHOOK;
   const storedData = async (accountId: number) => {
     const [row] = await app.context.database.db
       .select()
@@ -130,41 +135,38 @@ describe("the webhook app's secret", () => {
   };
 
   it("is stored encrypted, answered masked, revealed and rotated only on purpose", async () => {
-    const o2 = { token: world.members.o2Owner.token };
+    const o2 = client(world.members.o2Owner.token);
     const secret = "whsec_the-owners-own-secret-123";
-    await call("POST", path, { ...o2, body: { data: { url: "https://hooks.example/x", secret } } });
+    await o2.call(api.installApp, { params, body: { data: { url: "https://hooks.example/x", secret } } });
     const stored = await storedData(world.accounts.O2.id);
     expect(stored.secret).toMatch(/^v1:/);
     expect(JSON.stringify(stored)).not.toContain("owners-own");
-    const listed = await call("GET", "/api/v2/apps", o2);
-    expect(JSON.stringify(listed.body)).not.toContain("owners-own");
-    const shown = listed.body.apps.find((a: { appId: string }) => a.appId === "webhook").data.secret;
+    const listed = await o2.call(api.listApps);
+    expect(JSON.stringify(listed)).not.toContain("owners-own");
+    const shown = listed.apps.find((a) => a.appId === "webhook")?.data?.secret;
     expect(shown).toBe("whs…-123");
     // Sending the mask back (a form that saves every field) keeps the secret.
-    await call("PUT", path, { ...o2, body: { data: { url: "https://hooks.example/y", secret: shown } } });
-    const revealed = await call("POST", `${path}/secret`, {
-      ...o2,
-      body: { name: "secret", action: "reveal" },
+    await o2.call(api.updateApp, {
+      params,
+      body: { data: { url: "https://hooks.example/y", secret: shown } },
     });
-    expect(revealed.body).toEqual({ success: true, name: "secret", value: secret });
+    const revealed = await o2.call(api.appSecret, { params, body: { name: "secret", action: "reveal" } });
+    expect(revealed).toEqual({ success: true, name: "secret", value: secret });
 
-    const rotated = await call("POST", `${path}/secret`, {
-      ...o2,
-      body: { name: "secret", action: "rotate" },
-    });
-    expect(rotated.body.value).toMatch(/^whsec_/);
-    expect(rotated.body.value).not.toBe(secret);
-    const after = await call("POST", `${path}/secret`, { ...o2, body: { name: "secret", action: "reveal" } });
-    expect(after.body.value).toBe(rotated.body.value);
-    expect(
-      (await call("POST", `${path}/secret`, { ...o2, body: { name: "url", action: "reveal" } })).status,
-    ).toBe(400);
+    const rotated = await o2.call(api.appSecret, { params, body: { name: "secret", action: "rotate" } });
+    expect(rotated.value).toMatch(/^whsec_/);
+    expect(rotated.value).not.toBe(secret);
+    const after = await o2.call(api.appSecret, { params, body: { name: "secret", action: "reveal" } });
+    expect(after.value).toBe(rotated.value);
+    await expectRefusal(o2.call(api.appSecret, { params, body: { name: "url", action: "reveal" } }), 400);
     // An admin may not reveal it through another tenant, and a tenant without the app gets a 404.
-    const foreign = await call("POST", `${path}/secret`, {
-      token: world.members.uOwner.token,
-      body: { name: "secret", action: "reveal" },
-    });
-    expect(foreign.status).toBe(404);
+    const foreign = await expectRefusal(
+      client(world.members.uOwner.token).call(api.appSecret, {
+        params,
+        body: { name: "secret", action: "reveal" },
+      }),
+      404,
+    );
     expect(JSON.stringify(foreign.body)).not.toContain("whsec_");
   });
 
