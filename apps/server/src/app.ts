@@ -36,6 +36,8 @@ import { createLogsModule } from "./modules/logs/logs.module.ts";
 import { createRuntimeModule } from "./modules/runtime/runtime.module.ts";
 import { createSystemModule } from "./modules/system/system.module.ts";
 import { startInstanceRegistration } from "./modules/system/system.service.ts";
+import { createSipModule } from "./modules/voice/sip/sip.module.ts";
+import { createVoiceModule } from "./modules/voice/voice.module.ts";
 import { outboxEmailProvider, smtpEmailProvider } from "./providers/email/email-provider.ts";
 import { createOutbox } from "./providers/outbox/outbox.ts";
 import { sandboxCarrier } from "./providers/sms/sandbox-carrier.ts";
@@ -152,6 +154,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const inbox = await createInboxModule(context, { agents: agents.agents, runtime, sandbox });
   const contacts = createContactsModule(context, { realtime: inbox.realtime });
   const logs = createLogsModule(context);
+  const voice = createVoiceModule(context, { agents: agents.agents, runtime });
+  // SIP calls on SIP_PORT; listed after voice so it stops first (hanging up its calls into the sessions).
+  const sip = await createSipModule(context, { voice });
   const modules: { routes: readonly BoundRoute[]; stop?: () => Promise<void> }[] = [
     system,
     auth,
@@ -164,6 +169,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     inbox,
     contacts,
     logs,
+    voice,
+    sip,
   ];
 
   // Jobs run once every module registered its own; on close they stop (running ones get half the shutdown
@@ -177,6 +184,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   app.decorate("context", context);
+  app.decorate("voice", voice);
   installErrorHandler(app);
   // Uploads: each route sets its own smaller limit (profile images 2 MB).
   await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 20, parts: 25 } });

@@ -1,3 +1,4 @@
+/// <reference path="./fvad-wasm.d.ts" />
 import createFvad, { type FvadModule } from "@echogarden/fvad-wasm";
 import { rms } from "../../modules/voice/audio.ts";
 import { FRAME_SAMPLES, SAMPLE_RATE } from "../../modules/voice/call-leg.ts";

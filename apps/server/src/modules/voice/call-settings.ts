@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { FRAME_MS } from "./call-leg.ts";
+
+/**
+ * How an agent takes turns on a call. Per agent: the agent account's `details.callSettings` (any field
+ * missing or out of range falls back to its default).
+ */
+export const callSettingsSchema = z.object({
+  /** Silence after the caller's last voiced frame before the turn ends. */
+  endpointSilenceMs: z.number().int().min(200).max(3000).catch(600),
+  /** Voiced speech while the agent talks before it counts as an interruption (shorter: a backchannel). */
+  bargeInMinSpeechMs: z.number().int().min(60).max(2000).catch(400),
+  /** Voiced speech an utterance needs to be a turn at all (shorter: a click, a cough). */
+  minUtteranceMs: z.number().int().min(40).max(1000).catch(120),
+  /** Caller silence after the agent finished before it asks whether anyone is there (0: never). */
+  idlePromptSeconds: z.number().int().min(0).max(600).catch(10),
+  /** Longest call; the agent says goodbye and hangs up. */
+  maxCallSeconds: z
+    .number()
+    .int()
+    .min(10)
+    .max(4 * 3600)
+    .catch(1800),
+  idlePrompt: z.string().min(1).max(300).catch("Are you still there?"),
+  maxCallMessage: z.string().min(1).max(300).catch("We have reached the time limit for this call. Goodbye."),
+});
+export type CallSettings = z.infer<typeof callSettingsSchema>;
+
+export const DEFAULT_CALL_SETTINGS: CallSettings = callSettingsSchema.parse({});
+
+/** The agent's settings from its account details, defaults for anything missing or invalid. */
+export function callSettingsOf(details: unknown, override: Partial<CallSettings> = {}): CallSettings {
+  const stored = (details as { callSettings?: unknown } | null)?.callSettings;
+  const base = callSettingsSchema.parse(stored && typeof stored === "object" ? stored : {});
+  return { ...base, ...override };
+}
+
+export const framesOf = (ms: number) => Math.max(1, Math.round(ms / FRAME_MS));
