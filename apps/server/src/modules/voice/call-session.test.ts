@@ -1,0 +1,139 @@
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFakeCallLeg, voicedOnsetTick } from "../../../test/fake-call-leg.ts";
+import { buildTestApp } from "../../../test/helpers.ts";
+import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
+import { accounts } from "../../db/schema/index.ts";
+import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+
+/** Calls end to end over an in-memory leg: the demo's Front Desk agent, offline speech, the sandbox model. */
+
+const GREETING = "Thank you for calling Bluebird Dental, how can I help you today?";
+const ANSWER = "Yes, we see children from age 3, and their first visit is free.";
+
+let app: FastifyInstance;
+let frontDesk: number;
+let question: Int16Array;
+let backchannel: Int16Array;
+
+beforeAll(async () => {
+  [app, question, backchannel] = await Promise.all([
+    buildTestApp({ DEMO_DATA: "true" }),
+    spokenFixture("Do you see children?"),
+    spokenFixture("Yeah."),
+  ]);
+  const rows = await app.context.database.db.select().from(accounts).where(eq(accounts.accountType, "agent"));
+  const row = rows.find((r) => (r.details as { agentName?: string }).agentName === "Front Desk");
+  if (!row) throw new Error("demo Front Desk agent missing");
+  frontDesk = row.id;
+});
+afterAll(async () => {
+  await app.close();
+});
+
+async function transcript(uuid: string) {
+  const messages = await createConversationsRepository(app.context.database.db).conversationMessages(uuid);
+  return messages.map((m) => ({ role: m.role, text: m.text, error: m.error }));
+}
+
+describe("a call", () => {
+  it("greets, hears the question, answers in speech, and is logged as a call", async () => {
+    const fake = createFakeCallLeg({ speed: 3 });
+    const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk });
+    const uuid = await session.ready;
+    expect(uuid).toBeTruthy();
+    await fake.untilAgentDone(300);
+    const greetingFrames = fake.played.length;
+    expect(greetingFrames).toBeGreaterThan(100); // ~3 s of speech
+    fake.say(concat(question, silence(1200)));
+    await fake.untilAgentDone(300);
+    const answerFrames = fake.played.length - greetingFrames;
+    expect(answerFrames).toBeGreaterThan(100);
+    expect(fake.played.slice(greetingFrames).some((f) => f.level > 1000)).toBe(true);
+    fake.callerHangsUp();
+    const summary = await session.ended;
+    expect(summary.outcome).toBe("caller-hangup");
+    expect(summary.turns.map((t) => t.text)).toEqual(["do you see children"]);
+
+    expect(await transcript(uuid as string)).toEqual([
+      { role: "assistant", text: GREETING, error: null },
+      { role: "user", text: "do you see children", error: null },
+      { role: "assistant", text: ANSWER, error: null },
+    ]);
+    const log = await createConversationsRepository(app.context.database.db).findLog(uuid as string);
+    expect(log).toMatchObject({
+      direction: "inbound",
+      fromNumber: fake.leg.info.from,
+      toNumber: fake.leg.info.to,
+      callId: fake.leg.info.callId,
+      agentId: frontDesk,
+    });
+    expect(log?.duration).toBeGreaterThanOrEqual(3);
+    expect(log?.data).toMatchObject({ channel: "voice", callOutcome: "caller-hangup", transport: "browser" });
+  }, 30_000);
+
+  it("stops talking within 100 ms when the caller barges in, keeping only what was heard", async () => {
+    const fake = createFakeCallLeg({ speed: 3 });
+    const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk });
+    const uuid = (await session.ready) as string;
+    await fake.untilAgentPlayed(50); // a second into the greeting
+    const { startTick } = fake.say(concat(question, silence(1200)));
+    const onset = voicedOnsetTick(question, startTick);
+    await fake.untilTick(onset + 120);
+    await fake.untilAgentDone(300);
+    fake.callerHangsUp();
+    const summary = await session.ended;
+
+    const clear = fake.clears.find((c) => c.tick >= startTick);
+    expect(clear).toBeDefined();
+    expect(clear?.dropped).toBeGreaterThan(0);
+    // Cleared within 5 frames (100 ms) of the first voiced caller frame, and nothing of the greeting after.
+    expect((clear?.tick ?? 0) - onset).toBeLessThanOrEqual(5);
+    expect(summary.bargeIns).toBe(1);
+
+    const [greeting, ...rest] = await transcript(uuid);
+    expect(greeting?.error).toBe("Interrupted by the caller.");
+    expect(greeting?.text.length).toBeGreaterThan(0);
+    expect(greeting?.text.length).toBeLessThan(GREETING.length);
+    expect(GREETING.startsWith(greeting?.text ?? "-")).toBe(true);
+    expect(rest).toEqual([
+      { role: "user", text: "do you see children", error: null },
+      { role: "assistant", text: ANSWER, error: null },
+    ]);
+  }, 30_000);
+
+  it("goes on talking through a backchannel", async () => {
+    const fake = createFakeCallLeg({ speed: 3 });
+    const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk });
+    const uuid = (await session.ready) as string;
+    await fake.untilAgentPlayed(40);
+    const { startTick } = fake.say(concat(backchannel, silence(300)));
+    await fake.untilTick(startTick + 40);
+    await fake.untilAgentDone(700);
+    fake.callerHangsUp();
+    const summary = await session.ended;
+    expect(summary.bargeIns).toBe(0);
+    expect(summary.turns).toEqual([]);
+    // It paused at the onset and resumed where it stopped: the whole greeting was played.
+    expect(await transcript(uuid)).toEqual([{ role: "assistant", text: GREETING, error: null }]);
+    expect(fake.played.filter((f) => f.tick > startTick + 20).length).toBeGreaterThan(20);
+  }, 30_000);
+
+  it("hears pressed digits as text and refuses an unknown agent clearly", async () => {
+    const fake = createFakeCallLeg({ speed: 3 });
+    const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk });
+    const uuid = (await session.ready) as string;
+    await fake.untilAgentDone(200);
+    fake.press("4");
+    await fake.untilAgentDone(200);
+    fake.callerHangsUp();
+    await session.ended;
+    expect((await transcript(uuid)).map((m) => m.text)).toContain("[pressed 4]");
+
+    const other = createFakeCallLeg();
+    const refused = await app.voice.startCallSession(other.leg, { agentAccountId: 999_999 }).ended;
+    expect(refused).toMatchObject({ outcome: "failed", error: "no agent with id 999999" });
+    expect(other.hungUp).toBe("no agent with id 999999");
+  }, 30_000);
+});
