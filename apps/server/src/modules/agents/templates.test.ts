@@ -1,24 +1,25 @@
+import * as api from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller } from "../../../test/api-call.ts";
+import { expectRefusal, refusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { seedDemoAgents } from "../../db/seed.ts";
 
 let app: FastifyInstance;
-let call: ReturnType<typeof apiCaller>;
+let client: TestClient;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
 
 beforeAll(async () => {
   app = await buildTestApp();
-  call = apiCaller(app);
+  client = testClient(app);
   world = await buildHierarchy(app);
 });
 afterAll(async () => {
   await app.close();
 });
 
-const dental = {
+const dental: api.RouteBody<typeof api.createTemplate> = {
   name: "Dental receptionist",
   description: "Answers for a dental clinic",
   agentInstructions: "You are the receptionist of {clinicName}. Opening hours: {hours}.",
@@ -36,10 +37,9 @@ const dental = {
 
 describe("templates", () => {
   it("creates, lists by visibility, reads, updates with a stale check and deletes", async () => {
-    const r1 = { token: world.members.r1Owner.token };
-    const created = await call("POST", "/api/v2/templates/createTemplate", { ...r1, body: dental });
-    expect(created.status).toBe(200);
-    const template = created.body.template;
+    const r1 = client(world.members.r1Owner.token);
+    const created = await r1.call(api.createTemplate, { body: dental });
+    const template = created.template;
     expect(template).toMatchObject({
       name: "Dental receptionist",
       ownerAccountId: world.accounts.R1.id,
@@ -48,207 +48,170 @@ describe("templates", () => {
       apps: [{ appId: "schedule", version: "1.0.0" }],
       revision: 1,
     });
+    const params = { id: template.id };
 
     // The organisation below sees it (read-only); another tenant does not.
-    const o1List = await call("GET", "/api/v2/templates", { token: world.members.o1Owner.token });
-    const seen = o1List.body.templates.find((t: { id: number }) => t.id === template.id);
+    const o1List = await client(world.members.o1Owner.token).call(api.listTemplates);
+    const seen = o1List.templates.find((t) => t.id === template.id);
     expect(seen).toMatchObject({ editable: false });
-    const o2List = await call("GET", "/api/v2/templates", { token: world.members.o2Owner.token });
-    expect(o2List.body.templates.some((t: { id: number }) => t.id === template.id)).toBe(false);
-    const o2Get = await call("GET", `/api/v2/templates/${template.id}`, {
-      token: world.members.o2Owner.token,
-    });
-    expect(o2Get.status).toBe(404);
+    const o2List = await client(world.members.o2Owner.token).call(api.listTemplates);
+    expect(o2List.templates.some((t) => t.id === template.id)).toBe(false);
+    const o2Get = await expectRefusal(
+      client(world.members.o2Owner.token).call(api.getTemplate, { params }),
+      404,
+    );
     expect(o2Get.body).toEqual({ success: false, message: "Template not found" });
-    const o1Edit = await call("POST", `/api/v2/templates/${template.id}`, {
-      token: world.members.o1Owner.token,
-      body: { name: "Mine now" },
-    });
-    expect(o1Edit.status).toBe(403);
+    await expectRefusal(
+      client(world.members.o1Owner.token).call(api.updateTemplate, { params, body: { name: "Mine now" } }),
+      403,
+    );
 
-    const updated = await call("POST", `/api/v2/templates/${template.id}`, {
-      ...r1,
+    const updated = await r1.call(api.updateTemplate, {
+      params,
       body: { name: "Dental front desk", revision: 1 },
     });
-    expect(updated.body.template).toMatchObject({ name: "Dental front desk", revision: 2 });
-    const stale = await call("POST", `/api/v2/templates/${template.id}`, {
-      ...r1,
-      body: { name: "Stale", revision: 1 },
-    });
-    expect(stale.status).toBe(409);
+    expect(updated.template).toMatchObject({ name: "Dental front desk", revision: 2 });
+    const stale = await expectRefusal(
+      r1.call(api.updateTemplate, { params, body: { name: "Stale", revision: 1 } }),
+      409,
+    );
     expect(stale.body).toMatchObject({ success: false, current: { name: "Dental front desk" } });
 
-    const implied = await call("POST", "/api/v2/templates/createTemplate", {
-      ...r1,
+    const implied = await r1.call(api.createTemplate, {
       body: { name: "Booker", actions: [{ name: "schedule" }] },
     });
-    expect(implied.body.template.templateIntegrations).toEqual(["calendar"]);
-    const badFunction = await call("POST", "/api/v2/templates/createTemplate", {
-      ...r1,
-      body: { name: "Bad", enabledFunctions: { "end-call@1.0.0": ["fly"] } },
-    });
+    expect(implied.template.templateIntegrations).toEqual(["calendar"]);
+    const badFunction = await refusal(
+      r1.call(api.createTemplate, {
+        body: { name: "Bad", enabledFunctions: { "end-call@1.0.0": ["fly"] } },
+      }),
+    );
     expect(badFunction.body).toEqual({
       success: false,
       message: "enabledFunctions: end-call@1.0.0 has no function fly",
     });
-    const blank = await call("POST", "/api/v2/templates/createTemplate", { ...r1, body: { name: " " } });
-    expect(blank.status).toBe(400);
-    const removed = await call("DELETE", `/api/v2/templates/${template.id}`, r1);
-    expect(removed.body).toEqual({ success: true, message: "Template deleted." });
-    expect((await call("GET", `/api/v2/templates/${template.id}`, r1)).status).toBe(404);
+    await expectRefusal(r1.call(api.createTemplate, { body: { name: " " } }), 400);
+    const removed = await r1.call(api.deleteTemplate, { params });
+    expect(removed).toEqual({ success: true, message: "Template deleted." });
+    await expectRefusal(r1.call(api.getTemplate, { params }), 404);
   });
 
   it("only a super admin makes built-in templates", async () => {
-    const refused = await call("POST", "/api/v2/templates/createTemplate", {
-      token: world.members.p1Owner.token,
-      body: { name: "Global", builtIn: true },
-    });
-    expect(refused.status).toBe(403);
-    const made = await call("POST", "/api/v2/templates/createTemplate", {
-      token: world.members.superAdmin.token,
+    await expectRefusal(
+      client(world.members.p1Owner.token).call(api.createTemplate, {
+        body: { name: "Global", builtIn: true },
+      }),
+      403,
+    );
+    const made = await client(world.members.superAdmin.token).call(api.createTemplate, {
       body: { name: "Global one", builtIn: true, agentInstructions: "Hello" },
     });
-    expect(made.body.template).toMatchObject({ builtIn: true, ownerAccountId: null });
-    const seenByU = await call("GET", `/api/v2/templates/${made.body.template.id}`, {
-      token: world.members.uOwner.token,
+    expect(made.template).toMatchObject({ builtIn: true, ownerAccountId: null });
+    const seenByU = await client(world.members.uOwner.token).call(api.getTemplate, {
+      params: { id: made.template.id },
     });
-    expect(seenByU.body.template).toMatchObject({ name: "Global one", editable: false });
+    expect(seenByU.template).toMatchObject({ name: "Global one", editable: false });
   });
 
   it("makes an agent from a template, replaces variables per role, migrates (dry run vs real), detaches", async () => {
-    const o1 = { token: world.members.o1Owner.token };
-    const template = (await call("POST", "/api/v2/templates/createTemplate", { ...o1, body: dental })).body
-      .template;
-    const made = await call("POST", "/api/v2/createAgentFromTemplate", {
-      ...o1,
+    const o1 = client(world.members.o1Owner.token);
+    const template = (await o1.call(api.createTemplate, { body: dental })).template;
+    const params = { id: template.id };
+    const made = await o1.call(api.createAgentFromTemplate, {
       body: { templateId: template.id, name: "Smile desk", templateFields: { clinicName: "Smile Co" } },
     });
-    expect(made.status).toBe(200);
-    const agentId = made.body.account.id;
-    expect(made.body.account).toMatchObject({ accountType: "agent", organizationId: world.accounts.O1.id });
-    expect(made.body.campaign).toMatchObject({
+    const agentId = made.account.id;
+    expect(made.account).toMatchObject({ accountType: "agent", organizationId: world.accounts.O1.id });
+    expect(made.campaign).toMatchObject({
       templateId: template.id,
       variables: { clinicName: "Smile Co", hours: "9-5" },
       actions: [{ name: "schedule" }],
     });
 
     // Event rules: the owner gets variables replaced; a reseller above does not unless forced.
-    const ownerRules = await call("GET", "/api/v2/agentEventRules/default", { ...o1, query: { agentId } });
-    expect(ownerRules.body.rules).toMatchObject({
+    const ownerRules = await o1.call(api.getDefaultEventRules, { query: { agentId } });
+    expect(ownerRules.rules).toMatchObject({
       stage: "production",
       agentInstructions: "You are the receptionist of Smile Co. Opening hours: 9-5.",
       templateVariablesReplaced: true,
     });
-    const raw = await call("GET", "/api/v2/agentEventRules/staging", {
-      ...o1,
-      query: { agentId, replaceTemplateVars: false },
-    });
-    expect(raw.body.rules.agentInstructions).toContain("{clinicName}");
-    const reseller = await call("GET", "/api/v2/agentEventRules/default", {
-      token: world.members.r1Owner.token,
-      targetAccountId: agentId,
-    });
-    expect(reseller.body.rules.templateVariablesReplaced).toBe(false);
-    const forced = await call("GET", "/api/v2/agentEventRules/default", {
-      token: world.members.r1Owner.token,
-      targetAccountId: agentId,
+    const raw = await o1.call(api.getStagingEventRules, { query: { agentId, replaceTemplateVars: false } });
+    expect(raw.rules.agentInstructions).toContain("{clinicName}");
+    const reseller = client(world.members.r1Owner.token, agentId);
+    const resellerRules = await reseller.call(api.getDefaultEventRules);
+    expect(resellerRules.rules.templateVariablesReplaced).toBe(false);
+    const forced = await reseller.call(api.getDefaultEventRules, {
       query: { forceReplaceTemplateVars: true },
     });
-    expect(forced.body.rules.agentInstructions).toContain("Smile Co");
-    const asOwner = await call("GET", "/api/v2/agentEventRules/default", {
-      token: world.members.r1Owner.token,
-      targetAccountId: agentId,
-      query: { viewingAs: "owner" },
+    expect(forced.rules.agentInstructions).toContain("Smile Co");
+    // viewingAs is read by the access hook from any call's query, outside each route's own schema.
+    const asOwner = await reseller.call(api.getDefaultEventRules, {
+      query: { viewingAs: "owner" } as api.RouteQuery<typeof api.getDefaultEventRules>,
     });
-    expect(asOwner.body.rules.templateVariablesReplaced).toBe(true);
+    expect(asOwner.rules.templateVariablesReplaced).toBe(true);
 
     // The template changes; a dry run reports without changing, the real run changes both copies.
-    await call("POST", `/api/v2/templates/${template.id}`, {
-      ...o1,
+    await o1.call(api.updateTemplate, {
+      params,
       body: {
         agentInstructions: "New prompt for {clinicName}.",
         actions: [{ name: "schedule" }, { name: "transfer" }],
       },
     });
-    const dry = await call("POST", `/api/v2/templates/${template.id}/migrate`, {
-      ...o1,
-      body: { dryRun: true },
-    });
-    expect(dry.status).toBe(200);
-    expect(dry.body).toMatchObject({
+    const dry = await o1.call(api.migrateTemplate, { params, body: { dryRun: true } });
+    expect(dry).toMatchObject({
       success: true,
       migration: { dryRun: true, migrated: 1, agents: [{ agentId, stages: ["production", "staging"] }] },
     });
-    expect(dry.body.migration.agents[0].changedFields.sort()).toEqual(["actions", "agentInstructions"]);
-    expect(typeof dry.body.message).toBe("string");
-    const before = await call("GET", "/api/v2/campaigns", { ...o1, query: { agentId } });
-    expect(before.body.staging.agentInstructions).toContain("You are the receptionist");
+    expect(dry.migration.agents[0]?.changedFields.sort()).toEqual(["actions", "agentInstructions"]);
+    expect(typeof dry.message).toBe("string");
+    const before = await o1.call(api.getCampaigns, { query: { agentId } });
+    expect(before.staging.agentInstructions).toContain("You are the receptionist");
 
-    const real = await call("POST", `/api/v2/templates/${template.id}/migrate`, { ...o1, body: {} });
-    expect(real.body.migration).toMatchObject({ dryRun: false, migrated: 1 });
-    const after = await call("GET", "/api/v2/campaigns", { ...o1, query: { agentId } });
-    expect(after.body.staging.agentInstructions).toBe("New prompt for {clinicName}.");
-    expect(after.body.production.actions).toHaveLength(2);
-    expect(after.body.staging.variables).toEqual({ clinicName: "Smile Co", hours: "9-5" });
-    const again = await call("POST", `/api/v2/templates/${template.id}/migrate`, { ...o1, body: {} });
-    expect(again.body.migration.migrated).toBe(0);
+    const real = await o1.call(api.migrateTemplate, { params, body: {} });
+    expect(real.migration).toMatchObject({ dryRun: false, migrated: 1 });
+    const after = await o1.call(api.getCampaigns, { query: { agentId } });
+    expect(after.staging.agentInstructions).toBe("New prompt for {clinicName}.");
+    expect(after.production?.actions).toHaveLength(2);
+    expect(after.staging.variables).toEqual({ clinicName: "Smile Co", hours: "9-5" });
+    const again = await o1.call(api.migrateTemplate, { params, body: {} });
+    expect(again.migration.migrated).toBe(0);
 
     // Another tenant cannot migrate or use it.
-    const foreign = await call("POST", `/api/v2/templates/${template.id}/migrate`, {
-      token: world.members.o2Owner.token,
-      body: { dryRun: true },
-    });
-    expect(foreign.status).toBe(404);
-    const foreignAgent = await call("POST", "/api/v2/createAgentFromTemplate", {
-      token: world.members.o2Owner.token,
-      body: { templateId: template.id, name: "Copycat" },
-    });
-    expect(foreignAgent.status).toBe(404);
+    const o2 = client(world.members.o2Owner.token);
+    await expectRefusal(o2.call(api.migrateTemplate, { params, body: { dryRun: true } }), 404);
+    await expectRefusal(
+      o2.call(api.createAgentFromTemplate, { body: { templateId: template.id, name: "Copycat" } }),
+      404,
+    );
 
     // Detached agents no longer migrate.
-    await call("POST", "/api/v2/detachAgentFromTemplate", { ...o1, body: { agentId } });
-    const detached = await call("POST", `/api/v2/templates/${template.id}/migrate`, {
-      ...o1,
-      body: { dryRun: true },
-    });
-    expect(detached.body.migration.agents).toEqual([]);
+    await o1.call(api.detachAgentFromTemplate, { body: { agentId } });
+    const detached = await o1.call(api.migrateTemplate, { params, body: { dryRun: true } });
+    expect(detached.migration.agents).toEqual([]);
   });
 
   it("a reseller's template migrates the agents its organisations made from it", async () => {
-    const r1 = { token: world.members.r1Owner.token };
+    const r1 = client(world.members.r1Owner.token);
     const template = (
-      await call("POST", "/api/v2/templates/createTemplate", {
-        ...r1,
-        body: { name: "Reseller base", agentInstructions: "Base {x}" },
-      })
-    ).body.template;
-    const made = await call("POST", "/api/v2/createAgentFromTemplate", {
-      token: world.members.o1Owner.token,
+      await r1.call(api.createTemplate, { body: { name: "Reseller base", agentInstructions: "Base {x}" } })
+    ).template;
+    const params = { id: template.id };
+    const made = await client(world.members.o1Owner.token).call(api.createAgentFromTemplate, {
       body: { templateId: template.id, name: "From reseller" },
     });
-    expect(made.status).toBe(200);
-    await call("POST", `/api/v2/templates/${template.id}`, {
-      ...r1,
-      body: { agentInstructions: "Base v2 {x}" },
-    });
-    const dry = await call("POST", `/api/v2/templates/${template.id}/migrate`, {
-      ...r1,
-      body: { dryRun: true },
-    });
-    expect(dry.body.migration.agents.map((a: { agentId: number }) => a.agentId)).toEqual([
-      made.body.account.id,
-    ]);
-    expect(dry.body.migration.migrated).toBe(1);
+    await r1.call(api.updateTemplate, { params, body: { agentInstructions: "Base v2 {x}" } });
+    const dry = await r1.call(api.migrateTemplate, { params, body: { dryRun: true } });
+    expect(dry.migration.agents.map((a) => a.agentId)).toEqual([made.account.id]);
+    expect(dry.migration.migrated).toBe(1);
   });
 
   it("the demo's built-in templates and template-made agent work through the API", async () => {
     const { O1, A1 } = world.accounts;
     await seedDemoAgents(app.context.database.db, O1.id, A1.id);
-    const o1 = { token: world.members.o1Owner.token };
-    const listed = await call("GET", "/api/v2/templates", o1);
-    const names = listed.body.templates
-      .filter((t: { builtIn: boolean }) => t.builtIn)
-      .map((t: { name: string }) => t.name);
+    const o1 = client(world.members.o1Owner.token);
+    const listed = await o1.call(api.listTemplates);
+    const names = listed.templates.filter((t) => t.builtIn).map((t) => t.name);
     expect(names).toEqual(
       expect.arrayContaining([
         "Dental clinic receptionist",
@@ -256,27 +219,22 @@ describe("templates", () => {
         "Restaurant reservations",
       ]),
     );
-    const dental = listed.body.templates.find(
-      (t: { name: string }) => t.name === "Dental clinic receptionist",
-    );
-    expect(dental.templateFields.length).toBeGreaterThan(2);
-    expect(dental.templateIntegrations).toEqual(["calendar"]);
-    const rules = await call("GET", "/api/v2/agentEventRules/default", { ...o1, query: { agentId: A1.id } });
-    expect(rules.body.rules).toMatchObject({ stage: "production", templateId: dental.id });
-    expect(rules.body.rules.agentInstructions).toContain("receptionist of Bluebird Dental");
-    const functions = await call("GET", "/api/v2/agent/functions", { ...o1, query: { agentId: A1.id } });
-    expect(functions.body.functions.find((f: { name: string }) => f.name === "bookAppointment").enabled).toBe(
-      true,
-    );
-    const roofer = await call("POST", "/api/v2/createAgentFromTemplate", {
-      ...o1,
+    const dental = listed.templates.find((t) => t.name === "Dental clinic receptionist");
+    expect(dental?.templateFields.length).toBeGreaterThan(2);
+    expect(dental?.templateIntegrations).toEqual(["calendar"]);
+    const rules = await o1.call(api.getDefaultEventRules, { query: { agentId: A1.id } });
+    expect(rules.rules).toMatchObject({ stage: "production", templateId: dental?.id });
+    expect(rules.rules.agentInstructions).toContain("receptionist of Bluebird Dental");
+    const functions = await o1.call(api.listAgentFunctions, { query: { agentId: A1.id } });
+    expect(functions.functions.find((f) => f.name === "bookAppointment")?.enabled).toBe(true);
+    const roofTemplate = listed.templates.find((t) => t.name === "Roofing lead qualifier");
+    const roofer = await o1.call(api.createAgentFromTemplate, {
       body: {
-        templateId: listed.body.templates.find((t: { name: string }) => t.name === "Roofing lead qualifier")
-          .id,
+        templateId: roofTemplate?.id ?? 0,
         name: "Roof leads",
         templateFields: [{ key: "companyName", value: "Peak Roofing" }],
       },
     });
-    expect(roofer.body.campaign.variables).toMatchObject({ companyName: "Peak Roofing" });
+    expect(roofer.campaign.variables).toMatchObject({ companyName: "Peak Roofing" });
   });
 });
