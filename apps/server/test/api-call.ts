@@ -11,7 +11,12 @@ export type CallOptions = {
   payload?: InjectOptions["payload"];
 };
 
-/** `call(method, path, options)` against the app: token and targetAccountId in the query, JSON body. */
+/**
+ * `call(method, path, options)` against the app: token and targetAccountId in the query, JSON body, answer
+ * as `any`. New tests use the typed client of `./api-client.ts`; this stays for requests the typed client
+ * cannot make on purpose (malformed bodies, wrong content types, raw multipart, paging values it never
+ * sends, headers to read) and for the files not yet converted.
+ */
 export function apiCaller(app: FastifyInstance) {
   return async function call(method: InjectOptions["method"], path: string, options: CallOptions = {}) {
     const search = new URLSearchParams();
