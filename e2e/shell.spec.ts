@@ -107,6 +107,9 @@ test.describe("layout", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto("/app/settings");
     await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+    // Issue #23 item 11: a working page, not "not built yet" above its cards.
+    await expect(page.getByRole("heading", { name: "Profile and account" })).toBeVisible();
+    await expect(page.getByText("This page is not built yet.")).toHaveCount(0);
     await expect(sidebar(page)).toHaveAttribute("data-minimised", "true");
     await expect(sidebar(page).getByRole("link", { name: "Inbox" })).toBeVisible();
     await sidebar(page).getByRole("link", { name: "Dashboard" }).click();

@@ -1,12 +1,11 @@
 import { Button, Card, Stack, Text, Title, useMantineColorScheme } from "@mantine/core";
 import { useAccountState } from "../../app/account-state.ts";
 import { confirm } from "../../components/confirm/confirm-store.ts";
-import { FeaturePlaceholder } from "../../components/feature-placeholder.tsx";
 import { toast } from "../../lib/toast.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { ModelSettingsCard } from "./model-settings-card.tsx";
 
-/** Settings: the account areas come later; the preferences kept in this browser can already be reset. */
+/** Settings: profile and account, the organisation's model, and the preferences kept in this browser. */
 export function SettingsPage() {
   const { clearColorScheme } = useMantineColorScheme();
   const overlays = useOverlays();
@@ -29,10 +28,9 @@ export function SettingsPage() {
   };
 
   return (
-    <FeaturePlaceholder
-      title="Settings"
-      description="Your account details, members, notifications and the settings of the account in view will be managed here."
-    >
+    <Stack gap="md" maw={720}>
+      <Title order={1}>Settings</Title>
+      <Text>Your account details and the settings of the account in view.</Text>
       <Card withBorder padding="lg" maw={520}>
         <Stack gap="sm">
           <Title order={2} size="h4">
@@ -58,6 +56,6 @@ export function SettingsPage() {
           </Button>
         </Stack>
       </Card>
-    </FeaturePlaceholder>
+    </Stack>
   );
 }
