@@ -351,19 +351,22 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     title: "Edit dashboard",
     size: "lg",
     component: lazyOverlay(
-      () => import("../features/dashboard/dashboard-overlays.tsx"),
+      () => import("../features/dashboard/edit-dashboard-overlay.tsx"),
       "EditDashboardOverlay",
     ),
   },
   editMetric: {
     title: "Metric",
     size: "xl",
-    component: lazyOverlay(() => import("../features/dashboard/dashboard-overlays.tsx"), "EditMetricOverlay"),
+    component: lazyOverlay(
+      () => import("../features/dashboard/edit-metric-overlay.tsx"),
+      "EditMetricOverlay",
+    ),
   },
   reporting: {
     title: "Usage and reports",
     size: "xl",
-    component: lazyOverlay(() => import("../features/dashboard/dashboard-overlays.tsx"), "ReportingOverlay"),
+    component: lazyOverlay(() => import("../features/dashboard/reporting-overlay.tsx"), "ReportingOverlay"),
   },
 };
 

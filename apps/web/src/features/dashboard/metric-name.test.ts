@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { metricNameOf } from "./dashboard-overlays.tsx";
+import { metricNameOf } from "./metric-name.ts";
 
 describe("metricNameOf", () => {
   it("makes a key from the title, unique on the dashboard", () => {
