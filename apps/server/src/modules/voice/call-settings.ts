@@ -7,7 +7,7 @@ import { FRAME_MS } from "./call-leg.ts";
  */
 export const callSettingsSchema = z.object({
   /** Silence after the caller's last voiced frame before the turn ends. */
-  endpointSilenceMs: z.number().int().min(200).max(3000).catch(600),
+  endpointSilenceMs: z.number().int().min(200).max(3000).catch(500),
   /** Voiced speech while the agent talks before it counts as an interruption (shorter: a backchannel). */
   bargeInMinSpeechMs: z.number().int().min(60).max(2000).catch(400),
   /** Voiced speech an utterance needs to be a turn at all (shorter: a click, a cough). */
