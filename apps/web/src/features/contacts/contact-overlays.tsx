@@ -10,7 +10,7 @@ import { appPath } from "../../lib/account-path.ts";
 import { toast } from "../../lib/toast.ts";
 import type { OverlayComponentProps } from "../../overlays/registry.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
-import type { ComposeState } from "../inbox/inbox-page.tsx";
+import type { ComposeState } from "../inbox/compose.tsx";
 import { type Contact, contactIdOf, useContact, useDeleteContact } from "./api.ts";
 import {
   ADDRESS_KEY,
