@@ -1,6 +1,7 @@
 import { Badge, Group, Stack, Text, UnstyledButton } from "@mantine/core";
+import { useIntersection } from "@mantine/hooks";
 import type { InboxFolder } from "@switchboard/api";
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { type ConversationListItem, useConversations } from "./api.ts";
 
@@ -15,20 +16,16 @@ export function ConversationList(props: {
   onSelect: (roomId: string) => void;
 }) {
   const list = useConversations(props.folder, props.unread);
-  const end = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-
   // Bottom-of-page detection: the next 20 when the end of the list comes within 400 px of the viewport.
+  const end = useIntersection<HTMLDivElement>({ rootMargin: `0px 0px ${BOTTOM_DISTANCE_PX}px 0px` });
+  // The marker is a new element whenever the list's length changes (its key below), so the observation of
+  // the one before (its element gone) never loads a page: only where the list's end is now counts.
   useEffect(() => {
-    const check = () => {
-      const marker = end.current;
-      if (!marker || !hasNextPage || isFetchingNextPage) return;
-      if (marker.getBoundingClientRect().top - window.innerHeight < BOTTOM_DISTANCE_PX) void fetchNextPage();
-    };
-    check();
-    window.addEventListener("scroll", check, { passive: true });
-    return () => window.removeEventListener("scroll", check);
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+    const seen = end.entry;
+    if (!seen?.isIntersecting || !seen.target.isConnected || !hasNextPage || isFetchingNextPage) return;
+    void fetchNextPage();
+  }, [end.entry, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   if (list.isPending) return <LoadingState label="Loading conversations…" />;
   if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
@@ -51,7 +48,7 @@ export function ConversationList(props: {
           onSelect={() => props.onSelect(room.roomId)}
         />
       ))}
-      <div ref={end} />
+      <div ref={end.ref} key={rooms.length} />
       {list.isFetchingNextPage ? <LoadingState label="Loading more…" /> : null}
     </Stack>
   );
