@@ -21,7 +21,7 @@ export const authTokens = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** The account the token signs in to. */
     accountId: integer("account_id").references(() => accounts.id, { onDelete: "cascade" }),
-    kind: text("kind").$type<"session" | "oneTime">().notNull(),
+    kind: text("kind").$type<"session" | "oneTime" | "api">().notNull(),
     /**
      * For a one-time token: the session it was made from. Logging that session out ends the one-time
      * tokens it made, and one only works while its session is open.

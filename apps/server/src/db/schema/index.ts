@@ -9,3 +9,4 @@ export * from "./outbox.ts";
 export * from "./schedule.ts";
 export * from "./system.ts";
 export * from "./usage.ts";
+export * from "./webhooks.ts";
