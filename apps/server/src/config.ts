@@ -31,6 +31,12 @@ const envSchema = z.object({
     .min(0, { message: "must be a whole number from 0 to 65535" })
     .max(65535, { message: "must be a whole number from 0 to 65535" })
     .default(3000),
+  SIP_PORT: z.coerce
+    .number({ message: "must be a whole number from 0 to 65535" })
+    .int({ message: "must be a whole number from 0 to 65535" })
+    .min(0, { message: "must be a whole number from 0 to 65535" })
+    .max(65535, { message: "must be a whole number from 0 to 65535" })
+    .optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
@@ -139,6 +145,8 @@ export type Config = {
   env: "development" | "test" | "production";
   host: string;
   port: number;
+  /** SIP calls on UDP and TCP (`0`: off). Default 5060, but off under NODE_ENV=test unless set. */
+  sipPort: number;
   databaseUrl: string | undefined;
   dataDir: string;
   publicUrl: string;
@@ -210,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     env: v.NODE_ENV,
     host: v.HOST,
     port: v.PORT,
+    sipPort: v.SIP_PORT ?? (v.NODE_ENV === "test" ? 0 : 5060),
     databaseUrl: v.DATABASE_URL,
     dataDir: path.resolve(v.DATA_DIR),
     publicUrl: (v.PUBLIC_URL ?? `http://${v.HOST === "0.0.0.0" ? "127.0.0.1" : v.HOST}:${v.PORT}`).replace(

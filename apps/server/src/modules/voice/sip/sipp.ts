@@ -14,15 +14,24 @@ export const SIPP_MISSING =
   "sipp is not installed (Debian package sip-tester): run `node scripts/ensure-voice-tools.mjs` as root";
 export const SIP_FIXTURES = path.resolve(import.meta.dirname, "../../../../test/fixtures/sip");
 
-/** A UDP port free right now (and its neighbour +2, which sipp takes for video). */
+async function canBind(port: number): Promise<boolean> {
+  const socket = dgram.createSocket("udp4");
+  const ok = await new Promise<boolean>((resolve) => {
+    socket.once("error", () => resolve(false));
+    socket.bind(port, "127.0.0.1", () => resolve(true));
+  });
+  if (ok) await new Promise<void>((resolve) => socket.close(() => resolve()));
+  else socket.close();
+  return ok;
+}
+
+/** An even UDP port free right now, with its next three (sipp takes media port +1, +2, +3 too). */
 export async function freeUdpPort(): Promise<number> {
   for (;;) {
-    const socket = dgram.createSocket("udp4");
-    const port = await new Promise<number>((resolve) =>
-      socket.bind(0, "127.0.0.1", () => resolve(socket.address().port)),
-    );
-    await new Promise<void>((resolve) => socket.close(() => resolve()));
-    if (port < 65_000 && port % 2 === 0) return port;
+    const port = 20_000 + 2 * Math.floor(Math.random() * 20_000);
+    let free = true;
+    for (let i = 0; i < 4 && free; i++) free = await canBind(port + i);
+    if (free) return port;
   }
 }
 
