@@ -27,6 +27,7 @@ import { createLogger } from "./logger.ts";
 import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
 import { createAdminUsersModule } from "./modules/admin-users/admin-users.module.ts";
 import { createAgentsModule } from "./modules/agents/agents.module.ts";
+import { createApiTokensModule } from "./modules/api-tokens/api-tokens.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { createContactsModule } from "./modules/contacts/contacts.module.ts";
 import { createDomainsModule } from "./modules/domains/domains.module.ts";
@@ -38,6 +39,7 @@ import { createSystemModule } from "./modules/system/system.module.ts";
 import { startInstanceRegistration } from "./modules/system/system.service.ts";
 import { createSipModule } from "./modules/voice/sip/sip.module.ts";
 import { createVoiceModule } from "./modules/voice/voice.module.ts";
+import { createWebhooksModule } from "./modules/webhooks/webhooks.module.ts";
 import { outboxEmailProvider, smtpEmailProvider } from "./providers/email/email-provider.ts";
 import { createOutbox } from "./providers/outbox/outbox.ts";
 import { sandboxCarrier } from "./providers/sms/sandbox-carrier.ts";
@@ -147,6 +149,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const accounts = createAccountsModule(context);
   const auth = createAuthModule(context, { accounts });
   const domains = createDomainsModule(context);
+  // Events for the organisations' webhooks: the modules that emit take `webhooks.events`.
+  const webhooks = createWebhooksModule(context);
+  const apiTokens = createApiTokensModule(context);
   const adminUsers = createAdminUsersModule(context, { domains });
   const hierarchy = createHierarchyModule(context, { accounts, adminUsers });
   const agents = createAgentsModule(context, { hierarchy });
@@ -164,6 +169,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     hierarchy,
     adminUsers,
     domains,
+    webhooks,
+    apiTokens,
     agents,
     runtime,
     inbox,

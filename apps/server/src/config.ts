@@ -90,6 +90,22 @@ const envSchema = z.object({
     .int()
     .positive({ message: "must be a positive number of milliseconds" })
     .default(10_000),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .refine((value) => parseRetrySchedule(value) !== undefined, {
+      message: "must be a comma list of waits in seconds, such as 5,300,1800",
+    })
+    .optional(),
+  WEBHOOK_DISABLE_AFTER: z.coerce
+    .number()
+    .int()
+    .min(1, { message: "must be a whole number from 1" })
+    .default(5),
+  WEBHOOK_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive({ message: "must be a positive number of milliseconds" })
+    .default(15_000),
   SMS_PROVIDER: z.enum(["sandbox", "twilio"], { message: "must be sandbox or twilio" }).default("sandbox"),
   TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
@@ -167,6 +183,11 @@ export type Config = {
   sms: SmsConfig;
   /** Requests to addresses users gave (src/http/outbound.ts). */
   outbound: { allowlist: string[] };
+  /**
+   * Webhook deliveries: the waits (ms) before each retry of a failed attempt, the deliveries in a row that
+   * may fail for good before the endpoint is turned off, and the time an attempt may take.
+   */
+  webhooks: { retryScheduleMs: number[]; disableAfter: number; timeoutMs: number };
   /** Fastify's trustProxy: off unless the operator names the proxies in front of the server. */
   trustProxy: TrustProxy;
 };
@@ -259,6 +280,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .map((entry) => entry.trim())
         .filter(Boolean),
     },
+    webhooks: {
+      retryScheduleMs: (parseRetrySchedule(v.WEBHOOK_RETRY_SCHEDULE ?? "") ?? DEFAULT_WEBHOOK_RETRIES).map(
+        (seconds) => seconds * 1000,
+      ),
+      disableAfter: v.WEBHOOK_DISABLE_AFTER,
+      timeoutMs: v.WEBHOOK_TIMEOUT_MS,
+    },
     trustProxy: parseTrustProxy(v.TRUST_PROXY) ?? false,
   };
+}
+
+/** Waits before the retries of a webhook delivery, in seconds: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const DEFAULT_WEBHOOK_RETRIES = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+
+/** `5,300,1800` -> seconds (fractions allowed, for tests); empty -> the default; undefined when invalid. */
+function parseRetrySchedule(value: string): number[] | undefined {
+  if (!value.trim()) return DEFAULT_WEBHOOK_RETRIES;
+  const waits = value.split(",").map((entry) => Number(entry.trim()));
+  return waits.every((wait) => Number.isFinite(wait) && wait >= 0 && wait <= 7 * 86_400) ? waits : undefined;
 }

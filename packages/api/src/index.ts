@@ -19,3 +19,5 @@ export * from "./routes/logs.ts";
 export * from "./routes/runtime.ts";
 export * from "./routes/system.ts";
 export * from "./routes/templates.ts";
+export * from "./routes/tokens.ts";
+export * from "./routes/webhooks.ts";

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { errorResponseSchema } from "./errors.ts";
 import { pathParamNames, type RouteDefinition } from "./route.ts";
+import {
+  WEBHOOK_PAYLOAD_VERSION,
+  webhookEnvelopeSchema,
+  webhookEventDataSchemas,
+} from "./routes/webhooks.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -80,6 +85,7 @@ export function buildOpenApiDocument(
       operation.security =
         route.auth === "adminToken" ? [{ adminToken: [] }] : [{ token: [] }, { bearer: [] }];
       if (route.permission) operation["x-permission"] = route.permission;
+      if (route.sessionOnly) operation["x-session-only"] = true;
     }
     paths[route.path] ??= {};
     (paths[route.path] as Record<string, JsonSchema>)[route.method.toLowerCase()] = operation;
@@ -96,5 +102,42 @@ export function buildOpenApiDocument(
       },
     },
     paths,
+    webhooks: webhookEvents(),
   };
+}
+
+const SIGNATURE_HEADERS: JsonSchema[] = [
+  { name: "webhook-id", in: "header", required: true, schema: { type: "string" } },
+  { name: "webhook-timestamp", in: "header", required: true, schema: { type: "string" } },
+  {
+    name: "webhook-signature",
+    in: "header",
+    required: true,
+    description:
+      "`v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint's secret (the base64 after `whsec_`); several, space-separated, while a rotated secret still signs.",
+    schema: { type: "string" },
+  },
+];
+
+/** The events an endpoint receives (OpenAPI 3.1 `webhooks`), one per type, with the envelope's version. */
+function webhookEvents(): Record<string, JsonSchema> {
+  const events: Record<string, JsonSchema> = {};
+  for (const type of Object.keys(webhookEventDataSchemas) as (keyof typeof webhookEventDataSchemas)[]) {
+    events[type] = {
+      post: {
+        operationId: `webhook:${type}`,
+        summary: `${type} (payload version ${WEBHOOK_PAYLOAD_VERSION}), signed as Standard Webhooks says`,
+        tags: ["Webhooks"],
+        parameters: SIGNATURE_HEADERS,
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: toSchema(webhookEnvelopeSchema(type), "output") } },
+        },
+        responses: {
+          "2XX": { description: "Received. Any other answer, or none within 15 s, is retried." },
+        },
+      },
+    };
+  }
+  return events;
 }

@@ -13,6 +13,8 @@ import { logsRoutes } from "./routes/logs.ts";
 import { runtimeRoutes } from "./routes/runtime.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { eventRuleRoutes, templateRoutes } from "./routes/templates.ts";
+import { apiTokenRoutes } from "./routes/tokens.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 
 /** Every call of the API. The server registers exactly these; the OpenAPI document is generated from them. */
 export const routeTable: readonly RouteDefinition[] = [
@@ -32,4 +34,6 @@ export const routeTable: readonly RouteDefinition[] = [
   ...contactRoutes,
   ...carrierRoutes,
   ...logsRoutes,
+  ...webhookRoutes,
+  ...apiTokenRoutes,
 ];

@@ -26,6 +26,11 @@ export type RouteDefinition<
   auth: A;
   /** Permission flag of product spec §6 that the caller must hold for the target account. */
   permission?: PermissionFlag;
+  /**
+   * Only a person's session may call it, never an organisation API token: it acts on the signed-in person
+   * (their e-mail, phone, sessions) or makes credentials.
+   */
+  sessionOnly?: true;
   query?: Q;
   params?: P;
   body?: B;

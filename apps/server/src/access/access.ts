@@ -1,4 +1,4 @@
-import { ID_MESSAGE, idSchema, type RouteDefinition } from "@switchboard/api";
+import { ID_MESSAGE, idSchema, type RouteDefinition, TOKEN_MESSAGES } from "@switchboard/api";
 import {
   type AccountRole,
   derivePermissions,
@@ -12,11 +12,11 @@ import {
   TEST_ACCOUNT_USERNAMES,
   type ViewingAs,
 } from "@switchboard/core";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Database } from "../db/client.ts";
 import { createNoticeCache } from "../db/notice-cache.ts";
-import { accounts, authTokens, memberships, users } from "../db/schema/index.ts";
+import { accounts, apiTokens, authTokens, memberships, users } from "../db/schema/index.ts";
 import { ApiError } from "../http/api-error.ts";
 import { hashToken } from "./secrets.ts";
 
@@ -30,6 +30,11 @@ export type Caller = {
   account: AccountRow | null;
   /** The user's membership role on that account. */
   role: "owner" | "admin" | null;
+  /**
+   * Set when the caller is an organisation API token: it acts for that organisation only, as an admin of
+   * it (never as its creator's higher role), and never on routes that are `sessionOnly`.
+   */
+  apiToken?: { id: number; type: "full" | "readOnly" };
 };
 
 /** What a handler of a route that needs a token receives: who calls, on which account, with which flags. */
@@ -40,6 +45,9 @@ export type Access = {
   viewingAs: ViewingAs;
   permissions: Permissions;
 };
+
+/** How often an API token's last use is written (at most). */
+const API_TOKEN_TOUCH_MS = 60_000;
 
 /** A resolved session and when its token expires. */
 type KnownCaller = { caller: Caller; expiresAt: number };
@@ -131,7 +139,13 @@ export function createAccessResolver(db: Database) {
   // The token's session with its user, account and membership: one prepared statement (a named statement
   // on PostgreSQL, planned once per connection), since every call that needs a token runs it.
   const callerQuery = db
-    .select({ token: authTokens, user: users, account: accounts, role: memberships.role })
+    .select({
+      token: authTokens,
+      user: users,
+      account: accounts,
+      role: memberships.role,
+      apiToken: { id: apiTokens.id, type: apiTokens.type },
+    })
     .from(authTokens)
     .innerJoin(users, eq(users.id, authTokens.userId))
     .leftJoin(accounts, eq(accounts.id, authTokens.accountId))
@@ -139,10 +153,11 @@ export function createAccessResolver(db: Database) {
       memberships,
       and(eq(memberships.userId, users.id), eq(memberships.accountId, authTokens.accountId)),
     )
+    .leftJoin(apiTokens, eq(apiTokens.authTokenId, authTokens.id))
     .where(
       and(
         eq(authTokens.tokenHash, sql.placeholder("tokenHash")),
-        eq(authTokens.kind, "session"),
+        inArray(authTokens.kind, ["session", "api"]),
         isNull(authTokens.revokedAt),
         gt(authTokens.expiresAt, sql.placeholder("now")),
       ),
@@ -153,6 +168,20 @@ export function createAccessResolver(db: Database) {
   async function readCaller(tokenHash: string): Promise<KnownCaller | null> {
     const [row] = await callerQuery.execute({ tokenHash, now: new Date().toISOString() });
     if (!row) return null;
+    if (row.token.kind === "api") {
+      // An organisation's API token: that organisation, as an admin of it, whoever made it.
+      if (!row.apiToken || row.account?.accountType !== "organization" || row.account.deletedAt) return null;
+      return {
+        caller: {
+          tokenId: row.token.id,
+          user: { ...row.user, superAdmin: false },
+          account: row.account,
+          role: "admin",
+          apiToken: { id: row.apiToken.id, type: row.apiToken.type },
+        },
+        expiresAt: row.token.expiresAt.getTime(),
+      };
+    }
     // A membership that was removed ends the access its tokens gave, unless the user is a super admin.
     if (row.account && !row.role && !row.user.superAdmin) return null;
     if (row.account?.deletedAt) return null;
@@ -178,6 +207,20 @@ export function createAccessResolver(db: Database) {
 
   const loadAccount = (id: number) => findLiveAccount(db, id);
 
+  // An API token's last use, written at most once a minute per token by this instance (api_tokens is not
+  // one of the tables whose change clears resolved callers).
+  const touched = new Map<number, number>();
+  async function touchApiToken(id: number): Promise<void> {
+    const at = Date.now();
+    if (at - (touched.get(id) ?? 0) < API_TOKEN_TOUCH_MS) return;
+    touched.set(id, at);
+    if (touched.size > 10_000) touched.clear();
+    await db
+      .update(apiTokens)
+      .set({ lastUsedAt: new Date(at) })
+      .where(eq(apiTokens.id, id));
+  }
+
   async function settingsFor(target: AccountRow): Promise<PartnerSettings> {
     if (target.accountType !== "agent" || !target.organizationId) return target.settings as PartnerSettings;
     const organization = await loadAccount(target.organizationId);
@@ -192,6 +235,12 @@ export function createAccessResolver(db: Database) {
     const caller = await resolveCaller(token);
     if (!caller) throw new ApiError(401, MESSAGES.badToken);
     if (route.auth === "adminToken" && !caller.user.superAdmin) throw new ApiError(403, MESSAGES.adminOnly);
+    if (caller.apiToken) {
+      if (route.sessionOnly) throw new ApiError(403, TOKEN_MESSAGES.sessionOnly);
+      if (caller.apiToken.type === "readOnly" && route.method !== "GET")
+        throw new ApiError(403, TOKEN_MESSAGES.readOnly);
+      await touchApiToken(caller.apiToken.id);
+    }
     if (caller.account?.disabledAt && !caller.user.superAdmin) throw new ApiError(403, MESSAGES.disabled);
 
     const query = (request.query ?? {}) as Record<string, unknown>;

@@ -148,7 +148,8 @@ export function createJobRunner(database: DatabaseHandle, options: { log: Fastif
 
     /**
      * Queues a job; null when the policy refused it (e.g. one of the same key is already queued). With
-     * `transaction`, the job is written in that transaction: call `wake` after it commits.
+     * `transaction`, the job is written in that transaction: call `wake` after it commits. With
+     * `startAfter`, it waits until then (a retry on a schedule of the feature's own).
      *
      * pg-boss 10 takes the oldest waiting job, and fails to take one whose key is running (the policy's
      * unique index), which would hold up the jobs of other keys behind it until that key's job ends. A job
@@ -157,7 +158,7 @@ export function createJobRunner(database: DatabaseHandle, options: { log: Fastif
     async send<Definition extends JobDefinition>(
       definition: Definition,
       payload: JobPayload<Definition>,
-      sendOptions: { transaction?: Database } = {},
+      sendOptions: { transaction?: Database; startAfter?: Date } = {},
     ): Promise<string | null> {
       if (state !== "started") throw new Error(`Job ${definition.name} sent while the runner is ${state}`);
       const data = definition.payload.parse(payload) as object;
@@ -179,6 +180,7 @@ export function createJobRunner(database: DatabaseHandle, options: { log: Fastif
         retryBackoff: o.retryBackoff,
         expireInSeconds: o.expireInSeconds,
         ...(key !== undefined ? { singletonKey: key } : {}),
+        ...(sendOptions.startAfter ? { startAfter: sendOptions.startAfter } : {}),
         ...(sendOptions.transaction ? { db } : {}),
       });
       if (!sendOptions.transaction) wake(definition.name);

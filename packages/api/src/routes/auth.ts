@@ -112,6 +112,7 @@ export const emailRequestVerificationCode = defineRoute({
   summary: "Signed in: e-mail a code to confirm this address as the user's e-mail.",
   tag: "Authentication",
   auth: "token",
+  sessionOnly: true,
   body: z.object({ email: emailSchema }),
   response: ok,
 });
@@ -123,6 +124,7 @@ export const emailValidateVerificationCode = defineRoute({
   summary: "Signed in: submit the e-mailed code; the address becomes the user's verified e-mail.",
   tag: "Authentication",
   auth: "token",
+  sessionOnly: true,
   body: z.object({ verificationCode: verificationCodeSchema }),
   response: ok,
 });
@@ -134,6 +136,7 @@ export const phoneRequestVerificationCode = defineRoute({
   summary: "Signed in: text a code to confirm this phone number.",
   tag: "Authentication",
   auth: "token",
+  sessionOnly: true,
   body: z.object({ phoneNumber: phoneNumberSchema }),
   response: ok,
 });
@@ -145,6 +148,7 @@ export const phoneValidateVerificationCode = defineRoute({
   summary: "Signed in: submit the texted code; the number becomes the user's verified phone.",
   tag: "Authentication",
   auth: "token",
+  sessionOnly: true,
   body: z.object({ verificationCode: verificationCodeSchema }),
   response: ok,
 });
@@ -168,6 +172,7 @@ export const createOneTimeAuth = defineRoute({
     "Signed in: a one-time token (valid 5 minutes) that hands this session to another device or the app.",
   tag: "Authentication",
   auth: "token",
+  sessionOnly: true,
   response: z.object({ success: z.literal(true), oneTimeToken: z.string(), expiresAt: z.string() }),
 });
 
@@ -195,6 +200,7 @@ export const logout = defineRoute({
     "Revoke the session token the call carries and the one-time tokens made from it; with everywhere=true, every session and one-time token of the user (sign out everywhere).",
   tag: "Authentication",
   auth: "token",
+  sessionOnly: true,
   query: z.object({
     everywhere: z
       .union([z.boolean(), z.enum(["true", "false", "1", "0"])])

@@ -1,0 +1,351 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import * as api from "@switchboard/api";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { Webhook as StandardWebhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectRefusal, testClient } from "../../../test/api-client.ts";
+import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
+import { buildTestApp, testConfig } from "../../../test/helpers.ts";
+import { loadPgliteTemplate, postgresTemplateName, withDatabase } from "../../../test/template-database.ts";
+import { buildApp } from "../../app.ts";
+import { type DatabaseHandle, openPglite, openPostgres } from "../../db/client.ts";
+import { outboxMessages, webhookEndpoints } from "../../db/schema/index.ts";
+import { deliverWebhookJob } from "./jobs.ts";
+import { signPayload } from "./signing.ts";
+
+const AGENT_NUMBER = "+15035550123";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor<T>(read: () => T | Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+  const until = Date.now() + ms;
+  let value = await read();
+  while (!done(value) && Date.now() < until) {
+    await sleep(50);
+    value = await read();
+  }
+  if (!done(value))
+    throw new Error(`waitFor: not done after ${ms} ms: ${JSON.stringify(value)?.slice(0, 500)}`);
+  return value;
+}
+
+/** One database that outlives the apps built on it (a restart), on PGlite or the PostgreSQL server. */
+async function sharedDatabase() {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "sb-webhooks-"));
+    const dataDir = path.join(dir, "pglite");
+    let template: Blob | null = await loadPgliteTemplate();
+    return {
+      async open(): Promise<DatabaseHandle> {
+        const handle = await openPglite(template ? { dataDir, loadDataDir: template } : { dataDir });
+        template = null;
+        return handle;
+      },
+      drop: () => rm(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `sb_test_${randomBytes(6).toString("hex")}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await admin(`create database "${name}" template "${postgresTemplateName()}"`);
+  return {
+    open: () => openPostgres(withDatabase(serverUrl, name)),
+    drop: () => admin(`drop database if exists "${name}" with (force)`),
+  };
+}
+
+type Received = { path: string; headers: Record<string, string>; body: string; answered: number };
+
+/** A receiver on loopback: keeps every request and answers what `answer` says (200 by default). */
+async function startReceiver() {
+  const received: Received[] = [];
+  let answer: (request: Omit<Received, "answered">) => number = () => 200;
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([name, value]) => [name, String(value)]),
+      );
+      const request = { path: req.url ?? "/", headers, body };
+      const status = answer(request);
+      received.push({ ...request, answered: status });
+      res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "thanks" : "receiver broke");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: (p = "/hooks") => `http://127.0.0.1:${port}${p}`,
+    received,
+    answer(next: typeof answer) {
+      answer = next;
+    },
+    events: (type: string) => received.filter((r) => JSON.parse(r.body).type === type),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const env = {
+  OUTBOUND_ALLOWLIST: "127.0.0.1:*",
+  // Seconds: the default schedule (5 s ... 10 h) shrunk for the test.
+  WEBHOOK_RETRY_SCHEDULE: "0.3,0.3,0.3",
+  WEBHOOK_DISABLE_AFTER: "2",
+};
+
+describe("webhooks", () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let shared: Awaited<ReturnType<typeof sharedDatabase>>;
+  let app: FastifyInstance;
+  let world: Awaited<ReturnType<typeof buildHierarchy>>;
+  let secret: string;
+  let webhookId: number;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    shared = await sharedDatabase();
+    app = await buildApp(testConfig(env), { database: await shared.open() });
+    world = await buildHierarchy(app);
+    await prepareSmsAgent(app, world, { number: AGENT_NUMBER });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await receiver?.close();
+    await shared?.drop();
+  });
+
+  const owner = () => testClient(app)(world.members.o1Owner.token);
+  const verify = (r: Received) => new StandardWebhook(secret).verify(r.body, r.headers) as { type: string };
+
+  it("adds an endpoint with its secret shown once, lists it without the secret, and refuses private addresses", async () => {
+    const created = await owner().call(api.createWebhook, {
+      body: { url: receiver.url(), label: "CRM", type: "all" },
+    });
+    expect(created.secret).toMatch(/^whsec_/);
+    secret = created.secret;
+    webhookId = created.webhook.id;
+    const list = await owner().call(api.listWebhooks);
+    expect(Array.isArray(list)).toBe(true);
+    expect(list).toEqual([
+      expect.objectContaining({ id: webhookId, url: receiver.url(), label: "CRM", type: "all" }),
+    ]);
+    expect(JSON.stringify(list)).not.toContain(secret);
+    // Stored encrypted, never in clear.
+    const [row] = await app.context.database.db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, webhookId));
+    expect(row?.secretEncrypted).not.toContain(secret.slice(6));
+
+    await expectRefusal(
+      owner().call(api.createWebhook, { body: { url: "http://10.0.0.7/hook", type: "all" } }),
+      400,
+      "This address is on a private network and cannot be reached from Switchboard.",
+    );
+    // Another organisation's owner sees none of it.
+    expect(await testClient(app)(world.members.o2Owner.token).call(api.listWebhooks)).toEqual([]);
+  });
+
+  it("sends a signed webhook.test at once, which the standardwebhooks library verifies", async () => {
+    const answer = await owner().call(api.testWebhook, { body: { url: receiver.url() } });
+    expect(answer).toMatchObject({ ok: true, status: 200, excerpt: "thanks" });
+    const [test] = receiver.events("webhook.test");
+    if (!test) throw new Error("no test event");
+    expect(test.headers["webhook-id"]).toBe(answer.messageId);
+    expect(test.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
+    expect(verify(test)).toMatchObject({
+      type: "webhook.test",
+      version: api.WEBHOOK_PAYLOAD_VERSION,
+      data: { webhookId },
+    });
+    // The server's own signature is the Standard Webhooks one, byte for byte.
+    expect(test.headers["webhook-signature"]).toBe(
+      signPayload(
+        secret,
+        test.headers["webhook-id"] ?? "",
+        Number(test.headers["webhook-timestamp"]),
+        test.body,
+      ),
+    );
+    // A tampered body does not verify.
+    expect(() => verify({ ...test, body: test.body.replace("test", "tset") })).toThrow();
+  });
+
+  it("delivers message.received and message.sent of a text conversation, retrying after a 500", async () => {
+    let failedOnce = false;
+    receiver.answer((request) => {
+      if (!failedOnce && JSON.parse(request.body).type === "message.received") {
+        failedOnce = true;
+        return 500;
+      }
+      return 200;
+    });
+    const texted = await owner().call(api.sandboxInboundSms, {
+      body: { from: "+15035550177", to: AGENT_NUMBER, text: "What are your opening hours?" },
+    });
+    const received = await waitFor(
+      () => receiver.events("message.received"),
+      (list) => list.length >= 2,
+    );
+    const sent = await waitFor(
+      () => receiver.events("message.sent"),
+      (list) => list.length >= 1,
+    );
+    // The retry is the same event: same webhook-id, signed again.
+    expect(received[0]?.answered).toBe(500);
+    expect(received[1]?.answered).toBe(200);
+    expect(received[1]?.headers["webhook-id"]).toBe(received[0]?.headers["webhook-id"]);
+    const inbound = verify(received[1] as Received) as unknown as {
+      data: { conversationId: string; text: string; from: string; to: string; sender: string };
+    };
+    expect(inbound.data).toMatchObject({
+      conversationId: texted.roomId,
+      text: "What are your opening hours?",
+      from: "+15035550177",
+      to: AGENT_NUMBER,
+      sender: "contact",
+    });
+    const outbound = verify(sent[0] as Received) as unknown as { data: Record<string, unknown> };
+    expect(outbound.data).toMatchObject({
+      conversationId: texted.roomId,
+      from: AGENT_NUMBER,
+      to: "+15035550177",
+      sender: "agent",
+    });
+    expect(String(outbound.data.text)).toContain("Mon-Fri");
+
+    // Every attempt is logged: status, time, an excerpt of the answer.
+    const { deliveries } = await owner().call(api.listWebhookDeliveries, { query: { webhookId } });
+    const delivery = deliveries.find((d) => d.messageId === received[0]?.headers["webhook-id"]);
+    expect(delivery).toMatchObject({ status: "succeeded", eventType: "message.received", attemptCount: 2 });
+    expect(delivery?.attempts.map((a) => [a.status, a.excerpt])).toEqual([
+      [500, "receiver broke"],
+      [200, "thanks"],
+    ]);
+  });
+
+  it("resends a delivery with the same webhook-id", async () => {
+    const { deliveries } = await owner().call(api.listWebhookDeliveries, { query: { webhookId } });
+    const first = deliveries.find((d) => d.eventType === "message.sent");
+    if (!first) throw new Error("no message.sent delivery");
+    const before = receiver.received.length;
+    const resent = await owner().call(api.resendWebhookDelivery, { params: { deliveryId: first.id } });
+    expect(resent.delivery.status).toBe("pending");
+    const again = await waitFor(
+      () => receiver.received.slice(before),
+      (list) => list.some((r) => r.headers["webhook-id"] === first.messageId),
+    );
+    expect(verify(again.find((r) => r.headers["webhook-id"] === first.messageId) as Received).type).toBe(
+      "message.sent",
+    );
+    // Another organisation cannot resend it.
+    await expectRefusal(
+      testClient(app)(world.members.o2Owner.token).call(api.resendWebhookDelivery, {
+        params: { deliveryId: first.id },
+      }),
+      404,
+    );
+  });
+
+  it("delivers after a server restart what was still being retried when the server stopped", async () => {
+    receiver.answer(() => 500);
+    const before = receiver.received.length;
+    await owner().call(api.sandboxInboundSms, {
+      body: { from: "+15035550178", to: AGENT_NUMBER, text: "Are you open on Saturday?" },
+    });
+    const failed = await waitFor(
+      () => receiver.received.slice(before).filter((r) => JSON.parse(r.body).type === "message.received"),
+      (list) => list.length >= 1,
+    );
+    const messageId = failed[0]?.headers["webhook-id"];
+    await app.close();
+    receiver.answer(() => 200);
+    app = await buildApp(testConfig(env), { database: await shared.open() });
+    const delivered = await waitFor(
+      () => receiver.received.filter((r) => r.headers["webhook-id"] === messageId && r.answered === 200),
+      (list) => list.length >= 1,
+    );
+    expect(verify(delivered[0] as Received)).toMatchObject({
+      type: "message.received",
+      data: { text: "Are you open on Saturday?" },
+    });
+    await app.context.jobs.idle([deliverWebhookJob]);
+  });
+
+  it("turns off an endpoint that keeps failing and tells the owner; it can be turned on again", async () => {
+    const broken = await owner().call(api.createWebhook, {
+      body: { url: receiver.url("/broken"), label: "Broken", type: "message.received" },
+    });
+    receiver.answer((request) => (request.path === "/broken" ? 500 : 200));
+    for (const text of ["one", "two"]) {
+      await owner().call(api.sandboxInboundSms, { body: { from: "+15035550179", to: AGENT_NUMBER, text } });
+    }
+    const off = await waitFor(
+      async () => (await owner().call(api.listWebhooks)).find((w) => w.id === broken.webhook.id),
+      (webhook) => webhook?.disabledAt !== null,
+    );
+    expect(off?.disabledReason).toMatch(/2 deliveries in a row failed/);
+    // 1 attempt + 3 retries for each of the two deliveries, then nothing more.
+    await app.context.jobs.idle([deliverWebhookJob]);
+    expect(receiver.received.filter((r) => r.path === "/broken")).toHaveLength(8);
+    const notices = await app.context.database.db.select().from(outboxMessages);
+    expect(
+      notices.some((m) => m.toAddress === world.members.o1Owner.email && /webhook/i.test(m.subject ?? "")),
+    ).toBe(true);
+    // The endpoint that works still received them; once turned on again, the broken one receives again.
+    const on = await owner().call(api.setWebhookEnabled, {
+      params: { webhookId: broken.webhook.id },
+      body: { enabled: true },
+    });
+    expect(on.webhook).toMatchObject({ disabledAt: null, failureStreak: 0 });
+  });
+
+  it("rotates the secret: the new one is shown once, and both sign for a while", async () => {
+    receiver.answer(() => 200);
+    const rotated = await owner().call(api.rotateWebhookSecret, { params: { webhookId } });
+    expect(rotated.secret).not.toBe(secret);
+    const answer = await owner().call(api.testWebhook, { body: { url: receiver.url() } });
+    const test = receiver.received.find((r) => r.headers["webhook-id"] === answer.messageId) as Received;
+    expect(test.headers["webhook-signature"]?.split(" ")).toHaveLength(2);
+    expect(new StandardWebhook(rotated.secret).verify(test.body, test.headers)).toBeTruthy();
+    expect(verify(test)).toBeTruthy();
+  });
+
+  it("removes an endpoint by url", async () => {
+    await owner().call(api.deleteWebhook, { body: { url: receiver.url() } });
+    expect((await owner().call(api.listWebhooks)).map((w) => w.url)).not.toContain(receiver.url());
+    await expectRefusal(owner().call(api.testWebhook, { body: { url: receiver.url() } }), 404);
+  });
+});
+
+describe("webhooks without OUTBOUND_ALLOWLIST", () => {
+  it("refuses a loopback receiver", async () => {
+    const app = await buildTestApp();
+    try {
+      const world = await buildHierarchy(app);
+      await expectRefusal(
+        testClient(app)(world.members.o1Owner.token).call(api.createWebhook, {
+          body: { url: "http://127.0.0.1:9/hooks", type: "all" },
+        }),
+        400,
+        "This address is on a private network and cannot be reached from Switchboard.",
+      );
+    } finally {
+      await app.close();
+    }
+  });
+});
