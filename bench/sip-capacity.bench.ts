@@ -6,6 +6,7 @@
 // N = 50 calls (BENCH_SIZE=smoke: 5). Needs sipp (`node scripts/ensure-voice-tools.mjs`). This measures the
 // transport alone: the offline speech pipeline (VAD, STT, TTS) costs far more per call and is what limits
 // real capacity.
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createLatenessHistogram } from "../apps/server/src/modules/voice/sip/pacer.ts";
 import { type SipCallLeg, startSipServer } from "../apps/server/src/modules/voice/sip/sip-server.ts";
 import { haveSipp, runSipp, SIPP_MISSING, timerNoise } from "../apps/server/src/modules/voice/sip/sipp.ts";
@@ -36,6 +37,16 @@ const server = await startSipServer({
   },
 });
 
+const loop = monitorEventLoopDelay({ resolution: 5 });
+loop.enable();
+// The worst lateness of each second, to see when stalls happen (call set-up, steady state, teardown).
+const worstBySecond = new Map<number, number>();
+const probe = setInterval(() => {
+  const second = Math.floor((performance.now() - started) / 1000);
+  let worst = 0;
+  for (const leg of legs) worst = Math.max(worst, leg.media.lateness.max);
+  worstBySecond.set(second, worst);
+}, 250);
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const [run, noise] = await Promise.all([
@@ -50,6 +61,8 @@ const [run, noise] = await Promise.all([
   timerNoise(9000),
 ]);
 const elapsed = (performance.now() - started) / 1000;
+clearInterval(probe);
+loop.disable();
 const cpu = process.cpuUsage(cpuBefore);
 await server.close();
 
@@ -73,6 +86,9 @@ console.log(
 );
 console.log(
   `pacer ticks skipped: ${server.pacer.skipped}; server CPU ${(cpuShare * 100).toFixed(1)}% of one core`,
+);
+console.log(
+  `event-loop delay: p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms; worst lateness so far, by second: ${[...worstBySecond.values()].map((v) => v.toFixed(0)).join(" ")}`,
 );
 console.log(
   `machine noise: a bare 20 ms timer in another process, p50 ${noise.p50.toFixed(1)} ms, p99 ${noise.p99.toFixed(1)} ms`,
