@@ -307,27 +307,33 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
   },
   editEmail: {
     title: "E-mail address",
-    component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditEmailOverlay"),
+    component: lazyOverlay(() => import("../features/profile/edit-email-overlay.tsx"), "EditEmailOverlay"),
   },
   editFullName: {
     title: "Full name",
-    component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditFullNameOverlay"),
+    component: lazyOverlay(
+      () => import("../features/profile/edit-account-overlays.tsx"),
+      "EditFullNameOverlay",
+    ),
   },
   editAvatar: {
     title: "Profile image",
-    component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditAvatarOverlay"),
+    component: lazyOverlay(() => import("../features/profile/edit-avatar-overlay.tsx"), "EditAvatarOverlay"),
   },
   editUserAccount: {
     title: "Account details",
-    component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditUserAccountOverlay"),
+    component: lazyOverlay(
+      () => import("../features/profile/edit-account-overlays.tsx"),
+      "EditUserAccountOverlay",
+    ),
   },
   editSlug: {
     title: "Username",
-    component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditSlugOverlay"),
+    component: lazyOverlay(() => import("../features/profile/edit-account-overlays.tsx"), "EditSlugOverlay"),
   },
   editSocial: {
     title: "Social links",
-    component: lazyOverlay(() => import("../features/profile/edit-overlays.tsx"), "EditSocialOverlay"),
+    component: lazyOverlay(() => import("../features/profile/edit-social-overlay.tsx"), "EditSocialOverlay"),
   },
 
   // Conversation logs and dashboards (issue 8).

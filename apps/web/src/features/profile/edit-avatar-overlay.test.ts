@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAvatarFile } from "./edit-overlays.tsx";
+import { checkAvatarFile } from "./edit-avatar-overlay.tsx";
 
 describe("checkAvatarFile", () => {
   it("accepts PNG, JPEG, WebP and GIF up to 2 MB", () => {
