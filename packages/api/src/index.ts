@@ -21,3 +21,4 @@ export * from "./routes/system.ts";
 export * from "./routes/templates.ts";
 export * from "./routes/tokens.ts";
 export * from "./routes/webhooks.ts";
+export * from "./messages.ts";

@@ -3,6 +3,22 @@ import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { emailSchema, phoneNumberSchema } from "./auth.ts";
 
+/** User-facing messages of these routes; each key is its code in the catalogue (packages/api messages.ts). */
+export const ACCOUNT_MESSAGES = {
+  typeMismatch: "Account type does not match",
+  usernameTaken: "This username is taken. Choose another.",
+  usernameReserved: "This username is reserved. Choose another.",
+  profileNotFound: "Profile not found",
+  notMultipart: "Send the image as multipart/form-data.",
+  noImage: "Choose an image to upload.",
+  imageType: "The image must be a PNG, JPEG, WebP or GIF file.",
+  imageTooLarge: "The image is larger than 2 MB.",
+  partnerFlags: (keys: readonly string[]) =>
+    `Only a super admin, partner or reseller above this account can change ${keys.join(", ")}.`,
+  organizationFlags:
+    "Only a super admin, partner or reseller above this organization can change premium or smsEnabled.",
+} as const;
+
 export const accountTypeSchema = z.enum(["partner", "reseller", "organization", "agent"]);
 
 /** An account as the API shows it (product spec §3 Account). */

@@ -4,6 +4,19 @@ import { defineRoute } from "../route.ts";
 import { emailSchema } from "./auth.ts";
 import { redirectUrlSchema } from "./hierarchy.ts";
 
+/** User-facing messages of these routes; each key is its code in the catalogue (packages/api messages.ts). */
+export const ADMIN_USER_MESSAGES = {
+  badRedirect:
+    "redirectUrl: must be this product's own address or a white-label domain of this account's partner.",
+  agentAccount: "Admin users belong to a partner, reseller or organization account, not an agent account.",
+  ownersOnlyInvite: "Only an owner can make someone an owner.",
+  ownersOnlyRemove: "Only an owner can remove an owner.",
+  lastOwner: "The last owner cannot be removed.",
+  userNotFound: "User not found",
+  removed: "User removed.",
+  invited: (email: string) => `Invitation sent to ${email}.`,
+} as const;
+
 /** A user of an account (owner or admin), as the members screen lists them. */
 export const adminUserSchema = z.object({
   id: z.number().int(),

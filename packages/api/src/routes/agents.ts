@@ -9,6 +9,14 @@ import { idSchema, revisionSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { queryBooleanSchema } from "./hierarchy.ts";
 
+/** User-facing messages of these routes; each key is its code in the catalogue (packages/api messages.ts). */
+export const AGENT_MESSAGES = {
+  agentNotFound: "Agent not found",
+  agentRequired: "agentId: choose an agent account",
+  notPublished: "This agent has not been published yet.",
+  versionNotFound: "Version not found",
+} as const;
+
 /** Product spec §5: a campaign save or publish needs non-empty agentInstructions. */
 export const PROMPT_REQUIRED_MESSAGE = "Please enter a prompt.";
 /** The 409 answer to a save based on a stale revision; the body also carries `current`. */

@@ -3,6 +3,14 @@ import { idSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { queryBooleanSchema } from "./hierarchy.ts";
 
+/** User-facing messages of these routes; each key is its code in the catalogue (packages/api messages.ts). */
+export const APP_MESSAGES = {
+  notFound: "App not found",
+  notInstalled: "This app is not installed.",
+  uninstalled: "App removed.",
+  notSecret: "This app has no secret of that name.",
+} as const;
+
 const id = idSchema;
 const jsonSchema = z.record(z.string(), z.unknown());
 

@@ -1,6 +1,17 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 
+/** User-facing messages of these routes; each key is its code in the catalogue (packages/api messages.ts). */
+export const DOMAIN_MESSAGES = {
+  invalid: "Invalid domain data",
+  partnerOnly: "White-label domains belong to a partner account.",
+  none: "This partner has no white-label domain yet.",
+  notFound: "Domain not found",
+  inUse: "This domain is already in use.",
+  ownHost: "This is the product's own address, not a white-label domain.",
+  removed: "Domain removed.",
+} as const;
+
 /**
  * A host name as typed or as the browser knows it: `https://Voice.Acme.com:443/app` -> `voice.acme.com`.
  * Scheme, port, path and a trailing dot are dropped; the result is lower-case.

@@ -11,6 +11,14 @@ import { defineRoute } from "../route.ts";
 import { accountSchema, accountTypeSchema, usernameSchema } from "./accounts.ts";
 import { emailSchema, phoneNumberSchema } from "./auth.ts";
 
+/** User-facing messages of these routes; each key is its code in the catalogue (packages/api messages.ts). */
+export const HIERARCHY_MESSAGES = {
+  organizationParent: "An organization is created under a partner or reseller account.",
+  resellerParent: "A reseller is created under a partner account.",
+  organizationDeleted: "Organization deleted.",
+  accountDeleted: "Account deleted.",
+} as const;
+
 /** A query flag: `true`/`false` (also `1`/`0`) as the catalogue sends them, or a JSON boolean. */
 export const queryBooleanSchema = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0"])])

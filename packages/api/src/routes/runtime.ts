@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { idSchema, timeMsSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
-import { stageSchema } from "./agents.ts";
+import { AGENT_MESSAGES, stageSchema } from "./agents.ts";
+
+/** User-facing messages of these routes; each key is its code in the catalogue (packages/api messages.ts). */
+export const RUNTIME_MESSAGES = {
+  conversationNotFound: "Failed to fetch convo",
+  conversationEnded: "This conversation has ended. Restart to begin a new one.",
+  messageRequired: "message: Enter a message.",
+  roomNotFound: "Room not found",
+  chooseAgent: AGENT_MESSAGES.agentRequired,
+} as const;
 
 /**
  * The agent runtime: running an agent (one prompt, or a streamed test chat), the transcript of a

@@ -4,6 +4,13 @@ import { defineRoute } from "../route.ts";
 import { actionSchema, campaignAppSchema, campaignFieldsSchema, campaignSchema } from "./agents.ts";
 import { accountListItemSchema, queryBooleanSchema } from "./hierarchy.ts";
 
+/** User-facing messages of these routes; each key is its code in the catalogue (packages/api messages.ts). */
+export const TEMPLATE_MESSAGES = {
+  notFound: "Template not found",
+  deleted: "Template deleted.",
+  readOnly: "This template can only be changed by its owner.",
+} as const;
+
 /** Product spec §8: what the web app shows when a migration answers neither success nor a message. */
 export const MIGRATION_FAILED_MESSAGE = "Migration failed";
 export const TEMPLATE_STALE_MESSAGE = "This template was changed elsewhere. Review the newer version.";

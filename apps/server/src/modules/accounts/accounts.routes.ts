@@ -1,10 +1,11 @@
 import * as api from "@switchboard/api";
+import { ACCOUNT_MESSAGES } from "@switchboard/api";
 import { allowedViewingAs, isActingAsHigherRole } from "@switchboard/core";
 import type { FastifyRequest } from "fastify";
 import { readUploadedFile } from "../../http/multipart.ts";
 import { handle } from "../../http/routes.ts";
 import { toApiAccount, toApiUser } from "./account-view.ts";
-import { ACCOUNT_MESSAGES, type AccountsService } from "./accounts.service.ts";
+import type { AccountsService } from "./accounts.service.ts";
 
 /** The one image of a profile picture upload, at most `maxBytes`. */
 const readUpload = (request: FastifyRequest, maxBytes: number) =>

@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_MESSAGES,
   type AccountFields,
   DISABLE_MESSAGE,
   ENABLE_MESSAGE,
@@ -13,21 +14,6 @@ import { displayNameOf } from "./account-view.ts";
 import type { AccountsRepository } from "./accounts.repository.ts";
 import { detectImageType } from "./image-type.ts";
 import { storedPhoneNumber } from "./phone-number.ts";
-
-export const ACCOUNT_MESSAGES = {
-  typeMismatch: "Account type does not match",
-  usernameTaken: "This username is taken. Choose another.",
-  usernameReserved: "This username is reserved. Choose another.",
-  profileNotFound: "Profile not found",
-  notMultipart: "Send the image as multipart/form-data.",
-  noImage: "Choose an image to upload.",
-  imageType: "The image must be a PNG, JPEG, WebP or GIF file.",
-  imageTooLarge: "The image is larger than 2 MB.",
-  partnerFlags: (keys: readonly string[]) =>
-    `Only a super admin, partner or reseller above this account can change ${keys.join(", ")}.`,
-  organizationFlags:
-    "Only a super admin, partner or reseller above this organization can change premium or smsEnabled.",
-} as const;
 
 /** Names the product's own pages and files use: no account may take them as its username. */
 export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([

@@ -1,4 +1,4 @@
-import { type AdminUser, INVITATION_TTL_DAYS, normaliseHost } from "@switchboard/api";
+import { ADMIN_USER_MESSAGES, type AdminUser, INVITATION_TTL_DAYS, normaliseHost } from "@switchboard/api";
 import { type Access, type AccountRow, isAbove } from "../../access/access.ts";
 import { hashToken, newToken } from "../../access/secrets.ts";
 import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
@@ -7,18 +7,6 @@ import { displayNameOf } from "../accounts/account-view.ts";
 import type { AdminUsersRepository, MemberRow } from "./admin-users.repository.ts";
 
 export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 60 * 60_000;
-
-export const ADMIN_USER_MESSAGES = {
-  badRedirect:
-    "redirectUrl: must be this product's own address or a white-label domain of this account's partner.",
-  agentAccount: "Admin users belong to a partner, reseller or organization account, not an agent account.",
-  ownersOnlyInvite: "Only an owner can make someone an owner.",
-  ownersOnlyRemove: "Only an owner can remove an owner.",
-  lastOwner: "The last owner cannot be removed.",
-  userNotFound: "User not found",
-  removed: "User removed.",
-  invited: (email: string) => `Invitation sent to ${email}.`,
-} as const;
 
 export function toAdminUser(member: MemberRow): AdminUser {
   return {

@@ -1,4 +1,5 @@
 import {
+  AGENT_MESSAGES,
   type AgentVersion,
   type Campaign,
   type CampaignApp,
@@ -24,13 +25,6 @@ import { findBuiltInApp } from "./built-in-apps.ts";
 import { isTemplateVisible } from "./template-visibility.ts";
 
 const TEMPLATE_NOT_FOUND = "Template not found";
-
-export const AGENT_MESSAGES = {
-  agentNotFound: "Agent not found",
-  agentRequired: "agentId: choose an agent account",
-  notPublished: "This agent has not been published yet.",
-  versionNotFound: "Version not found",
-} as const;
 
 export const DEFAULT_CAMPAIGN: CampaignFields = {
   agentInstructions: "",

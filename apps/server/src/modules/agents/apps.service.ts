@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { AgentFunction, App } from "@switchboard/api";
+import { APP_MESSAGES } from "@switchboard/api";
 import type { Access, AccountRow } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import { type Outbound, OutboundError } from "../../http/outbound.ts";
@@ -7,13 +8,6 @@ import { decryptSecret, encryptSecret, maskSecret } from "../../providers/llm/ke
 import type { AgentsService } from "./agents.service.ts";
 import type { AppsRepository, InstalledAppRow } from "./apps.repository.ts";
 import { type AppDefinition, BUILT_IN_APPS, findBuiltInApp } from "./built-in-apps.ts";
-
-export const APP_MESSAGES = {
-  notFound: "App not found",
-  notInstalled: "This app is not installed.",
-  uninstalled: "App removed.",
-  notSecret: "This app has no secret of that name.",
-} as const;
 
 type Deps = {
   repo: AppsRepository;

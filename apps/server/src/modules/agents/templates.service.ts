@@ -5,6 +5,7 @@ import {
   type createTemplate,
   type Migration,
   type Stage,
+  TEMPLATE_MESSAGES,
   TEMPLATE_STALE_MESSAGE,
   type Template,
   type TemplateField,
@@ -23,12 +24,6 @@ import {
 } from "./agents.service.ts";
 import { isTemplateVisible, visibleTemplateOwners } from "./template-visibility.ts";
 import type { TemplateRow, TemplatesRepository } from "./templates.repository.ts";
-
-export const TEMPLATE_MESSAGES = {
-  notFound: "Template not found",
-  deleted: "Template deleted.",
-  readOnly: "This template can only be changed by its owner.",
-} as const;
 
 type TemplateContent = Omit<
   Template,

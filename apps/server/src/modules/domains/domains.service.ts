@@ -1,4 +1,5 @@
 import {
+  DOMAIN_MESSAGES,
   type Domain,
   type DomainProfile,
   type DomainSettings,
@@ -10,16 +11,6 @@ import type { DomainSettingsColumn } from "../../db/schema/index.ts";
 import { badRequest, conflict, notFound } from "../../http/api-error.ts";
 import { displayNameOf } from "../accounts/account-view.ts";
 import type { DomainRow, DomainsRepository } from "./domains.repository.ts";
-
-export const DOMAIN_MESSAGES = {
-  invalid: "Invalid domain data",
-  partnerOnly: "White-label domains belong to a partner account.",
-  none: "This partner has no white-label domain yet.",
-  notFound: "Domain not found",
-  inUse: "This domain is already in use.",
-  ownHost: "This is the product's own address, not a white-label domain.",
-  removed: "Domain removed.",
-} as const;
 
 export function toDomainSettings(settings: DomainSettingsColumn): DomainSettings {
   return {

@@ -1,7 +1,9 @@
 import {
+  ACCOUNT_MESSAGES,
   type AccountList,
   type AccountListItem,
   APPLIED_ORGANIZATION_FILTERS,
+  HIERARCHY_MESSAGES,
   LIST_UNPAGED_MAX,
   type OrganizationFilters,
 } from "@switchboard/api";
@@ -16,20 +18,13 @@ import { isUniqueViolation } from "../../db/errors.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound } from "../../http/api-error.ts";
 import { displayNameOf, toApiAccount } from "../accounts/account-view.ts";
 import type { AccountsRepository } from "../accounts/accounts.repository.ts";
-import { ACCOUNT_MESSAGES, RESERVED_USERNAMES } from "../accounts/accounts.service.ts";
+import { RESERVED_USERNAMES } from "../accounts/accounts.service.ts";
 import { canBeParent } from "../accounts/hierarchy.ts";
 import { storedPhoneNumber } from "../accounts/phone-number.ts";
 import type { AdminUsersService } from "../admin-users/admin-users.service.ts";
 import type { AccountQuery, HierarchyRepository } from "./hierarchy.repository.ts";
 
 type AccountType = AccountRow["accountType"];
-
-export const HIERARCHY_MESSAGES = {
-  organizationParent: "An organization is created under a partner or reseller account.",
-  resellerParent: "A reseller is created under a partner account.",
-  organizationDeleted: "Organization deleted.",
-  accountDeleted: "Account deleted.",
-} as const;
 
 /** Type-specific display name of §3 list items: orgName for organisations, resellerName for resellers. */
 const LIST_NAME_KEY: Partial<Record<AccountType, string>> = {

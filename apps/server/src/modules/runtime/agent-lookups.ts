@@ -1,12 +1,12 @@
 import type { CampaignFields, Stage } from "@switchboard/api";
+import { AGENT_MESSAGES, RUNTIME_MESSAGES } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { AccessResolver, AccountRow } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
-import { AGENT_MESSAGES, type AgentsService } from "../agents/agents.service.ts";
+import type { AgentsService } from "../agents/agents.service.ts";
 import type { ConversationRow, ConversationsRepository } from "./conversations.repository.ts";
 import type { ModelSettingsService } from "./model-settings.service.ts";
-import { RUNTIME_MESSAGES } from "./runtime-messages.ts";
 
 /** What the runtime's calls look up about an agent: its campaign, organisation, test conversations, model. */
 export function createAgentLookups(deps: {

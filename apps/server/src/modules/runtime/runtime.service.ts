@@ -1,4 +1,5 @@
 import type { Booking, runPrompt, ToolCall, ToolResult, TranscriptEntry } from "@switchboard/api";
+import { RUNTIME_MESSAGES } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import { type Access, type AccessResolver, isWithin } from "../../access/access.ts";
@@ -11,7 +12,6 @@ import { buildAgentTools, enabledFunctions } from "./agent-tools.ts";
 import { displayName } from "./agent-turn.ts";
 import { runTurn } from "./conversation-engine.ts";
 import type { ConversationsRepository, MessageRow } from "./conversations.repository.ts";
-import { RUNTIME_MESSAGES } from "./runtime-messages.ts";
 import type { BookingRow, ScheduleRepository } from "./schedule.repository.ts";
 import { agentTimeZone, buildSystemPrompt } from "./system-prompt.ts";
 import type { TurnState } from "./tool-executors.ts";

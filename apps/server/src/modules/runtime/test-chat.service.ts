@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { TestChatEvent, testChat } from "@switchboard/api";
+import { RUNTIME_MESSAGES } from "@switchboard/api";
 import type { z } from "zod";
 import type { Access } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
@@ -13,7 +14,6 @@ import {
   type TurnSubject,
 } from "./agent-turn.ts";
 import type { ConversationRow, ConversationsRepository } from "./conversations.repository.ts";
-import { RUNTIME_MESSAGES } from "./runtime-messages.ts";
 
 type TestChatBody = z.output<NonNullable<(typeof testChat)["body"]>>;
 
