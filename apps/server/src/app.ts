@@ -156,7 +156,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const hierarchy = createHierarchyModule(context, { accounts, adminUsers });
   const agents = createAgentsModule(context, { hierarchy });
   const runtime = createRuntimeModule(context, { agents: agents.agents, templates: agents.templates });
-  const inbox = await createInboxModule(context, { agents: agents.agents, runtime, sandbox });
+  const inbox = await createInboxModule(context, {
+    agents: agents.agents,
+    runtime,
+    sandbox,
+    webhooks: webhooks.events,
+  });
   const contacts = createContactsModule(context, { realtime: inbox.realtime });
   const logs = createLogsModule(context);
   const voice = createVoiceModule(context, { agents: agents.agents, runtime });

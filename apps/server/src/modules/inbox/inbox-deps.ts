@@ -9,6 +9,7 @@ import type { AgentsService } from "../agents/agents.service.ts";
 import type { AgentTurns } from "../runtime/agent-turn.ts";
 import type { ConversationsRepository } from "../runtime/conversations.repository.ts";
 import type { ModelSettingsService } from "../runtime/model-settings.service.ts";
+import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import type { InboxRepository } from "./inbox.repository.ts";
 
 /** The repositories over one transaction, and the transaction (to send jobs in it). */
@@ -37,6 +38,8 @@ export type InboxDeps = {
   /** Answered list pages until their organisation's inbox changes. */
   listCache: NoticeCache<string>;
   log: FastifyBaseLogger;
+  /** The organisations' webhooks: message.received, message.sent, conversation.closed. */
+  webhooks?: WebhookEvents;
   now?: () => number;
 };
 

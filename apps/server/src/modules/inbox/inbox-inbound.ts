@@ -7,6 +7,7 @@ import type { ConversationRow } from "../runtime/conversations.repository.ts";
 import type { InboundSms, InboxDeps } from "./inbox-deps.ts";
 import type { InboxSending } from "./inbox-send.ts";
 import type { InboxViews } from "./inbox-views.ts";
+import { messageEventData } from "./inbox-webhooks.ts";
 import { aiReplyJob } from "./jobs.ts";
 
 /** Most turns one AI reply job takes (a message that arrived during a turn is answered by the next). */
@@ -87,11 +88,15 @@ export function createInboxInbound(deps: InboxDeps, views: InboxViews, sending: 
         })) ?? room;
       const answer = room.aiAgentEnabled && !blocked;
       if (answer) await deps.jobs.send(aiReplyJob, { roomId: room.id }, { transaction: t.tx });
+      await deps.webhooks?.emit(orgId, "message.received", messageEventData(room, message, to), {
+        transaction: t.tx,
+      });
       return { room, message, answer };
     });
     if (received === "duplicate") return { duplicate: true, roomId: null };
     if (received === "no agent") throw notFound("No agent has this number.");
     if (received.answer) deps.jobs.wake(aiReplyJob);
+    deps.webhooks?.wake();
     await publishMessage(received.room, received.message);
     return { duplicate: false, roomId: received.room.id };
   }
@@ -152,6 +157,12 @@ export function createInboxInbound(deps: InboxDeps, views: InboxViews, sending: 
     if (message.text.trim()) {
       await repo.setDelivery(message.id, { deliveryStatus: "queued" });
       message = await deliver(current ?? room, agent, message);
+      if (message.deliveryStatus !== "failed")
+        await deps.webhooks?.emit(
+          room.orgId,
+          "message.sent",
+          messageEventData(current ?? room, message, agent.switchboardPhoneNumber),
+        );
     }
     await publishMessage(current ?? room, message);
     return true;

@@ -44,7 +44,16 @@ export function createInboxRooms(deps: InboxDeps, views: InboxViews) {
   async function close(access: Access, roomId: string, archive: boolean) {
     const room = await roomOf(access, roomId);
     const status = archive || room.status === "closed" ? "archived" : "closed";
-    return { success: true as const, room: (await changeRoom(room, { status }, access.caller.user.id)).room };
+    const changed = await changeRoom(room, { status }, access.caller.user.id);
+    if (room.status === "open")
+      await deps.webhooks?.emit(room.orgId, "conversation.closed", {
+        conversationId: room.id,
+        agentId: room.agentAccountId,
+        channel: room.channel,
+        externalAddress: room.externalAddress,
+        closedAt: Date.now(),
+      });
+    return { success: true as const, room: changed.room };
   }
 
   async function unarchive(access: Access, roomId: string) {

@@ -5,6 +5,7 @@ import { badRequest, forbidden, notFound } from "../../http/api-error.ts";
 import type { MessageRow, RoomRow } from "./inbox.repository.ts";
 import type { InboxDeps, InboxTransaction } from "./inbox-deps.ts";
 import type { InboxViews } from "./inbox-views.ts";
+import { messageEventData } from "./inbox-webhooks.ts";
 
 /** An SMS exchange is one conversation (session) until it has been quiet this long. */
 const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
@@ -119,6 +120,12 @@ export function createInboxSending(deps: InboxDeps, views: InboxViews) {
       return stored;
     });
     message = await deliver(room, agent, message);
+    if (message.deliveryStatus !== "failed")
+      await deps.webhooks?.emit(
+        room.orgId,
+        "message.sent",
+        messageEventData(room, message, agent.switchboardPhoneNumber),
+      );
     await publishMessage(room, message);
     if (room.status !== "open") await publishRoom(room);
     const names = await repo.userNames([access.caller.user.id]);

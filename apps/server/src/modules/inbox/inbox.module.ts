@@ -6,6 +6,7 @@ import type { AgentsService } from "../agents/agents.service.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
 import { organizationOf } from "../runtime/model-settings.service.ts";
 import type { RuntimeModule } from "../runtime/runtime.module.ts";
+import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { createCarrierService } from "./carrier.service.ts";
 import { createInboxRepository } from "./inbox.repository.ts";
 import { inboxRoutes } from "./inbox.routes.ts";
@@ -21,7 +22,13 @@ export const INBOX_CHANGED_CHANNEL = "switchboard_inbox_changed";
  */
 export async function createInboxModule(
   context: AppContext,
-  deps: { agents: AgentsService; runtime: RuntimeModule; sandbox: SandboxCarrier | null; now?: () => number },
+  deps: {
+    agents: AgentsService;
+    runtime: RuntimeModule;
+    sandbox: SandboxCarrier | null;
+    webhooks?: WebhookEvents;
+    now?: () => number;
+  },
 ) {
   const db = context.database.db;
   const repo = createInboxRepository(db);
@@ -63,6 +70,7 @@ export async function createInboxModule(
     realtime,
     listCache,
     log: context.log,
+    ...(deps.webhooks ? { webhooks: deps.webhooks } : {}),
     ...(deps.now ? { now: deps.now } : {}),
   });
   const replies = inbox;

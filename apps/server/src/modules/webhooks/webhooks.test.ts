@@ -238,6 +238,20 @@ describe("webhooks", () => {
     ]);
   });
 
+  it("tells when a conversation is closed", async () => {
+    const [first] = receiver.events("message.received");
+    const conversationId = JSON.parse(first?.body ?? "{}").data.conversationId as string;
+    await owner().call(api.closeConversation, { body: { roomId: conversationId } });
+    const [closed] = await waitFor(
+      () => receiver.events("conversation.closed"),
+      (list) => list.length >= 1,
+    );
+    expect(verify(closed as Received)).toMatchObject({
+      type: "conversation.closed",
+      data: { conversationId, channel: "sms", externalAddress: "+15035550177" },
+    });
+  });
+
   it("resends a delivery with the same webhook-id", async () => {
     const { deliveries } = await owner().call(api.listWebhookDeliveries, { query: { webhookId } });
     const first = deliveries.find((d) => d.eventType === "message.sent");
