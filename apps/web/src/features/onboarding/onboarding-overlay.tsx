@@ -5,13 +5,8 @@ import { confirm } from "../../components/confirm/confirm-store.ts";
 import type { OverlayComponentProps } from "../../overlays/registry.ts";
 import { toOnboardingTemplate, useTemplates } from "./api.ts";
 import { STEP_TITLES, stepPosition, TEMPLATE_STEPS } from "./step-info.ts";
-import {
-  ChooseNumberStep,
-  EditStep,
-  GenerateStep,
-  ScheduleCallStep,
-  TestStep,
-} from "./steps/agent-steps.tsx";
+import { ChooseNumberStep, EditStep, ScheduleCallStep, TestStep } from "./steps/agent-steps.tsx";
+import { GenerateStep } from "./steps/generate-step.tsx";
 import { TimezoneStep, VoiceStep } from "./steps/preference-steps.tsx";
 import { SelectTemplateStep, SetupIntegrationsStep, SetupTemplateStep } from "./steps/template-steps.tsx";
 import { WelcomeStep } from "./steps/welcome-step.tsx";

@@ -1,5 +1,6 @@
 import { Button, Group, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
+import type { OnboardingWizard } from "../use-onboarding.ts";
 
 /** The body of one step: heading, text, content and the Back / forward buttons. */
 export function StepLayout({
@@ -37,5 +38,31 @@ export function StepLayout({
         </Group>
       ) : null}
     </Stack>
+  );
+}
+
+/** A step whose footer is Back and one button that goes on to the next step. */
+export function BackNextStep({
+  wizard,
+  title,
+  description,
+  next = "Next",
+  children,
+}: {
+  wizard: OnboardingWizard;
+  title: string;
+  description: string;
+  next?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <StepLayout
+      title={title}
+      description={description}
+      onBack={() => wizard.dispatch({ type: "back" })}
+      footer={<Button onClick={() => wizard.dispatch({ type: "next" })}>{next}</Button>}
+    >
+      {children}
+    </StepLayout>
   );
 }
