@@ -16,6 +16,11 @@ export type RouteInput<T extends RouteDefinition> = {
   body: Parsed<T["body"]>;
 };
 
+/** A route's query as its handler receives it (the schema's output): services take their inputs as these. */
+export type QueryOf<T extends RouteDefinition> = RouteInput<T>["query"];
+/** A route's body as its handler receives it (the schema's output). */
+export type BodyOf<T extends RouteDefinition> = RouteInput<T>["body"];
+
 export type HandlerContext<T extends RouteDefinition = RouteDefinition> = {
   app: AppContext;
   request: FastifyRequest;

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import type { AgentFunction, App } from "@switchboard/api";
+import type { AgentFunction, App, appSecret, listAgentFunctions, updateApp } from "@switchboard/api";
 import { APP_MESSAGES } from "@switchboard/api";
 import type { Access, AccountRow } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import { type Outbound, OutboundError } from "../../http/outbound.ts";
+import type { BodyOf, QueryOf } from "../../http/routes.ts";
 import { decryptSecret, encryptSecret, maskSecret } from "../../providers/llm/key-encryption.ts";
 import type { AgentsService } from "./agents.service.ts";
 import type { AppsRepository, InstalledAppRow } from "./apps.repository.ts";
@@ -144,12 +145,7 @@ export function createAppsService(deps: Deps) {
     return get(access, appId, appVersion);
   }
 
-  async function update(
-    access: Access,
-    appId: string,
-    appVersion: string,
-    body: { data?: Record<string, unknown>; reload: boolean },
-  ) {
+  async function update(access: Access, appId: string, appVersion: string, body: BodyOf<typeof updateApp>) {
     const definition = definitionOf(appId, appVersion);
     const home = homeOf(access.target);
     const current = await repo.find(home, appId, appVersion);
@@ -165,12 +161,7 @@ export function createAppsService(deps: Deps) {
   }
 
   /** Reveals a secret on purpose, or replaces it with a new random one (answered once, in clear). */
-  async function secret(
-    access: Access,
-    appId: string,
-    appVersion: string,
-    body: { name: string; action: "reveal" | "rotate" },
-  ) {
+  async function secret(access: Access, appId: string, appVersion: string, body: BodyOf<typeof appSecret>) {
     const definition = definitionOf(appId, appVersion);
     if (!secretNames(definition).includes(body.name)) throw badRequest(APP_MESSAGES.notSecret);
     const home = homeOf(access.target);
@@ -197,7 +188,7 @@ export function createAppsService(deps: Deps) {
     return { success: true as const, message: APP_MESSAGES.uninstalled };
   }
 
-  async function functions(access: Access, query: { agentId?: number; installedOnly: boolean }) {
+  async function functions(access: Access, query: QueryOf<typeof listAgentFunctions>) {
     let enabled: Record<string, string[]> | null = null;
     if (query.agentId !== undefined || access.target.accountType === "agent") {
       const { ref } = await deps.agents.resolveAgent(access, query.agentId, "canViewOrg");

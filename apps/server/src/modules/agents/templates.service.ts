@@ -1,3 +1,4 @@
+import type { getStagingEventRules } from "@switchboard/api";
 import {
   type AgentRules,
   type CampaignFields,
@@ -14,6 +15,7 @@ import {
 import type { z } from "zod";
 import { type Access, type AccountRow, actsAbove, isWithin } from "../../access/access.ts";
 import { conflict, forbidden, notFound } from "../../http/api-error.ts";
+import type { QueryOf } from "../../http/routes.ts";
 import type { HierarchyService } from "../hierarchy/hierarchy.service.ts";
 import {
   type AgentsService,
@@ -278,7 +280,7 @@ export function createTemplatesService(deps: Deps) {
   async function eventRules(
     access: Access,
     which: "staging" | "default",
-    query: { agentId?: number; replaceTemplateVars?: boolean; forceReplaceTemplateVars?: boolean },
+    query: QueryOf<typeof getStagingEventRules>,
   ): Promise<{ success: true; rules: AgentRules }> {
     const { account, ref } = await agents.resolveAgent(access, query.agentId, "canViewOrg");
     const { staging, production } = await agents.campaignsOf(ref);

@@ -1,10 +1,18 @@
-import type { Booking, runPrompt, ToolCall, ToolResult, TranscriptEntry } from "@switchboard/api";
+import type {
+  Booking,
+  getSchedule,
+  runPrompt,
+  ToolCall,
+  ToolResult,
+  TranscriptEntry,
+} from "@switchboard/api";
 import { RUNTIME_MESSAGES } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import { type Access, type AccessResolver, isWithin } from "../../access/access.ts";
 import { ApiError, badRequest, notFound } from "../../http/api-error.ts";
 import type { Outbound } from "../../http/outbound.ts";
+import type { QueryOf } from "../../http/routes.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import type { AgentLookups } from "./agent-lookups.ts";
@@ -168,10 +176,7 @@ export function createRuntimeService(deps: Deps) {
     };
   }
 
-  async function schedule(
-    access: Access,
-    query: { agentId?: number | undefined; start?: number | undefined; end?: number | undefined },
-  ) {
+  async function schedule(access: Access, query: QueryOf<typeof getSchedule>) {
     const from = new Date(query.start ?? now());
     const to = new Date(query.end ?? from.getTime() + 366 * 86_400_000);
     if (to <= from) throw badRequest("end: must be after start");

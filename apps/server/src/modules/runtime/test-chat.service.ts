@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { TestChatEvent, testChat } from "@switchboard/api";
+import type { restartTestChat, TestChatEvent, testChat } from "@switchboard/api";
 import { RUNTIME_MESSAGES } from "@switchboard/api";
 import type { z } from "zod";
 import type { Access } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
+import type { BodyOf } from "../../http/routes.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import type { AgentLookups } from "./agent-lookups.ts";
 import {
@@ -186,7 +187,7 @@ export function createTestChatService(deps: Deps) {
     return events();
   }
 
-  async function restart(access: Access, body: { agentId?: number | undefined; uuid: string }) {
+  async function restart(access: Access, body: BodyOf<typeof restartTestChat>) {
     const { account: agent, ref } = await agents.resolveAgent(access, body.agentId, "canEditOrg");
     const conversation = await findTestConversation(agent.id, body.uuid);
     const room = await conversations.findRoom(conversation.roomId);
