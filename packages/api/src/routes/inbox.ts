@@ -7,6 +7,8 @@ import { queryBooleanSchema } from "./hierarchy.ts";
  * The inbox (call catalogue §7 "Inbox" and the activity calls): rooms between an organisation's agents and
  * outside addresses, their messages, read state per user, reactions, rating, blocking, the AI agent switch,
  * and the realtime WebSocket that carries every change to the organisation's open browsers.
+ *
+ * A data table of schemas and route definitions (~570 lines), like the other route files: one per call.
  */
 
 /** Inbox page size (product spec §9). */

@@ -1,3 +1,5 @@
+// One recursive-descent parser for the formula language (~400 lines): its precedence levels call one
+// another, so they stay together; tokens are in tokenizer.ts, node types in types.ts.
 import { FORMULA_SYNTAX_MESSAGES, FormulaError, unexpectedTokenMessage } from "./errors.ts";
 import { tokenizeFormula } from "./tokenizer.ts";
 import type { FormulaBinaryOperator, FormulaNode, FormulaObjectProperty, FormulaToken } from "./types.ts";

@@ -1,3 +1,5 @@
+// The onboarding wizard as one state machine (~490 lines): every transition reads and writes the same
+// state, so the steps' rules stay in one place; state and persistence are in state.ts, the steps and flows in steps.ts.
 import { LOCAL_STORAGE_KEYS, ONBOARDING_SAVE_DEBOUNCE_MS } from "../constants.ts";
 import { resolveTimezone } from "../timezones/timezones.ts";
 import {
