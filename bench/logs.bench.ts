@@ -25,7 +25,7 @@ import { type DatabaseHandle, openPglite, openPostgres } from "../apps/server/sr
 import { memberships, users } from "../apps/server/src/db/schema/index.ts";
 import { createAccountsRepository } from "../apps/server/src/modules/accounts/accounts.repository.ts";
 import { issueSessionToken } from "../apps/server/src/modules/auth/sessions.ts";
-import { insertGeneratedLogs } from "../apps/server/src/modules/logs/log-generator.ts";
+import { insertGeneratedLogs } from "../apps/server/src/modules/logs/insert-generated-logs.ts";
 import { databaseExists } from "./postgres-server.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";

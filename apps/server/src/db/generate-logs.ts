@@ -4,7 +4,7 @@
 import { parseArgs } from "node:util";
 import { and, eq, isNull } from "drizzle-orm";
 import { ConfigError, loadConfig } from "../config.ts";
-import { insertGeneratedLogs } from "../modules/logs/log-generator.ts";
+import { insertGeneratedLogs } from "../modules/logs/insert-generated-logs.ts";
 import { openDatabase } from "./client.ts";
 import { migrateDatabase } from "./migrate.ts";
 import { accounts } from "./schema/index.ts";

@@ -1,7 +1,7 @@
 import { count } from "drizzle-orm";
 import { createAccountsRepository } from "../modules/accounts/accounts.repository.ts";
 import { PLATFORM_PARTNER_NAME, recordPlatformPartner } from "../modules/accounts/platform-partner.ts";
-import { insertGeneratedLogs } from "../modules/logs/log-generator.ts";
+import { insertGeneratedLogs } from "../modules/logs/insert-generated-logs.ts";
 import type { Database } from "./client.ts";
 import { seedDemoInbox } from "./demo-inbox.ts";
 import { DEMO_TEMPLATES } from "./demo-templates.ts";

@@ -15,7 +15,7 @@ import {
   runtimeUsage,
 } from "../../db/schema/index.ts";
 import { csvCell, csvCellSql, csvLine, csvLineSql } from "./csv.ts";
-import { insertGeneratedLogs } from "./log-generator.ts";
+import { insertGeneratedLogs } from "./insert-generated-logs.ts";
 import { createLogsModule } from "./logs.module.ts";
 import { createLogsRepository } from "./logs.repository.ts";
 import { toFormulaRow } from "./metrics.service.ts";
