@@ -162,7 +162,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sandbox,
     webhooks: webhooks.events,
   });
-  const contacts = createContactsModule(context, { realtime: inbox.realtime });
+  const contacts = createContactsModule(context, { realtime: inbox.realtime, webhooks: webhooks.events });
   const logs = createLogsModule(context);
   const voice = createVoiceModule(context, { agents: agents.agents, runtime });
   // SIP calls on SIP_PORT; listed after voice so it stops first (hanging up its calls into the sessions).

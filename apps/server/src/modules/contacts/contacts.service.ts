@@ -2,6 +2,7 @@ import { CONTACT_MESSAGES, type Contact } from "@switchboard/api";
 import { type Access, type AccessResolver, isWithin } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
+import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { contactAddresses, contactDisplayName } from "./contact-fields.ts";
 import type { ContactRow, ContactsRepository } from "./contacts.repository.ts";
 
@@ -16,6 +17,8 @@ export function createContactsService(deps: {
   repo: ContactsRepository;
   access: AccessResolver;
   realtime: RealtimeHub;
+  /** contact.created for the organisation's webhooks. */
+  webhooks?: WebhookEvents;
 }) {
   const { repo } = deps;
 
@@ -104,7 +107,16 @@ export function createContactsService(deps: {
       const row = await repo.save(orgId, body.id ?? null, { data, displayName, addresses });
       if (!row) throw notFound(CONTACT_MESSAGES.notFound);
       await changed(orgId);
-      return { success: true as const, contact: toContact(row, addresses) };
+      const contact = toContact(row, addresses);
+      if (body.id === undefined)
+        await deps.webhooks?.emit(orgId, "contact.created", {
+          contactId: row.id,
+          displayName: contact.displayName,
+          addresses,
+          data,
+          createdAt: contact.createdAt,
+        });
+      return { success: true as const, contact };
     },
 
     async remove(access: Access, orgAccountId: number | undefined, id: number) {

@@ -252,6 +252,22 @@ describe("webhooks", () => {
     });
   });
 
+  it("tells when a contact is created, also by an organisation API token", async () => {
+    const { token } = await owner().call(api.createApiToken, { body: { description: "CRM" } });
+    await testClient(app)(token).call(api.saveContact, {
+      body: { data: { name: "Grace Hopper", phoneNumber: "+15035550155" } },
+    });
+    const [created] = await waitFor(
+      () => receiver.events("contact.created"),
+      (list) => list.length >= 1,
+    );
+    expect(verify(created as Received)).toMatchObject({
+      type: "contact.created",
+      organizationId: world.accounts.O1.id,
+      data: { displayName: "Grace Hopper", data: { name: "Grace Hopper" } },
+    });
+  });
+
   it("resends a delivery with the same webhook-id", async () => {
     const { deliveries } = await owner().call(api.listWebhookDeliveries, { query: { webhookId } });
     const first = deliveries.find((d) => d.eventType === "message.sent");
