@@ -20,6 +20,8 @@ const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/serv
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.LOG_LEVEL || "warn",
+    // The webhook journey's receiver listens on loopback, which only the operator may open.
+    OUTBOUND_ALLOWLIST: process.env.OUTBOUND_ALLOWLIST || "127.0.0.1:*",
   },
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

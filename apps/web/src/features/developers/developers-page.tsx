@@ -17,6 +17,8 @@ import { EmptyState, ErrorState, LoadingState } from "../../components/query-sta
 import { errorMessage } from "../../lib/shell-api.ts";
 import { toast } from "../../lib/toast.ts";
 import { useHandset, useInboxRealtime, useSimulateInbound } from "../inbox/api.ts";
+import { ApiTokensCard } from "./api-tokens-card.tsx";
+import { WebhooksCard } from "./webhooks-card.tsx";
 
 const HANDSET_KEY = "phone-simulator-number";
 const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
@@ -185,9 +187,11 @@ export function DevelopersPage() {
     <Stack gap="md">
       <Title order={1}>Developers</Title>
       <Text c="dimmed">
-        Tools for connecting Switchboard to your systems. Webhooks, API access and SIP settings are managed
-        here as they become available.
+        Connect Switchboard to your systems: receive your organisation's events, call the API from your
+        servers, and try text conversations on the sandbox carrier.
       </Text>
+      <WebhooksCard />
+      <ApiTokensCard />
       <PhoneSimulator />
     </Stack>
   );
