@@ -10,19 +10,48 @@ import { buildTestApp } from "./helpers.ts";
  * the target, and must refuse without leaking it. New routes are covered by being in the table.
  */
 const guarded = routeTable.filter((route) => route.auth !== "none");
+const OWNER_ONLY = new Set([
+  "canViewBilling",
+  "canManageBilling",
+  "canDeleteOrg",
+  "canDeactivateOrg",
+  "canInspectJSON",
+]);
 
 let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
+/** Organisation API tokens of O1: one its owner made, one the super admin made for it (no higher reach). */
+let apiTokens: { owner: string; superAdmin: string };
+
+async function makeApiToken(sessionToken: string, orgId: number): Promise<string> {
+  const res = await app.inject({
+    method: "POST",
+    url: `/api/v2/tokens?token=${sessionToken}&targetAccountId=${orgId}`,
+    payload: { description: "matrix", type: "full" },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().token as string;
+}
 
 beforeAll(async () => {
   app = await buildTestApp();
   world = await buildHierarchy(app);
+  const { O1 } = world.accounts;
+  apiTokens = {
+    owner: await makeApiToken(world.members.o1Owner.token, O1.id),
+    superAdmin: await makeApiToken(world.members.superAdmin.token, O1.id),
+  };
 });
 afterAll(async () => {
   await app.close();
 });
 
-async function call(route: RouteDefinition, query: Record<string, string | number>, paramValue: number) {
+async function call(
+  route: RouteDefinition,
+  query: Record<string, string | number>,
+  paramValue: number,
+  bearer?: string,
+) {
   const params = Object.fromEntries(pathParamNames(route.path).map((name) => [name, paramValue]));
   const search = new URLSearchParams(
     Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
@@ -30,6 +59,7 @@ async function call(route: RouteDefinition, query: Record<string, string | numbe
   const res = await app.inject({
     method: route.method,
     url: `${fillPath(route.path, params)}${search ? `?${search}` : ""}`,
+    ...(bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {}),
     ...(route.method === "GET"
       ? {}
       : { payload: { targetAccountId: paramValue, targetOrganizationId: paramValue } }),
@@ -91,6 +121,22 @@ describe.each(guarded.map((route) => [`${route.method} ${route.path}`, route] as
       const result = await call(route, { token }, O2.id);
       for (const mark of fingerprints(O2)) expect(result.body).not.toContain(mark);
     });
+
+    it("(f) refuses an organisation API token (Bearer) acting on another organisation or its parent", async () => {
+      const { O2, R1 } = world.accounts;
+      for (const bearer of [apiTokens.owner, apiTokens.superAdmin]) {
+        expectRefusedWithoutLeak(await call(route, { targetAccountId: O2.id }, O2.id, bearer), O2);
+        expectRefusedWithoutLeak(await call(route, { targetAccountId: R1.id }, R1.id, bearer), R1);
+      }
+    });
+
+    it("(g) an API token made by a super admin acts as an admin of its organisation, no higher", async () => {
+      const { O1 } = world.accounts;
+      const result = await call(route, { targetAccountId: O1.id }, O1.id, apiTokens.superAdmin);
+      if (route.auth === "adminToken" || route.sessionOnly) expect(result.status).toBe(403);
+      // The owner-only flags are not an admin's.
+      else if (route.permission && OWNER_ONLY.has(route.permission)) expect(result.status).toBe(403);
+    });
   },
 );
 
@@ -119,5 +165,11 @@ describe("the matrix itself", () => {
       url: `/api/v1/account?token=${world.members.superAdmin.token}&targetAccountId=${O2.id}`,
     });
     expect(superAdmin.json().account.id).toBe(O2.id);
+    const apiToken = await app.inject({
+      method: "GET",
+      url: "/api/v1/account",
+      headers: { authorization: `Bearer ${apiTokens.superAdmin}` },
+    });
+    expect(apiToken.json().account.id).toBe(O1.id);
   });
 });
