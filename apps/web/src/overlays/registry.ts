@@ -242,12 +242,12 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
   testAgent: {
     title: "Test agent",
     size: "lg",
-    component: lazyOverlay(() => import("../features/test-agent/test-agent-overlay.tsx"), "TestAgentOverlay"),
+    component: lazyOverlay(() => import("../features/runtime/test-agent-overlay.tsx"), "TestAgentOverlay"),
   },
   chat: {
     title: "Chat with the agent",
     size: "lg",
-    component: lazyOverlay(() => import("../features/test-agent/test-agent-overlay.tsx"), "TestAgentOverlay"),
+    component: lazyOverlay(() => import("../features/runtime/test-agent-overlay.tsx"), "TestAgentOverlay"),
   },
 
   schedule: {

@@ -3,6 +3,8 @@ import { DEMO, rootSession, signInAs } from "./helpers.ts";
 
 // Testing an agent in the browser (issue 6): the sandbox model answers from the agent's instructions and
 // books through the schedule tool, and the booking shows in the agent's schedule.
+// Named as the server module that runs agents and their test chat (apps/server/src/modules/runtime) and
+// the web feature with the test overlay (apps/web/src/features/runtime).
 
 async function frontDeskId(request: APIRequestContext): Promise<number> {
   const token = encodeURIComponent(await rootSession(request, DEMO.owner));
