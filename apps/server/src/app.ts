@@ -155,7 +155,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const adminUsers = createAdminUsersModule(context, { domains });
   const hierarchy = createHierarchyModule(context, { accounts, adminUsers });
   const agents = createAgentsModule(context, { hierarchy });
-  const runtime = createRuntimeModule(context, { agents: agents.agents, templates: agents.templates });
+  const runtime = createRuntimeModule(context, {
+    agents: agents.agents,
+    templates: agents.templates,
+    webhooks: webhooks.events,
+  });
   const inbox = await createInboxModule(context, {
     agents: agents.agents,
     runtime,

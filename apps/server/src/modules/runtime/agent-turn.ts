@@ -5,6 +5,7 @@ import type { Outbound } from "../../http/outbound.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import { replaceTemplateVariables } from "../agents/templates.service.ts";
+import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { buildAgentTools, enabledFunctions } from "./agent-tools.ts";
 import { type EngineEvent, runTurn, type TurnUsage, toModelMessages } from "./conversation-engine.ts";
 import type {
@@ -50,6 +51,8 @@ type Deps = {
   sms: SmsProvider;
   webhookSettings: (orgId: number) => Promise<{ url: string; secret: string } | null>;
   outbound: Pick<Outbound, "fetchText">;
+  /** The organisation's webhooks: events of the agents' tools (appointment.booked). */
+  webhooks?: WebhookEvents;
   log: FastifyBaseLogger;
   maxSteps: number;
   toolTimeoutMs: number;
@@ -189,6 +192,7 @@ export function createAgentTurns(deps: Deps) {
       webhookSettings: () => deps.webhookSettings(room.orgId),
       toolTimeoutMs: deps.toolTimeoutMs,
       outbound: deps.outbound,
+      ...(deps.webhooks ? { webhooks: deps.webhooks } : {}),
     };
     const turn = runTurn({
       model,

@@ -3,6 +3,7 @@ import type { AgentsService } from "../agents/agents.service.ts";
 import { createAppsRepository } from "../agents/apps.repository.ts";
 import { readAppSecret } from "../agents/apps.service.ts";
 import type { TemplatesService } from "../agents/templates.service.ts";
+import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { createAgentDrafts } from "./agent-drafts.ts";
 import { createAgentLookups } from "./agent-lookups.ts";
 import { createAgentTurns } from "./agent-turn.ts";
@@ -17,7 +18,7 @@ import { createTestChatService } from "./test-chat.service.ts";
 /** Wires the agent runtime: repositories, the organisation's model, turns with storage, the calls. */
 export function createRuntimeModule(
   context: AppContext,
-  deps: { agents: AgentsService; templates: TemplatesService; now?: () => number },
+  deps: { agents: AgentsService; templates: TemplatesService; webhooks?: WebhookEvents; now?: () => number },
 ) {
   const db = context.database.db;
   const conversations = createConversationsRepository(db);
@@ -48,7 +49,7 @@ export function createRuntimeModule(
     toolTimeoutMs: context.config.toolTimeoutMs,
     ...(deps.now ? { now: deps.now } : {}),
   };
-  const turns = createAgentTurns(shared);
+  const turns = createAgentTurns({ ...shared, ...(deps.webhooks ? { webhooks: deps.webhooks } : {}) });
   const lookups = createAgentLookups({
     agents: deps.agents,
     access: context.access,

@@ -12,6 +12,7 @@ import {
 } from "@switchboard/core";
 import { type Outbound, OutboundError, type OutboundResponse } from "../../http/outbound.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
+import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import type { ScheduleRepository } from "./schedule.repository.ts";
 import type { Channel } from "./system-prompt.ts";
 
@@ -48,6 +49,8 @@ export type ToolContext = {
   toolTimeoutMs: number;
   /** The guarded way out: the webhook's address is a user's. */
   outbound: Pick<Outbound, "fetchText">;
+  /** The organisation's webhooks (appointment.booked). */
+  webhooks?: WebhookEvents;
 };
 
 type Args = Record<string, unknown>;
@@ -153,6 +156,16 @@ const bookAppointment: ToolExecutor = async (args, context) => {
     conversationUuid: context.conversationUuid,
   });
   if (!row) throw new ToolRefusal(`${when} is already booked. Offer another time.`);
+  await context.webhooks?.emit(context.orgId, "appointment.booked", {
+    appointmentId: row.id,
+    agentId: context.agentId,
+    title: `Appointment with ${name}`,
+    startsAt: start,
+    endsAt: end,
+    name,
+    phoneNumber: row.phoneNumber ?? null,
+    conversationId: context.roomId,
+  });
   context.state.collected.appointmentBooked = true;
   context.state.collected.appointmentTime = isoInZone(start, context.timeZone);
   return {

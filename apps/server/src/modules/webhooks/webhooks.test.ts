@@ -268,6 +268,36 @@ describe("webhooks", () => {
     });
   });
 
+  it("tells when the agent books an appointment", async () => {
+    const agentId = world.accounts.A1.id;
+    await owner().call(api.saveCampaign, {
+      body: {
+        agentId,
+        agentInstructions: "Opening hours: Mon-Fri 8am-5pm.",
+        timezone: "America/Los_Angeles",
+        apps: [{ appId: "schedule", version: "1.0.0" }],
+        enabledFunctions: { "schedule@1.0.0": ["checkAvailability", "bookAppointment"] },
+        actions: [{ name: "schedule", durationMinutes: 30 }],
+      },
+    });
+    await owner().call(api.publishAgent, { body: { agentId } });
+    await owner().call(api.sandboxInboundSms, {
+      body: {
+        from: "+15035550166",
+        to: AGENT_NUMBER,
+        text: "Book a check-up tomorrow at 10am, my name is Jane Doe",
+      },
+    });
+    const [booked] = await waitFor(
+      () => receiver.events("appointment.booked"),
+      (list) => list.length >= 1,
+    );
+    expect(verify(booked as Received)).toMatchObject({
+      type: "appointment.booked",
+      data: { agentId, name: "Jane Doe" },
+    });
+  });
+
   it("resends a delivery with the same webhook-id", async () => {
     const { deliveries } = await owner().call(api.listWebhookDeliveries, { query: { webhookId } });
     const first = deliveries.find((d) => d.eventType === "message.sent");
