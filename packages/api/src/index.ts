@@ -20,5 +20,6 @@ export * from "./routes/runtime.ts";
 export * from "./routes/system.ts";
 export * from "./routes/templates.ts";
 export * from "./routes/tokens.ts";
+export * from "./routes/voice.ts";
 export * from "./routes/webhooks.ts";
 export * from "./messages.ts";

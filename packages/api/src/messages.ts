@@ -9,6 +9,7 @@ import { HIERARCHY_MESSAGES } from "./routes/hierarchy.ts";
 import { INBOX_MESSAGES } from "./routes/inbox.ts";
 import { RUNTIME_MESSAGES } from "./routes/runtime.ts";
 import { TEMPLATE_MESSAGES } from "./routes/templates.ts";
+import { VOICE_MESSAGES } from "./routes/voice.ts";
 
 /**
  * The catalogue of user-facing messages: each area's messages live beside its routes, and a message's code
@@ -27,6 +28,7 @@ export const MESSAGE_CATALOGUE = {
   inbox: INBOX_MESSAGES,
   runtime: RUNTIME_MESSAGES,
   templates: TEMPLATE_MESSAGES,
+  voice: VOICE_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

@@ -14,6 +14,7 @@ import { runtimeRoutes } from "./routes/runtime.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { eventRuleRoutes, templateRoutes } from "./routes/templates.ts";
 import { apiTokenRoutes } from "./routes/tokens.ts";
+import { voiceRoutes } from "./routes/voice.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 
 /** Every call of the API. The server registers exactly these; the OpenAPI document is generated from them. */
@@ -36,4 +37,5 @@ export const routeTable: readonly RouteDefinition[] = [
   ...logsRoutes,
   ...webhookRoutes,
   ...apiTokenRoutes,
+  ...voiceRoutes,
 ];

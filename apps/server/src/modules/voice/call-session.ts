@@ -34,6 +34,12 @@ export type StartCallOptions = {
   roomKind?: "test" | "live";
   /** Overrides of the agent's call settings (tests, benchmarks). */
   settings?: Partial<CallSettings>;
+  /**
+   * Observes what is said, for live captions: each recognised caller turn (final), and the agent's text as
+   * its sentences go to speech (`final` false, growing), then once more final when that speech is over (cut
+   * to what the caller heard after a barge-in). Optional; an observer that throws does not affect the call.
+   */
+  onTranscript?: (role: "caller" | "agent", text: string, final: boolean) => void;
 };
 
 /** When each part of a caller turn happened (performance.now() ms), for the latency figures. */
@@ -96,6 +102,8 @@ type Speech = {
   stored: Promise<MessageRow | null>;
   keep(message: MessageRow | null): void;
   spokenText: string;
+  /** The text handed to speech so far (the live caption). */
+  captionText: string;
   finished: Promise<void>;
   say(sentence: string): void;
   close(): void;
@@ -148,6 +156,15 @@ export function startCallSession(
   let dtmfTimer: NodeJS.Timeout | null = null;
   const ticker = setInterval(() => housekeeping(), 250);
 
+  function caption(role: "caller" | "agent", text: string, final: boolean) {
+    if (!options.onTranscript || (!text && !final)) return;
+    try {
+      options.onTranscript(role, text, final);
+    } catch (error) {
+      log.warn({ err: error }, "transcript observer failed");
+    }
+  }
+
   const agentBusy = () =>
     answering !== null || (speech !== null && (speech.sent < speech.frames.length || leg.queuedFrames() > 0));
 
@@ -175,9 +192,12 @@ export function startCallSession(
       stored,
       keep,
       spokenText: "",
+      captionText: "",
       finished: Promise.resolve(),
       say(sentence) {
         queue.push(sentence);
+        current.captionText = current.captionText ? `${current.captionText} ${sentence}` : sentence;
+        caption("agent", current.captionText, false);
         wake?.();
       },
       close() {
@@ -189,7 +209,10 @@ export function startCallSession(
       while (!controller.signal.aborted) {
         const sentence = queue.shift();
         if (sentence === undefined) {
-          if (closed) return;
+          if (closed) {
+            caption("agent", current.captionText, true);
+            return;
+          }
           await new Promise<void>((resolve) => {
             wake = resolve;
           });
@@ -277,6 +300,7 @@ export function startCallSession(
     const current = speech;
     if (!current) return;
     current.spokenText = heardText(current);
+    caption("agent", current.spokenText, true);
     stopSpeech(current);
     void cutMessage(current);
   }
@@ -326,6 +350,7 @@ export function startCallSession(
         (text) => {
           timing.sttAt = performance.now();
           timing.text = text;
+          if (text && !finished) caption("caller", text, true);
           return text;
         },
         (error: unknown) => {
@@ -488,6 +513,7 @@ export function startCallSession(
     dtmfTimer = setTimeout(() => {
       const digits = dtmf;
       dtmf = "";
+      caption("caller", `[pressed ${digits}]`, true);
       queueTurn(() => answer(`[pressed ${digits}]`, null));
     }, DTMF_GAP_MS);
   }

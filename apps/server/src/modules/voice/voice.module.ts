@@ -12,6 +12,7 @@ import type { RuntimeModule } from "../runtime/runtime.module.ts";
 import type { CallLeg } from "./call-leg.ts";
 import { type CallSession, type StartCallOptions, startCallSession } from "./call-session.ts";
 import { createVoiceRepository } from "./voice.repository.ts";
+import { voiceRoutes } from "./voice.routes.ts";
 
 /**
  * Wires calls: the speech providers (offline defaults: WebRTC VAD, pocketsphinx, espeak-ng) and the call
@@ -52,16 +53,19 @@ export function createVoiceModule(
   };
   const active = new Set<CallSession>();
 
+  /** Runs one call on the leg until either side hangs up; the stable entry point of every transport. */
+  function startCall(leg: CallLeg, options: StartCallOptions): CallSession {
+    const session = startCallSession(leg, options, sessionDeps);
+    active.add(session);
+    void session.ended.then(() => active.delete(session));
+    return session;
+  }
+
   return {
-    routes: [],
+    // The browser test call (a WebSocket); SIP listens on its own port (sip/).
+    routes: voiceRoutes({ agents: deps.agents, conversations, startCallSession: startCall }),
     providers: { vad, stt, tts },
-    /** Runs one call on the leg until either side hangs up; the stable entry point of every transport. */
-    startCallSession(leg: CallLeg, options: StartCallOptions): CallSession {
-      const session = startCallSession(leg, options, sessionDeps);
-      active.add(session);
-      void session.ended.then(() => active.delete(session));
-      return session;
-    },
+    startCallSession: startCall,
     /** Ends the calls in progress (storing their ends) and stops warm processes. */
     async stop() {
       const ending = [...active].map((session) => {

@@ -1,0 +1,209 @@
+import type { AddressInfo } from "node:net";
+import type { VoiceCallServerMessage } from "@switchboard/api";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: ws (the client @fastify/websocket is built on) ships no types; the members used are typed below.
+import WebSocketClient from "ws";
+import { buildHierarchy } from "../../../test/fixtures.ts";
+import { buildTestApp } from "../../../test/helpers.ts";
+import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
+import { accounts, users } from "../../db/schema/index.ts";
+import { DEMO_USERS } from "../../db/seed.ts";
+import { issueSessionToken } from "../auth/sessions.ts";
+import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+import { rms } from "./audio.ts";
+import { FRAME_MS, FRAME_SAMPLES } from "./call-leg.ts";
+
+/**
+ * The browser test call end to end over a real socket: a listening app, a WebSocket client that behaves like
+ * the web app's microphone (PCM16 16 kHz in uneven chunks, in real time, silence between words), the demo's
+ * Front Desk agent with offline speech and the sandbox model.
+ */
+
+type Client = {
+  on(event: "message", listener: (data: Buffer, isBinary: boolean) => void): void;
+  on(event: "open" | "close", listener: () => void): void;
+  on(event: "error", listener: (error: Error) => void): void;
+  on(
+    event: "unexpected-response",
+    listener: (request: unknown, response: { statusCode: number }) => void,
+  ): void;
+  send(data: string | Uint8Array): void;
+  close(): void;
+  readonly readyState: number;
+};
+const WebSocket = WebSocketClient as unknown as new (url: string) => Client;
+
+const GREETING = "Thank you for calling Bluebird Dental, how can I help you today?";
+const ANSWER = "Yes, we see children from age 3, and their first visit is free.";
+
+let app: FastifyInstance;
+let base: string;
+let token: string;
+let frontDesk: number;
+let question: Int16Array;
+
+beforeAll(async () => {
+  [app, question] = await Promise.all([
+    buildTestApp({ DEMO_DATA: "true" }),
+    spokenFixture("Do you see children?"),
+  ]);
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  base = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1/voice/call`;
+  const db = app.context.database.db;
+  const [owner] = await db.select().from(users).where(eq(users.email, DEMO_USERS.owner));
+  const [org] = await db.select().from(accounts).where(eq(accounts.username, "bluebird-dental"));
+  if (!owner || !org) throw new Error("demo data missing");
+  token = await issueSessionToken(db, owner.id, org.id);
+  const agents = await db.select().from(accounts).where(eq(accounts.organizationId, org.id));
+  const row = agents.find((r) => (r.details as { agentName?: string }).agentName === "Front Desk");
+  if (!row) throw new Error("demo Front Desk agent missing");
+  frontDesk = row.id;
+});
+afterAll(async () => {
+  await app.close();
+});
+
+/** A call from the "browser": records what arrives, and streams the microphone (script, else silence). */
+function dial(query: string) {
+  const socket = new WebSocket(`${base}?${query}`);
+  const messages: VoiceCallServerMessage[] = [];
+  const frames: { at: number; level: number; bytes: number }[] = [];
+  const script: Int16Array[] = [];
+  let refused: number | null = null;
+  let closed = false;
+  socket.on("message", (data, isBinary) => {
+    if (isBinary) {
+      const copy = new Int16Array(new Uint8Array(data).buffer.slice(0));
+      frames.push({ at: performance.now(), level: rms(copy), bytes: data.length });
+    } else messages.push(JSON.parse(String(data)) as VoiceCallServerMessage);
+  });
+  socket.on("unexpected-response", (_request, response) => {
+    refused = response.statusCode;
+    closed = true;
+  });
+  socket.on("error", () => {});
+  socket.on("close", () => {
+    closed = true;
+  });
+  // The microphone: 20 ms of audio per tick, drift-free, sent as two uneven messages (an AudioWorklet's
+  // 128-sample quanta do not line up with 20 ms frames either).
+  const quiet = new Int16Array(FRAME_SAMPLES);
+  const start = performance.now();
+  let ticks = 0;
+  let mic: NodeJS.Timeout | null = null;
+  const tick = () => {
+    const due = Math.floor((performance.now() - start) / FRAME_MS);
+    while (ticks < due && socket.readyState === 1) {
+      ticks++;
+      const frame = script.shift() ?? quiet;
+      const bytes = new Uint8Array(frame.buffer, frame.byteOffset, frame.byteLength);
+      socket.send(bytes.subarray(0, 202));
+      socket.send(bytes.subarray(202));
+    }
+    if (!closed) mic = setTimeout(tick, 10);
+  };
+  socket.on("open", tick);
+  return {
+    socket,
+    messages,
+    frames,
+    get refused() {
+      return refused;
+    },
+    get closed() {
+      return closed;
+    },
+    say(samples: Int16Array) {
+      for (let at = 0; at < samples.length; at += FRAME_SAMPLES) {
+        const frame = new Int16Array(FRAME_SAMPLES);
+        frame.set(samples.subarray(at, at + FRAME_SAMPLES));
+        script.push(frame);
+      }
+    },
+    captions: (role: "caller" | "agent") =>
+      messages.flatMap((m) => (m.type === "caption" && m.role === role && m.final ? [m.text] : [])),
+    stop() {
+      if (mic) clearTimeout(mic);
+      closed = true;
+    },
+  };
+}
+
+async function until(check: () => boolean, ms = 20_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("the browser test call", () => {
+  it("greets, hears the spoken question and answers in paced audio and captions, and lands in Calls", async () => {
+    const call = dial(`token=${token}&agentId=${frontDesk}`);
+    await until(() => call.messages.some((m) => m.type === "ready"));
+    const ready = call.messages.find((m) => m.type === "ready") as { uuid: string; roomId: string };
+    expect(ready.uuid).toBeTruthy();
+    expect(ready.roomId).toBeTruthy();
+
+    // The greeting: captioned, then played in real time (one 20 ms frame every 20 ms, not a burst).
+    await until(() => call.captions("agent").length === 1);
+    expect(call.captions("agent")).toEqual([GREETING]);
+    await until(() => call.frames.length > 0 && performance.now() - (call.frames.at(-1)?.at ?? 0) > 400);
+    const greeting = [...call.frames];
+    expect(greeting.length).toBeGreaterThan(100);
+    expect(greeting.every((f) => f.bytes === FRAME_SAMPLES * 2)).toBe(true);
+    const span = (greeting.at(-1)?.at ?? 0) - (greeting[0]?.at ?? 0);
+    expect(span).toBeGreaterThan((greeting.length - 10) * FRAME_MS);
+    expect(span).toBeLessThan((greeting.length + 25) * FRAME_MS);
+
+    // The question, spoken into the "microphone" in real time.
+    call.say(concat(question, silence(1200)));
+    await until(() => call.captions("agent").length === 2);
+    expect(call.captions("caller")).toEqual(["do you see children"]);
+    expect(call.captions("agent")).toEqual([GREETING, ANSWER]);
+    const answerFrom = greeting.length;
+    await until(() => call.frames.length - answerFrom > 100);
+    expect(call.frames.slice(answerFrom).some((f) => f.level > 1000)).toBe(true);
+
+    call.socket.send(JSON.stringify({ type: "hangup" }));
+    await until(() => call.closed);
+    call.stop();
+
+    const calls = createConversationsRepository(app.context.database.db);
+    // The end of the call is stored just after the socket closes.
+    let log = await calls.findLog(ready.uuid);
+    const outcome = () => (log?.data as { callOutcome?: string } | undefined)?.callOutcome;
+    for (let i = 0; i < 50 && outcome() !== "caller-hangup"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      log = await calls.findLog(ready.uuid);
+    }
+    expect(log).toMatchObject({ direction: "inbound", agentId: frontDesk, fromNumber: DEMO_USERS.owner });
+    expect(log?.duration).toBeGreaterThanOrEqual(3);
+    expect(log?.data).toMatchObject({ channel: "voice", callOutcome: "caller-hangup", transport: "browser" });
+    const transcript = (await calls.conversationMessages(ready.uuid)).map((m) => [m.role, m.text]);
+    expect(transcript).toEqual([
+      ["assistant", GREETING],
+      ["user", "do you see children"],
+      ["assistant", ANSWER],
+    ]);
+  }, 40_000);
+
+  it("refuses before the upgrade without a token, and ends at once for another organisation's agent", async () => {
+    const anonymous = dial(`agentId=${frontDesk}`);
+    await until(() => anonymous.closed);
+    anonymous.stop();
+    expect(anonymous.refused).toBe(401);
+
+    const plain = await app.inject({ method: "GET", url: `/api/v1/voice/call?token=${token}` });
+    expect(plain.statusCode).toBe(426);
+
+    const world = await buildHierarchy(app);
+    const stranger = dial(`token=${world.members.o1Owner.token}&agentId=${frontDesk}`);
+    await until(() => stranger.closed);
+    stranger.stop();
+    expect(stranger.messages).toEqual([{ type: "ended", reason: "Agent not found", outcome: "failed" }]);
+    expect(stranger.frames).toEqual([]);
+  }, 20_000);
+});
