@@ -152,10 +152,18 @@ export function createWebhooksService(deps: Deps) {
 
   /** Writes one delivery per subscribed endpoint and queues its first attempt, with `db` (a transaction). */
   async function record(db: Database, orgId: number, type: WebhookEventType, data: unknown): Promise<number> {
+    // Checked first: an event that does not match its documented shape is logged and dropped, never allowed
+    // to fail the caller's transaction (the text message it reports must still be kept).
+    let payload: Record<string, unknown>;
+    try {
+      payload = envelope(orgId, type, data);
+    } catch (error) {
+      deps.log.error({ err: error, orgId, type }, "webhook event does not match its schema; not sent");
+      return 0;
+    }
     const txRepo = createWebhooksRepository(db);
     const endpoints = await txRepo.subscribers(orgId, type);
     if (endpoints.length === 0) return 0;
-    const payload = envelope(orgId, type, data);
     for (const endpoint of endpoints) {
       const delivery = await txRepo.insertDelivery({
         orgId,

@@ -409,3 +409,24 @@ describe("webhooks without OUTBOUND_ALLOWLIST", () => {
     }
   });
 });
+
+describe("webhook settings", () => {
+  it("reads the retry schedule in seconds, defaults to 5 s ... 10 h, and names a bad value", () => {
+    expect(testConfig().webhooks.retryScheduleMs).toEqual([
+      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+    ]);
+    expect(testConfig({ WEBHOOK_RETRY_SCHEDULE: "1, 2.5" }).webhooks.retryScheduleMs).toEqual([1000, 2500]);
+    expect(() => testConfig({ WEBHOOK_RETRY_SCHEDULE: "5,soon" })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+  });
+
+  it("signs id.timestamp.body with the secret's bytes, as Standard Webhooks says", () => {
+    const secret = `whsec_${Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")}`;
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      "webhook-id": "msg_1",
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": signPayload(secret, "msg_1", timestamp, '{"a":1}'),
+    };
+    expect(new StandardWebhook(secret).verify('{"a":1}', headers)).toEqual({ a: 1 });
+  });
+});
