@@ -162,3 +162,21 @@ export async function openUserMenu(page: Page) {
   await page.getByRole("button", { name: "User menu" }).click();
   await expect(page.getByRole("menuitem", { name: "Log out" })).toBeVisible();
 }
+
+/**
+ * Signs a brand-new organisation owner up through /signup (code from the dev outbox) and waits until the
+ * app shows the new organisation; answers the owner's e-mail address.
+ */
+export async function signUpOwner(page: Page, business: string, prefix = "owner"): Promise<string> {
+  const email = uniqueEmail(prefix);
+  await page.goto("/signup");
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByLabel("Your name").fill("Rosa Owner");
+  await page.getByLabel("Business name").fill(business);
+  const mark = await outboxMark(page.request);
+  await page.getByRole("button", { name: "Send code" }).click();
+  await page.getByLabel("6-digit code").fill(await codeFor(page.request, email, mark));
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByTestId("account-name")).toHaveText(business, { timeout: 15_000 });
+  return email;
+}

@@ -55,11 +55,13 @@ test.describe("layout", () => {
     await sidebar(page).getByRole("link", { name: "Inbox" }).click();
     await expect(page).toHaveURL(/\/app\/inbox$/);
     await expect(page.getByRole("heading", { level: 1, name: "Inbox" })).toBeVisible();
-    // An area whose issue has not landed yet says so honestly.
+    // An area whose issue has not landed yet says so honestly, and what to do instead.
     await sidebar(page).getByRole("link", { name: "Tasks" }).click();
     await expect(page).toHaveURL(/\/app\/tasks$/);
     await expect(page.getByRole("heading", { level: 1, name: "Tasks" })).toBeVisible();
-    await expect(page.getByText("This page is not built yet.")).toBeVisible();
+    await expect(page.getByText("Not available yet")).toBeVisible();
+    await page.getByRole("link", { name: "Go to Contacts" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Contacts" })).toBeVisible();
   });
 
   test("the account segment stays in the links and names the account in view", async ({ page }) => {

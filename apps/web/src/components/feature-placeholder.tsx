@@ -1,22 +1,36 @@
-import { Stack, Text, Title } from "@mantine/core";
+import { Stack, Title } from "@mantine/core";
 import type { ReactNode } from "react";
+import { useAppPath } from "../app/account-context.ts";
+import { appPath } from "../lib/account-path.ts";
+import { NotAvailableYet } from "./not-available-yet.tsx";
 
-/** An honest empty page: what the area will hold, and that it is not built yet. */
+/**
+ * The page of an area whose issue has not landed: what it will hold, what is missing today, and what to do
+ * instead, with links to areas that work (`links` name their area: `agents`, `developers`, ...).
+ */
 export function FeaturePlaceholder({
   title,
   description,
-  children,
+  missing,
+  instead,
+  links = [],
 }: {
   title: string;
   description: ReactNode;
-  children?: ReactNode;
+  missing: ReactNode;
+  instead: ReactNode[];
+  links?: { label: string; area: string }[];
 }) {
+  const { accountPrefix } = useAppPath();
   return (
     <Stack gap="md" maw={720}>
       <Title order={1}>{title}</Title>
-      <Text>{description}</Text>
-      <Text c="dimmed">This page is not built yet.</Text>
-      {children}
+      <NotAvailableYet
+        purpose={description}
+        missing={missing}
+        instead={instead}
+        actions={links.map((link) => ({ label: link.label, to: appPath(accountPrefix, link.area) }))}
+      />
     </Stack>
   );
 }

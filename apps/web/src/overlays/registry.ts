@@ -374,6 +374,39 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     size: "xl",
     component: lazyOverlay(() => import("../features/dashboard/reporting-overlay.tsx"), "ReportingOverlay"),
   },
+
+  // Numbers and money: until their issues land, each says what is missing and what to do instead.
+  selectNumber: {
+    title: "Choose a phone number",
+    component: lazyOverlay(() => import("../features/numbers/number-overlays.tsx"), "SelectNumberOverlay"),
+  },
+  number: {
+    title: "Phone number",
+    component: lazyOverlay(() => import("../features/numbers/number-overlays.tsx"), "NumberOverlay"),
+  },
+  requestAccess: {
+    title: "Request access",
+    component: lazyOverlay(() => import("../features/numbers/number-overlays.tsx"), "RequestAccessOverlay"),
+  },
+  forwardingInstructions: {
+    title: "Forward your calls",
+    component: lazyOverlay(
+      () => import("../features/numbers/number-overlays.tsx"),
+      "ForwardingInstructionsOverlay",
+    ),
+  },
+  upgrade: {
+    title: "Upgrade to premium",
+    component: lazyOverlay(() => import("../features/billing/plan-overlays.tsx"), "UpgradeOverlay"),
+  },
+  premium: {
+    title: "Premium",
+    component: lazyOverlay(() => import("../features/billing/plan-overlays.tsx"), "PremiumOverlay"),
+  },
+  selectPlan: {
+    title: "Choose a plan",
+    component: lazyOverlay(() => import("../features/billing/plan-overlays.tsx"), "SelectPlanOverlay"),
+  },
 };
 
 export function getOverlayDefinition(name: OverlayName): OverlayDefinition | undefined {
