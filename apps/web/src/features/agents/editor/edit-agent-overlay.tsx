@@ -5,6 +5,7 @@ import type { OverlayComponentProps } from "../../../overlays/registry.ts";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
 import { overlayAccountId } from "../../accounts/account-kinds.ts";
 import { useAccountById } from "../../accounts/api.ts";
+import { CallButton } from "../../voice/call-button.tsx";
 import type { CampaignEditor, CampaignEditorState } from "./campaign-editor.ts";
 import { PanelContent } from "./panel-content.tsx";
 import { EDITOR_PANELS, type EditorPanelId, panelFromValue, panelValue } from "./panels.ts";
@@ -66,6 +67,7 @@ function LoadedEditor({
           <Button variant="default" onClick={() => overlays.open("testAgent", String(agentId))}>
             Test
           </Button>
+          <CallButton agentId={agentId} />
           <Button loading={state.publishing} onClick={() => void editor.publish()}>
             Publish
           </Button>

@@ -5,6 +5,7 @@ import { usePermission } from "../../../app/account-state.ts";
 import { useMobileApp } from "../../../app/environment.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../../components/query-state.tsx";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
+import { CallButton } from "../../voice/call-button.tsx";
 import { useAgentCampaign, useSaveInstructions } from "../api.ts";
 import type { OnboardingWizard } from "../use-onboarding.ts";
 import { BackNextStep, StepLayout } from "./step-layout.tsx";
@@ -128,6 +129,7 @@ export function TestStep({ wizard }: { wizard: OnboardingWizard }) {
         <Button variant="light" onClick={() => overlays.open("testAgent", String(agentId))}>
           Test your agent
         </Button>
+        <CallButton agentId={agentId} variant="light" />
       </Group>
     </BackNextStep>
   );

@@ -1,0 +1,108 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, renameSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type APIRequestContext, expect, test } from "@playwright/test";
+import { DEMO, rootSession, signInAs } from "./helpers.ts";
+import { CHROMIUM_ARGS } from "./playwright.config.ts";
+
+// The browser test call (issue 16, transport 1): Chromium's fake microphone plays a question synthesised at
+// test time (festival's HTS voice, as the offline recogniser knows it best; sox makes it 16 kHz mono with
+// silence around it, and Chromium loops the file), the web app streams it to the call's WebSocket through
+// its AudioWorklet, and the agent's answer comes back as speech and captions. Named after the web feature
+// (apps/web/src/features/voice) and the server module (apps/server/src/modules/voice).
+
+const QUESTION = "Do you see children?";
+
+/** The fake microphone's file: 5 s of quiet (the agent greets first), the question, 10 s of quiet. */
+function questionWav(): string {
+  const dir = path.join(os.tmpdir(), "switchboard-e2e-voice");
+  const file = path.join(dir, "do-you-see-children.wav");
+  if (existsSync(file)) return file;
+  mkdirSync(dir, { recursive: true });
+  const raw = path.join(dir, `question.${process.pid}.raw.wav`);
+  const out = path.join(dir, `question.${process.pid}.wav`);
+  execFileSync("text2wave", ["-eval", "(voice_cmu_us_slt_arctic_hts)", "-o", raw], { input: QUESTION });
+  execFileSync("sox", [
+    raw,
+    "-r",
+    "16000",
+    "-c",
+    "1",
+    "-b",
+    "16",
+    "-e",
+    "signed-integer",
+    out,
+    "pad",
+    "5",
+    "10",
+  ]);
+  renameSync(out, file);
+  return file;
+}
+
+// Only this file's browser has the fake microphone (launch options are per worker, set here).
+test.use({
+  permissions: ["microphone"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    args: [
+      ...CHROMIUM_ARGS,
+      "--use-fake-device-for-media-stream",
+      "--use-fake-ui-for-media-stream",
+      `--use-file-for-fake-audio-capture=${questionWav()}`,
+    ],
+  },
+});
+
+async function frontDeskId(request: APIRequestContext): Promise<number> {
+  const token = encodeURIComponent(await rootSession(request, DEMO.owner));
+  const response = await request.get(`/api/v2/listAccounts?token=${token}&pagination=false`);
+  const { accounts } = (await response.json()) as { accounts: { id: number; displayName: string }[] };
+  const agent = accounts.find((account) => account.displayName === "Front Desk");
+  expect(agent, "the demo Front Desk agent").toBeTruthy();
+  return (agent as { id: number }).id;
+}
+
+test("the owner calls the Front Desk agent from the editor, asks a question and hears the answer", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const agentId = await frontDeskId(page.request);
+  await signInAs(page, DEMO.owner, `/app/agents?editAgent=${agentId}`);
+  const editor = page.getByRole("dialog", { name: "Edit agent" });
+  await expect(editor.getByTestId("agent-editor")).toBeVisible();
+  await editor.getByRole("button", { name: "Call", exact: true }).click();
+
+  const call = page.getByRole("dialog", { name: "Test call" });
+  await call.getByRole("button", { name: "Call", exact: true }).click();
+  await expect(call.getByTestId("call-status")).toHaveText("On the call", { timeout: 15_000 });
+  const captions = call.getByRole("log");
+  await expect(captions.getByTestId("caption-agent").first()).toContainText(
+    "Thank you for calling Bluebird Dental, how can I help you today?",
+    { timeout: 15_000 },
+  );
+  // The microphone is live: its level moves while the question plays.
+  await expect(captions.getByTestId("caption-caller").first()).toHaveText(/do you see children/i, {
+    timeout: 20_000,
+  });
+  await expect(captions.getByTestId("caption-agent").nth(1)).toContainText(
+    "Yes, we see children from age 3, and their first visit is free.",
+    { timeout: 15_000 },
+  );
+
+  await call.getByRole("button", { name: "Mute" }).click();
+  await expect(call.getByRole("button", { name: "Unmute" })).toHaveAttribute("aria-pressed", "true");
+  await call.getByRole("button", { name: "Hang up" }).click();
+  await expect(call.getByTestId("call-status")).toHaveText("Call ended");
+  await expect(call.getByTestId("call-ended")).toHaveText("You hung up.");
+
+  // The call is in Calls, with its transcript.
+  await call.getByRole("link", { name: "See the call in Calls" }).click();
+  const row = page.getByRole("table", { name: "Calls" }).getByRole("row").nth(1);
+  await row.getByRole("button", { name: "Transcript" }).click();
+  const transcript = page.getByRole("dialog", { name: "Transcript" });
+  await expect(transcript).toContainText("do you see children", { timeout: 10_000 });
+  await expect(transcript).toContainText("Yes, we see children from age 3, and their first visit is free.");
+});
