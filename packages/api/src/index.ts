@@ -1,6 +1,7 @@
 export * from "./client.ts";
 export * from "./errors.ts";
 export * from "./fields.ts";
+export * from "./messages.ts";
 export * from "./openapi.ts";
 export * from "./refusal-message.ts";
 export * from "./route.ts";
@@ -22,4 +23,3 @@ export * from "./routes/templates.ts";
 export * from "./routes/tokens.ts";
 export * from "./routes/voice.ts";
 export * from "./routes/webhooks.ts";
-export * from "./messages.ts";

@@ -2,6 +2,7 @@ import { ACCOUNT_MESSAGES } from "./routes/accounts.ts";
 import { ADMIN_USER_MESSAGES } from "./routes/admin-users.ts";
 import { AGENT_MESSAGES } from "./routes/agents.ts";
 import { APP_MESSAGES } from "./routes/apps.ts";
+import { AUTH_MESSAGES } from "./routes/auth.ts";
 import { CARRIER_MESSAGES } from "./routes/carrier.ts";
 import { CONTACT_MESSAGES } from "./routes/contacts.ts";
 import { DOMAIN_MESSAGES } from "./routes/domains.ts";
@@ -9,7 +10,9 @@ import { HIERARCHY_MESSAGES } from "./routes/hierarchy.ts";
 import { INBOX_MESSAGES } from "./routes/inbox.ts";
 import { RUNTIME_MESSAGES } from "./routes/runtime.ts";
 import { TEMPLATE_MESSAGES } from "./routes/templates.ts";
+import { TOKEN_MESSAGES } from "./routes/tokens.ts";
 import { VOICE_MESSAGES } from "./routes/voice.ts";
+import { WEBHOOK_MESSAGES } from "./routes/webhooks.ts";
 
 /**
  * The catalogue of user-facing messages: each area's messages live beside its routes, and a message's code
@@ -18,6 +21,7 @@ import { VOICE_MESSAGES } from "./routes/voice.ts";
  */
 export const MESSAGE_CATALOGUE = {
   accounts: ACCOUNT_MESSAGES,
+  auth: AUTH_MESSAGES,
   adminUsers: ADMIN_USER_MESSAGES,
   agents: AGENT_MESSAGES,
   apps: APP_MESSAGES,
@@ -28,7 +32,9 @@ export const MESSAGE_CATALOGUE = {
   inbox: INBOX_MESSAGES,
   runtime: RUNTIME_MESSAGES,
   templates: TEMPLATE_MESSAGES,
+  tokens: TOKEN_MESSAGES,
   voice: VOICE_MESSAGES,
+  webhooks: WEBHOOK_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

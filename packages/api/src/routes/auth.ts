@@ -2,6 +2,23 @@ import { z } from "zod";
 import { idSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 
+/** User-facing messages of these routes; each key is its code in the catalogue (packages/api messages.ts). */
+export const AUTH_MESSAGES = {
+  codeRejected: "Could not verify code.",
+  tooManyTries: "Too many wrong tries. Request a new code.",
+  addressLimited: "Too many codes were requested for this address. Try again in 15 minutes.",
+  ipLimited: "Too many codes were requested from your network. Try again in 15 minutes.",
+  anonymousLimited: "Too many sessions were started from your network. Try again in 15 minutes.",
+  emailTaken: "An account with this e-mail address already exists. Sign in instead.",
+  noEmailAccount: "No account uses this e-mail address. Sign up first.",
+  noPhoneAccount: "No account uses this phone number. Sign in by e-mail and add it first.",
+  emailInUse: "This e-mail address belongs to another account.",
+  phoneInUse: "This phone number belongs to another account.",
+  disabled: "This account is disabled.",
+  badOneTimeToken: "Could not authenticate with token",
+  badParent: "accountId: no partner or reseller has this id",
+} as const;
+
 const ok = z.object({ success: z.literal(true), message: z.string().optional() });
 
 export const emailSchema = z

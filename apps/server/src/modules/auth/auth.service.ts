@@ -1,4 +1,4 @@
-import { normaliseHost, type Session } from "@switchboard/api";
+import { AUTH_MESSAGES, normaliseHost, type Session } from "@switchboard/api";
 import type { AccountRow, Caller } from "../../access/access.ts";
 import { hashCode, hashToken, newCode, newToken, sameHash } from "../../access/secrets.ts";
 import { ApiError } from "../../http/api-error.ts";
@@ -26,22 +26,6 @@ export const ANONYMOUS_SESSIONS_PER_IP = 20;
  */
 export const ANONYMOUS_SESSION_TTL_MS = 24 * 60 * 60_000;
 const ANONYMOUS_PRUNE_BATCH = 100;
-
-export const AUTH_MESSAGES = {
-  codeRejected: "Could not verify code.",
-  tooManyTries: "Too many wrong tries. Request a new code.",
-  addressLimited: "Too many codes were requested for this address. Try again in 15 minutes.",
-  ipLimited: "Too many codes were requested from your network. Try again in 15 minutes.",
-  anonymousLimited: "Too many sessions were started from your network. Try again in 15 minutes.",
-  emailTaken: "An account with this e-mail address already exists. Sign in instead.",
-  noEmailAccount: "No account uses this e-mail address. Sign up first.",
-  noPhoneAccount: "No account uses this phone number. Sign in by e-mail and add it first.",
-  emailInUse: "This e-mail address belongs to another account.",
-  phoneInUse: "This phone number belongs to another account.",
-  disabled: "This account is disabled.",
-  badOneTimeToken: "Could not authenticate with token",
-  badParent: "accountId: no partner or reseller has this id",
-} as const;
 
 /** Whose name a code message carries: the white-label host's partner, or the product on the main host. */
 export type Brand = { name: string; supportUrl: string | null; partner: AccountRow | null };
