@@ -1,10 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import * as api from "@switchboard/api";
 import { count, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller, fakePng, multipartFile } from "../../../test/api-call.ts";
+import { apiCaller, fakePng } from "../../../test/api-call.ts";
+import { expectRefusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { accounts, domains } from "../../db/schema/index.ts";
@@ -13,6 +15,8 @@ import { platformPartner } from "./platform-partner.ts";
 
 let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
+let client: TestClient;
+/** Raw requests: bodies the typed client would not send, and the file server's headers and bytes. */
 let call: ReturnType<typeof apiCaller>;
 let dataDir: string;
 
@@ -20,6 +24,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), "switchboard-accounts-"));
   app = await buildTestApp({ DATA_DIR: dataDir });
   world = await buildHierarchy(app);
+  client = testClient(app);
   call = apiCaller(app);
 });
 afterAll(async () => {
@@ -27,8 +32,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const getAccount = async (token: string, query = "") =>
-  (await app.inject({ method: "GET", url: `/api/v1/account?token=${token}${query}` })).json();
+const getAccount = (token: string, targetAccountId?: number, query?: api.RouteQuery<typeof api.getAccount>) =>
+  client(token, targetAccountId).call(api.getAccount, { query });
 
 describe("GET /api/v1/account", () => {
   it("answers the caller's own organisation with owner permissions", async () => {
@@ -66,7 +71,7 @@ describe("GET /api/v1/account", () => {
   });
 
   it("a reseller viewing one of its organisations as itself holds every flag; viewing as admin does not", async () => {
-    const target = `&targetAccountId=${world.accounts.O1.id}`;
+    const target = world.accounts.O1.id;
     const asReseller = await getAccount(world.members.r1Owner.token, target);
     expect(asReseller).toMatchObject({
       viewingAs: "reseller",
@@ -74,13 +79,13 @@ describe("GET /api/v1/account", () => {
       allowedViewingAs: ["reseller", "owner", "admin"],
     });
     expect(Object.values(asReseller.permissions).every(Boolean)).toBe(true);
-    const asAdmin = await getAccount(world.members.r1Owner.token, `${target}&viewingAs=admin`);
+    const asAdmin = await getAccount(world.members.r1Owner.token, target, { viewingAs: "admin" });
     expect(asAdmin).toMatchObject({ viewingAs: "admin", actingAsHigherRole: false });
     expect(asAdmin.permissions.canViewBilling).toBe(false);
   });
 
   it("a viewing-as value above the caller's rank falls back to the default", async () => {
-    const body = await getAccount(world.members.r1Owner.token, "&viewingAs=superAdmin");
+    const body = await getAccount(world.members.r1Owner.token, undefined, { viewingAs: "superAdmin" });
     expect(body.viewingAs).toBe("reseller");
   });
 
@@ -137,8 +142,7 @@ describe("POST /api/v1/account and /api/v2/updateAccount", () => {
   });
 
   it("the owner updates the organisation's fields; the name becomes orgName and the display name", async () => {
-    const res = await call("POST", "/api/v1/account", {
-      token: w.members.o1Owner.token,
+    const res = await client(w.members.o1Owner.token).call(api.saveAccount, {
       body: {
         email: "Billing@Bluebird.example",
         name: "Bluebird Dental Group",
@@ -148,8 +152,7 @@ describe("POST /api/v1/account and /api/v2/updateAccount", () => {
         phoneNumber: "(555) 010-2000",
       },
     });
-    expect(res.status).toBe(200);
-    expect(res.body.account).toMatchObject({
+    expect(res.account).toMatchObject({
       id: w.accounts.O1.id,
       email: "billing@bluebird.example",
       displayName: "Bluebird Dental Group",
@@ -161,23 +164,18 @@ describe("POST /api/v1/account and /api/v2/updateAccount", () => {
   });
 
   it("an empty detail removes it, null clears a column, and untouched fields stay", async () => {
-    const res = await call("POST", "/api/v1/account", {
-      token: w.members.o1Admin.token,
+    const res = await client(w.members.o1Admin.token).call(api.saveAccount, {
       body: { accountName: "", externalBillingId: null },
     });
-    expect(res.status).toBe(200);
-    expect(res.body.account.details.accountName).toBeUndefined();
-    expect(res.body.account).toMatchObject({ externalBillingId: null, externalAccountId: "crm-17" });
+    expect(res.account.details.accountName).toBeUndefined();
+    expect(res.account).toMatchObject({ externalBillingId: null, externalAccountId: "crm-17" });
   });
 
   it("a reseller updates an agent account below it (agentName) through /api/v2/updateAccount", async () => {
-    const res = await call("POST", "/api/v2/updateAccount", {
-      token: w.members.r1Owner.token,
-      targetAccountId: w.accounts.A1.id,
+    const res = await client(w.members.r1Owner.token, w.accounts.A1.id).call(api.updateAccount, {
       body: { name: "Front Desk" },
     });
-    expect(res.status).toBe(200);
-    expect(res.body.account).toMatchObject({
+    expect(res.account).toMatchObject({
       id: w.accounts.A1.id,
       accountType: "agent",
       details: { agentName: "Front Desk" },
@@ -185,20 +183,20 @@ describe("POST /api/v1/account and /api/v2/updateAccount", () => {
   });
 
   it("refuses bad fields with the field's message, and accounts outside the caller's tree", async () => {
-    const bad = await call("POST", "/api/v1/account", {
-      token: w.members.o1Owner.token,
-      body: { email: "not-an-address" },
-    });
-    expect(bad).toMatchObject({
-      status: 400,
-      body: { success: false, message: "email: Enter a valid e-mail address." },
-    });
-    const foreign = await call("POST", "/api/v2/updateAccount", {
-      token: w.members.o1Owner.token,
-      targetAccountId: w.accounts.O2.id,
-      body: { name: "Taken over" },
-    });
-    expect(foreign).toMatchObject({ status: 404, body: { success: false, message: "Account not found" } });
+    const bad = await expectRefusal(
+      client(w.members.o1Owner.token).call(api.saveAccount, { body: { email: "not-an-address" } }),
+      400,
+      "email: Enter a valid e-mail address.",
+    );
+    expect(bad.body.success).toBe(false);
+    const foreign = await expectRefusal(
+      client(w.members.o1Owner.token, w.accounts.O2.id).call(api.updateAccount, {
+        body: { name: "Taken over" },
+      }),
+      404,
+      "Account not found",
+    );
+    expect(foreign.body.success).toBe(false);
   });
 });
 
@@ -209,34 +207,27 @@ describe("POST /api/v2/updateOrganization", () => {
   });
 
   it("answers 'Account type does not match' when the target is not an organisation", async () => {
-    const res = await call("POST", "/api/v2/updateOrganization", {
-      token: w.members.r1Owner.token,
-      targetAccountId: w.accounts.A1.id,
-      body: { name: "x" },
-    });
-    expect(res).toMatchObject({ status: 400, body: { message: "Account type does not match" } });
+    await expectRefusal(
+      client(w.members.r1Owner.token, w.accounts.A1.id).call(api.updateOrganization, { body: { name: "x" } }),
+      400,
+      "Account type does not match",
+    );
   });
 
   it("premium and smsEnabled change only from above: the reseller may, the owner may not", async () => {
-    const owner = await call("POST", "/api/v2/updateOrganization", {
-      token: w.members.o1Owner.token,
-      body: { premium: true },
-    });
-    expect(owner.status).toBe(403);
-    expect(owner.body.message).toContain("premium or smsEnabled");
+    const owner = await expectRefusal(
+      client(w.members.o1Owner.token).call(api.updateOrganization, { body: { premium: true } }),
+      403,
+    );
+    expect(owner.message).toContain("premium or smsEnabled");
     // Sending the current value is not a change.
-    const same = await call("POST", "/api/v2/updateOrganization", {
-      token: w.members.o1Owner.token,
+    await client(w.members.o1Owner.token).call(api.updateOrganization, {
       body: { premium: false, name: "Renamed" },
     });
-    expect(same.status).toBe(200);
-    const reseller = await call("POST", "/api/v2/updateOrganization", {
-      token: w.members.r1Owner.token,
-      targetAccountId: w.accounts.O1.id,
+    const reseller = await client(w.members.r1Owner.token, w.accounts.O1.id).call(api.updateOrganization, {
       body: { premium: true, smsEnabled: true },
     });
-    expect(reseller.status).toBe(200);
-    expect(reseller.body.account).toMatchObject({ premium: true, smsEnabled: true, displayName: "Renamed" });
+    expect(reseller.account).toMatchObject({ premium: true, smsEnabled: true, displayName: "Renamed" });
   });
 });
 
@@ -245,8 +236,11 @@ describe("POST /api/v1/accountSetting", () => {
   beforeAll(async () => {
     w = await buildHierarchy(app);
   });
-  const save = (token: string, settings: Record<string, unknown>, query: Record<string, string> = {}) =>
-    call("POST", "/api/v1/accountSetting", { token, query, body: { settings } });
+  const save = (
+    token: string,
+    settings: api.RouteBody<typeof api.saveAccountSetting>["settings"],
+    targetAccountId?: number,
+  ) => client(token, targetAccountId).call(api.saveAccountSetting, { body: { settings } });
 
   it("merges keys into the settings; null removes one", async () => {
     const token = w.members.o1Owner.token;
@@ -255,8 +249,8 @@ describe("POST /api/v1/accountSetting", () => {
       onboarding: { activeStep: 2, onboardingComplete: false },
       walkthrough: null,
     });
-    expect(res).toMatchObject({ status: 200, body: { success: true } });
-    expect(res.body.settings).toEqual({
+    expect(res).toMatchObject({ success: true });
+    expect(res.settings).toEqual({
       favorites: [3, 1],
       onboarding: { activeStep: 2, onboardingComplete: false },
     });
@@ -264,64 +258,63 @@ describe("POST /api/v1/accountSetting", () => {
 
   it("the organisation's own users cannot change partner-controlled flags", async () => {
     for (const member of [w.members.o1Owner, w.members.o1Admin]) {
-      const res = await save(member.token, { showBilling: false, favorites: [] });
-      expect(res.status).toBe(403);
+      const res = await expectRefusal(save(member.token, { showBilling: false, favorites: [] }), 403);
       expect(res.body).toEqual({
         success: false,
         message: "Only a super admin, partner or reseller above this account can change showBilling.",
       });
     }
     // Re-sending unchanged (unset) flags with other settings is fine.
-    expect((await save(w.members.o1Owner.token, { showBilling: null, favorites: [1] })).status).toBe(200);
+    await save(w.members.o1Owner.token, { showBilling: null, favorites: [1] });
   });
 
   it("a reseller, partner or super admin above the organisation may, and the flags take effect", async () => {
-    const O1 = String(w.accounts.O1.id);
-    expect(
-      (await save(w.members.r1Owner.token, { showBilling: false }, { targetAccountId: O1 })).status,
-    ).toBe(200);
-    expect((await save(w.members.p1Owner.token, { allowTasks: false }, { targetAccountId: O1 })).status).toBe(
-      200,
-    );
-    expect(
-      (await save(w.members.superAdmin.token, { allowEmbeds: false }, { targetAccountId: O1 })).status,
-    ).toBe(200);
-    const account = await call("GET", "/api/v1/account", { token: w.members.o1Owner.token });
-    expect(account.body.permissions).toMatchObject({
+    const O1 = w.accounts.O1.id;
+    await save(w.members.r1Owner.token, { showBilling: false }, O1);
+    await save(w.members.p1Owner.token, { allowTasks: false }, O1);
+    await save(w.members.superAdmin.token, { allowEmbeds: false }, O1);
+    const account = await getAccount(w.members.o1Owner.token);
+    expect(account.permissions).toMatchObject({
       canViewBilling: false,
       canViewTasks: false,
       canViewEmbeds: false,
       canAddAgents: true,
     });
     // Sending the value in force is not a change, so the owner may save the whole object back.
-    expect(
-      (await save(w.members.o1Owner.token, { showBilling: false, allowTasks: false, favorites: [] })).status,
-    ).toBe(200);
+    await save(w.members.o1Owner.token, { showBilling: false, allowTasks: false, favorites: [] });
   });
 
   it("a reseller viewing as owner sees the organisation's view and cannot change flags either", async () => {
-    const res = await save(
-      w.members.r1Owner.token,
-      { showBilling: true },
-      { targetAccountId: String(w.accounts.O1.id), viewingAs: "owner" },
+    // viewingAs is read by the access hook from any call's query, outside each route's own schema.
+    await expectRefusal(
+      client(w.members.r1Owner.token, w.accounts.O1.id).call(api.saveAccountSetting, {
+        query: { viewingAs: "owner" } as never,
+        body: { settings: { showBilling: true } },
+      }),
+      403,
     );
-    expect(res.status).toBe(403);
   });
 
   it("a partner or reseller sets the flags of its own account (e.g. closing sign-up under it)", async () => {
     for (const member of [w.members.p1Owner, w.members.r1Owner]) {
       const res = await save(member.token, { allowSignup: false });
-      expect(res.status).toBe(200);
-      expect(res.body.settings.allowSignup).toBe(false);
+      expect(res.settings.allowSignup).toBe(false);
     }
-    const signup = await call("POST", "/api/v1/signup/email", {
-      body: { email: `late-${w.tag}@example.com`, accountId: w.accounts.R1.id },
-    });
-    expect(signup).toMatchObject({ status: 403, body: { message: "Sign-up is closed for this partner." } });
+    await expectRefusal(
+      client().call(api.signupEmail, {
+        body: { email: `late-${w.tag}@example.com`, accountId: w.accounts.R1.id },
+      }),
+      403,
+      "Sign-up is closed for this partner.",
+    );
   });
 
   it("flags are booleans", async () => {
-    const res = await save(w.members.r1Owner.token, { showMembers: "yes" });
+    // A string where a flag's boolean goes: raw, since the typed client's body type refuses it.
+    const res = await call("POST", "/api/v1/accountSetting", {
+      token: w.members.r1Owner.token,
+      body: { settings: { showMembers: "yes" } },
+    });
     expect(res).toMatchObject({ status: 400 });
     expect(res.body.message).toMatch(/^settings\.showMembers: /);
   });
@@ -329,14 +322,13 @@ describe("POST /api/v1/accountSetting", () => {
 
 describe("POST /api/v1/account/socialLinks", () => {
   it("replaces the links (empty ones dropped) and their position", async () => {
-    const res = await call("POST", "/api/v1/account/socialLinks", {
-      token: world.members.o1Owner.token,
+    const res = await client(world.members.o1Owner.token).call(api.saveSocialLinks, {
       body: {
         socialLinks: { instagram: "https://instagram.com/bluebird", x: "@bluebird", tiktok: "" },
         socialLinksPosition: "bottom",
       },
     });
-    expect(res.body).toEqual({
+    expect(res).toEqual({
       success: true,
       socialLinks: { instagram: "https://instagram.com/bluebird", x: "@bluebird" },
       socialLinksPosition: "bottom",
@@ -344,26 +336,34 @@ describe("POST /api/v1/account/socialLinks", () => {
   });
 
   it("refuses script links", async () => {
-    const res = await call("POST", "/api/v1/account/socialLinks", {
-      token: world.members.o1Owner.token,
-      body: { socialLinks: { site: "javascript:alert(1)" } },
-    });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toContain("socialLinks.site");
+    const res = await expectRefusal(
+      client(world.members.o1Owner.token).call(api.saveSocialLinks, {
+        body: { socialLinks: { site: "javascript:alert(1)" } },
+      }),
+      400,
+    );
+    expect(res.message).toContain("socialLinks.site");
   });
 });
 
 describe("POST /api/v1/profile/dp", () => {
-  const upload = (token: string, data: Buffer, options: Parameters<typeof multipartFile>[1] = {}) =>
-    call("POST", "/api/v1/profile/dp", { token, ...multipartFile(data, options) });
+  const upload = (token: string, data: Buffer, options: { filename?: string; contentType?: string } = {}) => {
+    const form = new FormData();
+    form.append(
+      "image",
+      new Blob([new Uint8Array(data)], { type: options.contentType ?? "image/png" }),
+      options.filename ?? "picture.png",
+    );
+    return client(token).call(api.uploadProfileImage, { form });
+  };
 
   it("stores a PNG, points details.image at it and serves it read-only; a new image replaces it", async () => {
     const token = world.members.o1Owner.token;
     const first = await upload(token, fakePng(200));
-    expect(first.status).toBe(200);
-    const url: string = first.body.image;
+    const url = first.image;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/files\/avatars\/[0-9a-f]{24}\.png$/);
-    expect(first.body.account.details.image).toBe(url);
+    expect(first.account.details.image).toBe(url);
+    // The file server is no API route: raw, to read its headers and bytes.
     const served = await call("GET", new URL(url).pathname);
     expect(served.status).toBe(200);
     expect(served.headers["content-type"]).toBe("image/png");
@@ -373,28 +373,32 @@ describe("POST /api/v1/profile/dp", () => {
 
     const gif = Buffer.concat([Buffer.from("GIF89a"), Buffer.alloc(20)]);
     const second = await upload(token, gif, { filename: "a.gif", contentType: "image/gif" });
-    expect(second.body.image).toMatch(/\.gif$/);
+    expect(second.image).toMatch(/\.gif$/);
     expect((await call("GET", new URL(url).pathname)).status).toBe(404);
   });
 
   it("recognises the type by content, not by name or header", async () => {
-    const res = await upload(world.members.o1Owner.token, Buffer.from("<svg onload=alert(1)>"), {
-      filename: "x.png",
-    });
-    expect(res).toMatchObject({
-      status: 415,
-      body: { success: false, message: "The image must be a PNG, JPEG, WebP or GIF file." },
-    });
+    const res = await expectRefusal(
+      upload(world.members.o1Owner.token, Buffer.from("<svg onload=alert(1)>"), { filename: "x.png" }),
+      415,
+      "The image must be a PNG, JPEG, WebP or GIF file.",
+    );
+    expect(res.body.success).toBe(false);
   });
 
   it("refuses images over 2 MB, requests that are not multipart, and uploads without a file", async () => {
-    const big = await upload(world.members.o1Owner.token, fakePng(2 * 1024 * 1024 + 1));
-    expect(big).toMatchObject({ status: 413, body: { message: "The image is larger than 2 MB." } });
+    await expectRefusal(
+      upload(world.members.o1Owner.token, fakePng(2 * 1024 * 1024 + 1)),
+      413,
+      "The image is larger than 2 MB.",
+    );
+    // A JSON body where multipart belongs: raw, since the typed client sends this route only as a form.
     const json = await call("POST", "/api/v1/profile/dp", { token: world.members.o1Owner.token, body: {} });
     expect(json).toMatchObject({ status: 400, body: { message: "Send the image as multipart/form-data." } });
   });
 
   it("never serves anything but a stored file", async () => {
+    // The file server is no API route: raw paths, some deliberately malformed.
     for (const pathname of [
       "/files/avatars/..%2F..%2Fpackage.json",
       "/files/x",
@@ -407,50 +411,38 @@ describe("POST /api/v1/profile/dp", () => {
 });
 
 describe("POST /api/v1/updateUsername and the public profile", () => {
+  const updateUsername = (token: string, username: string) =>
+    client(token).call(api.updateUsername, { body: { username } });
+
   it("changes the username (lower-cased); a taken one, in any case, answers 409", async () => {
-    const res = await call("POST", "/api/v1/updateUsername", {
-      token: world.members.o1Owner.token,
-      body: { username: `Blue-${world.tag}` },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body.account.username).toBe(`blue-${world.tag}`);
-    const taken = await call("POST", "/api/v1/updateUsername", {
-      token: world.members.o2Owner.token,
-      body: { username: `BLUE-${world.tag}` },
-    });
-    expect(taken).toMatchObject({
-      status: 409,
-      body: { success: false, message: "This username is taken. Choose another." },
-    });
+    const res = await updateUsername(world.members.o1Owner.token, `Blue-${world.tag}`);
+    expect(res.account.username).toBe(`blue-${world.tag}`);
+    const taken = await expectRefusal(
+      updateUsername(world.members.o2Owner.token, `BLUE-${world.tag}`),
+      409,
+      "This username is taken. Choose another.",
+    );
+    expect(taken.body.success).toBe(false);
   });
 
   it("refuses malformed and reserved usernames", async () => {
     for (const username of ["ab", "has space", "a".repeat(31), "dots.not.allowed"]) {
-      const res = await call("POST", "/api/v1/updateUsername", {
-        token: world.members.o2Owner.token,
-        body: { username },
-      });
-      expect(res).toMatchObject({
-        status: 400,
-        body: {
-          message: "username: A username has 3 to 30 characters: lower-case letters, digits and dashes.",
-        },
-      });
+      await expectRefusal(
+        updateUsername(world.members.o2Owner.token, username),
+        400,
+        "username: A username has 3 to 30 characters: lower-case letters, digits and dashes.",
+      );
     }
-    const reserved = await call("POST", "/api/v1/updateUsername", {
-      token: world.members.o2Owner.token,
-      body: { username: "app" },
-    });
-    expect(reserved).toMatchObject({
-      status: 400,
-      body: { message: "This username is reserved. Choose another." },
-    });
+    await expectRefusal(
+      updateUsername(world.members.o2Owner.token, "app"),
+      400,
+      "This username is reserved. Choose another.",
+    );
   });
 
   it("answers the public fields only, with no token", async () => {
-    const res = await call("GET", `/api/v1/account/BLUE-${world.tag}`);
-    expect(res.status).toBe(200);
-    expect(Object.keys(res.body.account).sort()).toEqual([
+    const res = await client().call(api.getPublicProfile, { params: { username: `BLUE-${world.tag}` } });
+    expect(Object.keys(res.account).sort()).toEqual([
       "accountType",
       "details",
       "displayName",
@@ -459,17 +451,21 @@ describe("POST /api/v1/updateUsername and the public profile", () => {
       "switchboardPhoneNumber",
       "username",
     ]);
-    expect(res.body.account).toMatchObject({
+    expect(res.account).toMatchObject({
       username: `blue-${world.tag}`,
       accountType: "organization",
       socialLinks: { x: "@bluebird" },
     });
-    expect(JSON.stringify(res.body)).not.toContain(world.accounts.O1.email ?? "?");
+    expect(JSON.stringify(res)).not.toContain(world.accounts.O1.email ?? "?");
   });
 
   it("404 for an unknown username", async () => {
-    const res = await call("GET", "/api/v1/account/nobody-here");
-    expect(res).toMatchObject({ status: 404, body: { success: false, message: "Profile not found" } });
+    const res = await expectRefusal(
+      client().call(api.getPublicProfile, { params: { username: "nobody-here" } }),
+      404,
+      "Profile not found",
+    );
+    expect(res.body.success).toBe(false);
   });
 });
 
@@ -479,31 +475,37 @@ describe("super admin: enable and disable", () => {
     w = await buildHierarchy(app);
   });
 
+  /** Signs in by e-mailed code; a refusal at either step rejects. */
   async function signIn(email: string) {
-    const sent = await call("POST", "/api/v1/signin/email", { body: { email } });
-    if (sent.status !== 200) return sent;
-    const outbox = await call("GET", "/api/dev/outbox", { query: { limit: 5 } });
-    const message = outbox.body.messages.find((m: { to: string }) => m.to === email);
-    const code = /\b(\d{6})\b/.exec(message.body)?.[1];
-    return call("POST", "/api/v1/email/verify", { body: { email, verificationCode: code } });
+    await client().call(api.signinEmail, { body: { email } });
+    const outbox = await client().call(api.devOutbox, { query: { limit: 5 } });
+    const message = outbox.messages.find((m) => m.to === email);
+    const code = /\b(\d{6})\b/.exec(message?.body ?? "")?.[1] ?? "";
+    return client().call(api.emailVerify, { body: { email, verificationCode: code } });
   }
+  // The client sends the caller's token as `token`, which an adminToken route also reads.
+  const disable = (token: string, body: api.RouteBody<typeof api.disableAccount>) =>
+    client(token).call(api.disableAccount, { body });
+  const enable = (token: string, username: string) =>
+    client(token).call(api.enableAccount, { body: { username } });
 
   it("only a super admin may enable or disable", async () => {
     for (const token of [w.members.p1Owner.token, w.members.o1Owner.token]) {
-      const res = await call("POST", "/api/v1/disableAccount", {
-        adminToken: token,
-        body: { username: w.accounts.O1.username },
-      });
-      expect(res).toMatchObject({ status: 403, body: { message: "Only a super admin can do this." } });
+      await expectRefusal(
+        disable(token, { username: w.accounts.O1.username }),
+        403,
+        "Only a super admin can do this.",
+      );
     }
   });
 
   it("disable answers 'Organization disabled!'; the account can then neither sign in nor be a target", async () => {
-    const res = await call("POST", "/api/v1/disableAccount", {
-      adminToken: w.members.superAdmin.token,
-      body: { username: w.accounts.O1.username.toUpperCase(), reason: "fraud", details: "chargebacks" },
+    const res = await disable(w.members.superAdmin.token, {
+      username: w.accounts.O1.username.toUpperCase(),
+      reason: "fraud",
+      details: "chargebacks",
     });
-    expect(res).toMatchObject({ status: 200, body: { success: true, message: "Organization disabled!" } });
+    expect(res).toMatchObject({ success: true, message: "Organization disabled!" });
     const [row] = await app.context.database.db
       .select()
       .from(accounts)
@@ -511,46 +513,41 @@ describe("super admin: enable and disable", () => {
     expect(row).toMatchObject({ disabledReason: "fraud", disabledDetails: "chargebacks" });
     expect(row?.disabledAt).toBeInstanceOf(Date);
 
-    expect(await signIn(w.members.o1Owner.email)).toMatchObject({
-      status: 403,
-      body: { message: "This account is disabled." },
-    });
-    const ownToken = await call("GET", "/api/v1/account", { token: w.members.o1Owner.token });
-    expect(ownToken).toMatchObject({ status: 403, body: { message: "This account is disabled." } });
-    const asTarget = await call("GET", "/api/v2/listAccounts", {
-      token: w.members.r1Owner.token,
-      targetAccountId: w.accounts.O1.id,
-    });
-    expect(asTarget).toMatchObject({ status: 403, body: { message: "This account is disabled." } });
-    const byId = await call("DELETE", "/api/v2/deleteOrganization", {
-      token: w.members.r1Owner.token,
-      body: { targetOrganizationId: w.accounts.O1.id },
-    });
-    expect(byId.status).toBe(403);
-    expect((await call("GET", `/api/v1/account/${w.accounts.O1.username}`)).status).toBe(404);
+    await expectRefusal(signIn(w.members.o1Owner.email), 403, "This account is disabled.");
+    await expectRefusal(getAccount(w.members.o1Owner.token), 403, "This account is disabled.");
+    await expectRefusal(
+      client(w.members.r1Owner.token, w.accounts.O1.id).call(api.listAgentAccounts),
+      403,
+      "This account is disabled.",
+    );
+    await expectRefusal(
+      client(w.members.r1Owner.token).call(api.deleteOrganization, {
+        body: { targetOrganizationId: w.accounts.O1.id },
+      }),
+      403,
+    );
+    await expectRefusal(
+      client().call(api.getPublicProfile, { params: { username: w.accounts.O1.username } }),
+      404,
+    );
     // The super admin still reaches it, to look and to enable it again.
-    const superAdmin = await call("GET", "/api/v1/account", {
-      token: w.members.superAdmin.token,
-      targetAccountId: w.accounts.O1.id,
-    });
-    expect(superAdmin.body.account).toMatchObject({ id: w.accounts.O1.id, disabled: true });
+    const superAdmin = await getAccount(w.members.superAdmin.token, w.accounts.O1.id);
+    expect(superAdmin.account).toMatchObject({ id: w.accounts.O1.id, disabled: true });
   });
 
   it("enable answers 'Account enabled!' and the account works again", async () => {
-    const res = await call("POST", "/api/v1/enableAccount", {
-      adminToken: w.members.superAdmin.token,
-      body: { username: w.accounts.O1.username },
-    });
-    expect(res.body).toEqual({ success: true, message: "Account enabled!" });
-    expect((await call("GET", "/api/v1/account", { token: w.members.o1Owner.token })).status).toBe(200);
-    expect((await signIn(w.members.o1Owner.email)).status).toBe(200);
+    const res = await enable(w.members.superAdmin.token, w.accounts.O1.username);
+    expect(res).toEqual({ success: true, message: "Account enabled!" });
+    await getAccount(w.members.o1Owner.token);
+    await signIn(w.members.o1Owner.email);
   });
 
   it("an unknown username answers 404", async () => {
-    const res = await call("POST", "/api/v1/enableAccount", {
-      adminToken: w.members.superAdmin.token,
-      body: { username: "no-such-account" },
-    });
-    expect(res).toMatchObject({ status: 404, body: { success: false, message: "Account not found" } });
+    const res = await expectRefusal(
+      enable(w.members.superAdmin.token, "no-such-account"),
+      404,
+      "Account not found",
+    );
+    expect(res.body.success).toBe(false);
   });
 });
