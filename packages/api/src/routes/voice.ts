@@ -18,6 +18,7 @@ export const VOICE_MESSAGES = {
   noMicrophone: "No microphone was found. Connect one and try again.",
   microphoneDenied: "Microphone access was denied. Allow it in the browser's site settings and try again.",
   connectionLost: "The connection to the call was lost.",
+  insecurePage: "The browser allows the microphone only on HTTPS pages or on localhost.",
 } as const;
 
 /** Sample rate of the call's audio, both ways. */

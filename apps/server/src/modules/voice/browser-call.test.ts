@@ -190,6 +190,28 @@ describe("the browser test call", () => {
     ]);
   }, 40_000);
 
+  it("tells the browser to drop its queued audio when the caller barges in, and hears pressed digits", async () => {
+    const call = dial(`token=${token}&agentId=${frontDesk}&stage=production`);
+    await until(() => call.frames.length > 50); // a second into the greeting
+    call.say(concat(question, silence(1200)));
+    await until(() => call.messages.some((m) => m.type === "clear"));
+    await until(() => call.captions("agent").length === 2);
+    expect(call.captions("caller")).toEqual(["do you see children"]);
+    // The greeting's caption is cut to what was heard; the answer is whole.
+    const [greeting, answer] = call.captions("agent");
+    expect(GREETING.startsWith(greeting ?? "-")).toBe(true);
+    expect(greeting?.length).toBeLessThan(GREETING.length);
+    expect(answer).toBe(ANSWER);
+
+    call.socket.send(JSON.stringify({ type: "dtmf", digit: "4" }));
+    call.socket.send(JSON.stringify({ type: "dtmf", digit: "not a digit" }));
+    await until(() => call.captions("caller").length === 2);
+    expect(call.captions("caller")).toEqual(["do you see children", "[pressed 4]"]);
+    call.socket.close();
+    await until(() => call.closed);
+    call.stop();
+  }, 40_000);
+
   it("refuses before the upgrade without a token, and ends at once for another organisation's agent", async () => {
     const anonymous = dial(`agentId=${frontDesk}`);
     await until(() => anonymous.closed);

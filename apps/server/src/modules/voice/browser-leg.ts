@@ -119,7 +119,8 @@ export function createBrowserCallLeg(socket: WebSocket, info: CallLegInfo): Brow
     info,
     onAudio: (listener) => audioListeners.push(listener),
     onDtmf: (listener) => dtmfListeners.push(listener),
-    onHangup: (listener) => hangupListeners.push(listener),
+    // A socket that closed before the call was set up still tells the pipeline.
+    onHangup: (listener) => (closed ? queueMicrotask(listener) : hangupListeners.push(listener)),
     sendAudio(frame) {
       if (hungUp || closed) return;
       if (frame.length !== FRAME_SAMPLES) throw new Error(`frames are ${FRAME_SAMPLES} samples`);

@@ -104,6 +104,8 @@ type Speech = {
   spokenText: string;
   /** The text handed to speech so far (the live caption). */
   captionText: string;
+  /** The final caption was given (once played, or cut to what was heard on barge-in). */
+  captionDone: boolean;
   finished: Promise<void>;
   say(sentence: string): void;
   close(): void;
@@ -193,6 +195,7 @@ export function startCallSession(
       keep,
       spokenText: "",
       captionText: "",
+      captionDone: false,
       finished: Promise.resolve(),
       say(sentence) {
         queue.push(sentence);
@@ -210,7 +213,7 @@ export function startCallSession(
         const sentence = queue.shift();
         if (sentence === undefined) {
           if (closed) {
-            caption("agent", current.captionText, true);
+            void finalCaption(current);
             return;
           }
           await new Promise<void>((resolve) => {
@@ -247,6 +250,16 @@ export function startCallSession(
     speech = current;
     paused = false;
     return current;
+  }
+
+  /** The agent's final caption of a speech once the leg has played it (unless a barge-in cut it first). */
+  async function finalCaption(current: Speech) {
+    if (!options.onTranscript) return;
+    while (!finished && speech === current && (paused || leg.queuedFrames() > 0))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    if (current.captionDone) return;
+    current.captionDone = true;
+    caption("agent", current.captionText, true);
   }
 
   function stopSpeech(current: Speech) {
@@ -300,7 +313,10 @@ export function startCallSession(
     const current = speech;
     if (!current) return;
     current.spokenText = heardText(current);
-    caption("agent", current.spokenText, true);
+    if (!current.captionDone) {
+      current.captionDone = true;
+      caption("agent", current.spokenText, true);
+    }
     stopSpeech(current);
     void cutMessage(current);
   }

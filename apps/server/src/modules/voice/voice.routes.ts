@@ -49,6 +49,7 @@ export function voiceRoutes(deps: {
         browser.close();
         return;
       }
+      if (browser.closed) return;
       // Captions wait for `ready`, so the browser learns the conversation first.
       let held: api.VoiceCallServerMessage[] | null = [];
       const session = deps.startCallSession(browser.leg, {

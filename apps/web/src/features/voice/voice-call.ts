@@ -99,7 +99,8 @@ export class VoiceCall {
     this.captionId = 0;
     this.set({ ...INITIAL, status: "connecting" });
     if (!navigator.mediaDevices?.getUserMedia) {
-      this.set({ status: "no-microphone", message: VOICE_MESSAGES.noMicrophone });
+      const message = window.isSecureContext ? VOICE_MESSAGES.noMicrophone : VOICE_MESSAGES.insecurePage;
+      this.set({ status: "no-microphone", message });
       return;
     }
     let stream: MediaStream;
