@@ -62,6 +62,18 @@ test("the owner edits the prompt, sees it save on its own, and publishes it", as
   await expect(editor(page).getByText("Unpublished changes")).toBeVisible();
 });
 
+test("every panel of the editor's navigation shows in full, Settings last", async ({ page }) => {
+  // Issue #23 item 11: the navigation was capped at 70% of the height and cut Settings off.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const agentId = await createAgent(page.request, uniqueName("Nav"), "You answer calls.");
+  await openEditor(page, agentId);
+  const nav = editor(page).getByRole("navigation", { name: "Agent editor panels" });
+  const settings = nav.getByText("Settings", { exact: true });
+  await expect(settings).toBeInViewport({ ratio: 1 });
+  await settings.click();
+  await expect(page).toHaveURL(new RegExp(`editAgent=${agentId}%2Fsettings|editAgent=${agentId}/settings`));
+});
+
 test("an empty prompt is refused with the spec's message", async ({ page }) => {
   const agentId = await createAgent(page.request, uniqueName("Empty"), "Say hello.");
   await openEditor(page, agentId);

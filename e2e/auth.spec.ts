@@ -34,9 +34,14 @@ test.describe("sign-up", () => {
     await expect(submit).toBeEnabled();
     await submit.click();
 
-    await expect(page).toHaveURL(/\/app$/);
+    // Issue #23 item 11: a new sign-up is taken into the onboarding wizard, over its dashboard.
+    await expect(page).toHaveURL(/\/app\?onboard=true$/);
+    const wizard = page.getByRole("dialog", { name: "Build your agent" });
+    await expect(wizard.getByRole("heading", { name: "Let's build your AI agent" })).toBeVisible();
     await expect(page.getByTestId("account-name")).toHaveText("Nia's Plumbing");
     await expect(page.getByTestId("account-type")).toHaveText("Organization");
+    await wizard.getByRole("button", { name: "Close" }).click();
+    await expect(wizard).toBeHidden();
     await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
     const stored = await page.evaluate(() => ({
       token: localStorage.getItem("token"),

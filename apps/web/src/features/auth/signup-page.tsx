@@ -5,7 +5,7 @@ import { signupEmail } from "@switchboard/api";
 const signupBodySchema = signupEmail.body as NonNullable<typeof signupEmail.body>;
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import { forgetSessionQueries } from "../../app/account-state.ts";
 import { useMobileApp } from "../../app/environment.tsx";
@@ -47,6 +47,8 @@ function parseFields(values: Record<keyof FieldErrors, string>, accountId: numbe
 export function SignUpPage() {
   const [params] = useSearchParams();
   const next = safeNextPath(params.get("next"));
+  // A new owner starts in the onboarding wizard (issue #23 item 11), unless the address names where to go.
+  const afterSignUp = params.has("next") ? next : "/app?onboard=true";
   const parentId = Number(params.get("accountId"));
   const host = useHostProfile();
   // On a white-label host, sign-up creates the organisation under that host's partner.
@@ -70,16 +72,21 @@ export function SignUpPage() {
     onSuccess: (message, fields) =>
       setSent({ email: fields.email, message: message ?? `We sent a 6-digit code to ${fields.email}.` }),
   });
+  const signedUp = useRef(false);
   const verify = useMutation({
     mutationFn: (code: string) => verifySignInCode("email", sent?.email ?? "", code, mobileApp.isMobileApp),
     onSuccess: (answer) => {
+      // Storing the session renders before the mutation counts as a success: the guard below must not
+      // send the new owner elsewhere first.
+      signedUp.current = true;
       forgetSessionQueries(queryClient);
       storeSession(answer);
-      navigate(next, { replace: true });
+      navigate(afterSignUp, { replace: true });
     },
   });
 
-  if (session && !session.userData?.temporary && !verify.isSuccess) return <Navigate to={next} replace />;
+  if (session && !session.userData?.temporary && !verify.isSuccess && !signedUp.current)
+    return <Navigate to={next} replace />;
 
   const field = (key: keyof FieldErrors) => ({
     value: values[key],

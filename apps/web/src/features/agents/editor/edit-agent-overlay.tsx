@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Grid, Group, NavLink, ScrollArea, Stack, Text, Title } from "@mantine/core";
+import { Alert, Badge, Button, Grid, Group, NavLink, Stack, Text, Title } from "@mantine/core";
 import { useEffect } from "react";
 import { ErrorState, LoadingState } from "../../../components/query-state.tsx";
 import type { OverlayComponentProps } from "../../../overlays/registry.ts";
@@ -76,19 +76,19 @@ function LoadedEditor({
       <EditorErrors editor={editor} errors={state.errors} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, sm: 3 }}>
-          <ScrollArea.Autosize mah="70vh">
-            <nav aria-label="Agent editor panels">
-              {EDITOR_PANELS.map((item) => (
-                <NavLink
-                  key={item.id}
-                  label={item.label}
-                  active={item.id === panel}
-                  onClick={() => choose(item.id)}
-                  aria-current={item.id === panel ? "page" : undefined}
-                />
-              ))}
-            </nav>
-          </ScrollArea.Autosize>
+          {/* Every panel shows at once: a height cap hid the last ones (Settings) in a scroll area. */}
+          <nav aria-label="Agent editor panels">
+            {EDITOR_PANELS.map((item) => (
+              <NavLink
+                key={item.id}
+                label={item.label}
+                active={item.id === panel}
+                onClick={() => choose(item.id)}
+                aria-current={item.id === panel ? "page" : undefined}
+                py={5}
+              />
+            ))}
+          </nav>
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 9 }}>
           <section aria-label={EDITOR_PANELS.find((item) => item.id === panel)?.label}>
