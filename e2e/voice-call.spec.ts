@@ -84,6 +84,10 @@ test("the owner calls the Front Desk agent from the editor, asks a question and 
     { timeout: 15_000 },
   );
   // The microphone is live: its level moves while the question plays.
+  const meter = call.getByRole("progressbar", { name: "Microphone level" });
+  await expect
+    .poll(async () => Number(await meter.getAttribute("aria-valuenow")), { timeout: 15_000 })
+    .toBeGreaterThan(0);
   await expect(captions.getByTestId("caption-caller").first()).toHaveText(/do you see children/i, {
     timeout: 20_000,
   });
