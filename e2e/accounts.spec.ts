@@ -135,6 +135,10 @@ test.describe("members", () => {
     await invite.getByRole("button", { name: "Send invitation" }).click();
     await expect(toast(page, `Invitation sent to ${email}.`)).toBeVisible();
     await expect(page.getByRole("dialog", { name: "Members" }).getByText(email)).toBeVisible();
+    // Issue #23 item 11: only invited until their first sign-in.
+    const row = () =>
+      page.getByRole("dialog", { name: "Members" }).getByRole("row", { name: new RegExp(email) });
+    await expect(row().getByText("Invited")).toBeVisible();
 
     const link = await linkFor(page.request, email, mark);
     expect(link).toContain("oneTimeToken=");
@@ -152,6 +156,10 @@ test.describe("members", () => {
     } finally {
       await invitee.close();
     }
+    // Signed in once: a member like the others.
+    await page.reload();
+    await expect(row()).toBeVisible();
+    await expect(row().getByText("Invited")).toHaveCount(0);
   });
 
   test("the owner removes a member", async ({ page }) => {

@@ -26,6 +26,8 @@ export const adminUserSchema = z.object({
   role: z.enum(["owner", "admin"]),
   /** When the user joined the account, ms epoch. */
   timestamp: z.number(),
+  /** True until the person first signs in (an invitation not taken up yet). */
+  invited: z.boolean(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 

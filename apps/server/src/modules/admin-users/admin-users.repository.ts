@@ -9,12 +9,22 @@ export type MemberRow = {
   user: typeof users.$inferSelect;
   role: Role;
   joinedAt: Date;
+  /** Has the person ever had a session (signed in)? Revoked and expired sessions count: rows stay. */
+  signedIn: boolean;
+};
+
+/** The columns of a member row: the user, the membership, and whether the user ever signed in. */
+const memberColumns = {
+  user: users,
+  role: memberships.role,
+  joinedAt: memberships.createdAt,
+  signedIn: sql<boolean>`exists (select 1 from ${authTokens} where ${authTokens.userId} = ${users.id} and ${authTokens.kind} = 'session')`,
 };
 
 export function createAdminUsersRepository(db: Database) {
   async function findMember(accountId: number, userId: number): Promise<MemberRow | null> {
     const [row] = await db
-      .select({ user: users, role: memberships.role, joinedAt: memberships.createdAt })
+      .select(memberColumns)
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
       .where(and(eq(memberships.accountId, accountId), eq(memberships.userId, userId)))
@@ -60,7 +70,7 @@ export function createAdminUsersRepository(db: Database) {
 
     async listMembers(accountId: number): Promise<MemberRow[]> {
       return db
-        .select({ user: users, role: memberships.role, joinedAt: memberships.createdAt })
+        .select(memberColumns)
         .from(memberships)
         .innerJoin(users, eq(users.id, memberships.userId))
         .where(eq(memberships.accountId, accountId))

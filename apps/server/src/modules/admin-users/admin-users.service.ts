@@ -16,6 +16,7 @@ export function toAdminUser(member: MemberRow): AdminUser {
     phoneNumber: member.user.phoneNumber,
     role: member.role,
     timestamp: member.joinedAt.getTime(),
+    invited: !member.signedIn,
   };
 }
 

@@ -48,11 +48,16 @@ describe("POST /api/v2/inviteAdminUser", () => {
     expect(res).toMatchObject({
       success: true,
       message: `Invitation sent to ${email}.`,
-      user: { email, role: "admin", fullName: null },
+      user: { email, role: "admin", fullName: null, invited: true },
     });
     const link = await invitationLink(email);
     expect(`${link.origin}${link.pathname}`).toBe("http://127.0.0.1:3000/app");
+    const listed = async () =>
+      (await client(w.members.o1Owner.token).call(api.listAdminUsers)).users.find((u) => u.email === email);
+    // Invited until the first sign-in, then a member like the others (issue #23 item 11).
+    expect(await listed()).toMatchObject({ invited: true });
     const me = await signInWith(link);
+    expect(await listed()).toMatchObject({ invited: false });
     expect(me).toMatchObject({ account: { id: w.accounts.O1.id }, role: "admin" });
     expect(me.permissions.canViewBilling).toBe(false);
     const [token] = await db()

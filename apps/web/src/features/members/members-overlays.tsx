@@ -71,7 +71,21 @@ export function MembersOverlay({ name }: OverlayComponentProps) {
                     {user.role === "owner" ? "Owner" : "Admin"}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{dateFormat.format(new Date(user.timestamp))}</Table.Td>
+                <Table.Td>
+                  {user.invited ? (
+                    // Until the first sign-in the person has only been invited (issue #23 item 11).
+                    <Group gap={6} wrap="nowrap">
+                      <Badge variant="outline" color="yellow">
+                        Invited
+                      </Badge>
+                      <Text size="xs" c="dimmed">
+                        {dateFormat.format(new Date(user.timestamp))}
+                      </Text>
+                    </Group>
+                  ) : (
+                    dateFormat.format(new Date(user.timestamp))
+                  )}
+                </Table.Td>
                 <Table.Td ta="right">
                   {user.id !== view.user.id ? (
                     <Button
