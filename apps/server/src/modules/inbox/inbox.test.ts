@@ -1,10 +1,13 @@
+import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller, fakePng, multipartFile } from "../../../test/api-call.ts";
+import { fakePng } from "../../../test/api-call.ts";
+import { expectRefusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { accounts, carrierMessages, runtimeUsage } from "../../db/schema/index.ts";
+import { aiReplyJob } from "./jobs.ts";
 
 const AGENT_NUMBER = "+15035550123";
 const INSTRUCTIONS = [
@@ -15,7 +18,7 @@ const INSTRUCTIONS = [
 
 let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
-let call: ReturnType<typeof apiCaller>;
+let client: TestClient;
 let token: string;
 let adminToken: string;
 
@@ -31,22 +34,38 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, m
   return value;
 }
 
-async function text(from: string, body: string, to = AGENT_NUMBER) {
-  const res = await call("POST", "/api/v1/sandbox/sms/inbound", { token, body: { from, to, text: body } });
-  expect(res.status).toBe(200);
-  return res.body as { roomId: string; carrierMessageId: string };
+/** Every AI reply queued so far has been answered (or failed): what it would send is in. */
+const repliesSettled = () => app.context.jobs.idle([aiReplyJob]);
+
+const text = (from: string, body: string, to = AGENT_NUMBER) =>
+  client(token).call(api.sandboxInboundSms, { body: { from, to, text: body } });
+
+const handset = (number: string) => client(token).call(api.sandboxHandset, { query: { number } });
+
+/** A room id answers the conversation; a numeric id would answer a list. */
+async function detail(roomId: string, as = token): Promise<api.ConversationDetail> {
+  const answer = await client(as).call(api.getConversation, { params: { roomId } });
+  if (!("messages" in answer)) throw new Error(`${roomId} answered a list, not a conversation`);
+  return answer;
 }
 
-const handset = async (number: string) =>
-  (await call("GET", "/api/v1/sandbox/sms/handset", { token, query: { number } })).body;
+const roomIds = (list: { rooms: { roomId: string }[] }) => list.rooms.map((r) => r.roomId);
 
-const detail = async (roomId: string, as = token) =>
-  (await call("GET", `/api/v1/conversations/${roomId}`, { token: as })).body;
+/** A picture (or any file) as the one `file` part of a chat media upload. */
+function mediaForm(data: Buffer, options: { filename?: string; contentType?: string } = {}) {
+  const form = new FormData();
+  form.append(
+    "file",
+    new Blob([new Uint8Array(data)], { type: options.contentType ?? "image/png" }),
+    options.filename ?? "picture.png",
+  );
+  return form;
+}
 
 beforeAll(async () => {
   app = await buildTestApp();
   world = await buildHierarchy(app);
-  call = apiCaller(app);
+  client = testClient(app);
   token = world.members.o1Owner.token;
   adminToken = world.members.o1Admin.token;
   await prepareSmsAgent(app, world, {
@@ -66,9 +85,8 @@ describe("an inbound text message and the AI agent", () => {
 
   it("lands in the priority list, unread, and the AI agent answers it on the handset", async () => {
     ({ roomId } = await text("(503) 555-0199", "What are your opening hours?"));
-    const list = await call("GET", "/api/v1/conversations", { token });
-    expect(list.status).toBe(200);
-    const item = list.body.rooms.find((r: { roomId: string }) => r.roomId === roomId);
+    const list = await client(token).call(api.listConversations);
+    const item = list.rooms.find((r) => r.roomId === roomId);
     expect(item).toMatchObject({
       username: "+15035550199",
       displayName: "+1 (503) 555-0199",
@@ -86,7 +104,7 @@ describe("an inbound text message and the AI agent", () => {
       () => handset("+15035550199"),
       (h) => h.messages.length >= 2,
     );
-    expect(phone.messages.map((m: { direction: string; text: string }) => [m.direction, m.text])).toEqual([
+    expect(phone.messages.map((m) => [m.direction, m.text])).toEqual([
       ["inbound", "What are your opening hours?"],
       ["outbound", "Opening hours: Mon-Fri 8am-5pm."],
     ]);
@@ -96,12 +114,12 @@ describe("an inbound text message and the AI agent", () => {
       () => detail(roomId),
       (r) => r.messages[1]?.deliveryStatus === "delivered",
     );
-    expect(room.messages.map((m: { role: string; text: string }) => [m.role, m.text])).toEqual([
+    expect(room.messages.map((m) => [m.role, m.text])).toEqual([
       ["user", "What are your opening hours?"],
       ["assistant", "Opening hours: Mon-Fri 8am-5pm."],
     ]);
-    expect(room.messages[0].deliveryStatus).toBe("received");
-    expect(room.messages[1].deliveryStatus).toBe("delivered");
+    expect(room.messages[0]?.deliveryStatus).toBe("received");
+    expect(room.messages[1]?.deliveryStatus).toBe("delivered");
     // The AI agent's turn is metered as an SMS turn.
     const usage = await db().select().from(runtimeUsage).where(eq(runtimeUsage.roomId, roomId));
     expect(usage.map((u) => u.channel)).toContain("sms");
@@ -122,24 +140,24 @@ describe("an inbound text message and the AI agent", () => {
   });
 
   it("hands the room to people when the AI agent is switched off: nobody answers, a person replies", async () => {
-    const off = await call("POST", `/api/v1/conversations/${roomId}/aiAgentEnabled`, {
-      token,
+    const off = await client(token).call(api.setAiAgentEnabled, {
+      params: { roomId },
       body: { aiAgentEnabled: false },
     });
-    expect(off.body).toEqual({ success: true, roomId, aiAgentEnabled: false });
-    expect(
-      (await call("GET", `/api/v1/conversations/${roomId}/aiAgentEnabled`, { token })).body.aiAgentEnabled,
-    ).toBe(false);
+    expect(off).toEqual({ success: true, roomId, aiAgentEnabled: false });
+    expect((await client(token).call(api.getAiAgentEnabled, { params: { roomId } })).aiAgentEnabled).toBe(
+      false,
+    );
     await text("+15035550199", "Can I talk to a person?");
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A reply, had one been queued with the message, would be in once the reply jobs are done.
+    await repliesSettled();
     let room = await detail(roomId);
     expect(room.messages.at(-1)).toMatchObject({ role: "user", text: "Can I talk to a person?" });
-    const sent = await call("POST", `/api/v1/conversations/${roomId}/messages`, {
-      token: adminToken,
+    const sent = await client(adminToken).call(api.sendConversationMessage, {
+      params: { roomId },
       body: { text: "Hi, this is Adam from the front desk." },
     });
-    expect(sent.status).toBe(200);
-    expect(sent.body.message).toMatchObject({
+    expect(sent.message).toMatchObject({
       role: "operator",
       text: "Hi, this is Adam from the front desk.",
       senderName: "o1admin",
@@ -151,7 +169,7 @@ describe("an inbound text message and the AI agent", () => {
       text: "Hi, this is Adam from the front desk.",
     });
     room = await detail(roomId);
-    expect(room.messages.at(-1).role).toBe("operator");
+    expect(room.messages.at(-1)?.role).toBe("operator");
   });
 
   it("reads per user: the sender has read up to their message, the owner has not", async () => {
@@ -159,67 +177,54 @@ describe("an inbound text message and the AI agent", () => {
     expect(forAdmin.conversation).toMatchObject({ unread: false, unreadCount: 0 });
     const forOwner = await detail(roomId);
     expect(forOwner.conversation.unreadCount).toBe(3);
-    const unreadOnly = await call("GET", "/api/v1/conversations", {
-      token: adminToken,
-      query: { unread: true },
-    });
-    expect(unreadOnly.body.rooms.map((r: { roomId: string }) => r.roomId)).not.toContain(roomId);
-    const activity = await call("GET", "/api/v1/activity", { token });
-    expect(activity.body.activity).toEqual([
+    const unreadOnly = await client(adminToken).call(api.listConversations, { query: { unread: true } });
+    expect(roomIds(unreadOnly)).not.toContain(roomId);
+    const activity = await client(token).call(api.getActivity);
+    expect(activity.activity).toEqual([
       expect.objectContaining({ roomId, username: "+15035550199", unreadCount: 3 }),
     ]);
-    expect((await call("GET", "/api/v1/activity", { token, query: { simple: true } })).body).toEqual({
+    expect(await client(token).call(api.getActivity, { query: { simple: true } })).toEqual({
       success: true,
       activity: [],
       total: 1,
     });
-    const cleared = await call("POST", "/api/v1/activity", { token, body: { username: "503-555-0199" } });
-    expect(cleared.body).toEqual({ success: true, cleared: 1 });
+    const cleared = await client(token).call(api.clearActivity, { body: { username: "503-555-0199" } });
+    expect(cleared).toEqual({ success: true, cleared: 1 });
     expect((await detail(roomId)).conversation.unread).toBe(false);
-    const marked = await call("POST", "/api/v1/activity/markUnread", { token, body: { roomId } });
-    expect(marked.body).toEqual({ success: true, roomId, unread: true });
+    const marked = await client(token).call(api.markUnread, { body: { roomId } });
+    expect(marked).toEqual({ success: true, roomId, unread: true });
     expect((await detail(roomId)).conversation).toMatchObject({ unread: true, unreadCount: 0 });
     // A priority room is not a junk room.
-    expect((await call("POST", "/api/v1/activityAgent/markUnread", { token, body: { roomId } })).status).toBe(
-      404,
-    );
-    await call("POST", "/api/v1/activity", { token, body: { clearAll: true } });
-    expect((await call("GET", "/api/v1/activity", { token })).body.total).toBe(0);
+    await expectRefusal(client(token).call(api.markAgentUnread, { body: { roomId } }), 404);
+    await client(token).call(api.clearActivity, { body: { clearAll: true } });
+    expect((await client(token).call(api.getActivity)).total).toBe(0);
   });
 
   it("rates, reacts, closes, archives and unarchives", async () => {
-    const rated = await call("POST", "/api/v1/rateConvo", { token, body: { roomId, rating: 4 } });
-    expect(rated.body.room.rating).toBe(4);
-    expect((await call("POST", "/api/v1/rateConvo", { token, body: { roomId, rating: 9 } })).status).toBe(
-      400,
-    );
-    const messageId = (await detail(roomId)).messages[1].id;
-    const added = await call("POST", "/api/v1/reaction", {
-      token,
+    const rated = await client(token).call(api.rateConversation, { body: { roomId, rating: 4 } });
+    expect(rated.room.rating).toBe(4);
+    await expectRefusal(client(token).call(api.rateConversation, { body: { roomId, rating: 9 } }), 400);
+    const messageId = (await detail(roomId)).messages[1]?.id ?? 0;
+    const added = await client(token).call(api.addReaction, { body: { roomId, messageId, reaction: "👍" } });
+    expect(added.reactions).toEqual([{ reaction: "👍", userId: world.members.o1Owner.userId, mine: true }]);
+    await client(token).call(api.addReaction, { body: { roomId, messageId, reaction: "👍" } });
+    expect((await detail(roomId)).messages[1]?.reactions).toHaveLength(1);
+    expect((await detail(roomId, adminToken)).messages[1]?.reactions[0]?.mine).toBe(false);
+    const removed = await client(token).call(api.removeReaction, {
       body: { roomId, messageId, reaction: "👍" },
     });
-    expect(added.body.reactions).toEqual([
-      { reaction: "👍", userId: world.members.o1Owner.userId, mine: true },
-    ]);
-    await call("POST", "/api/v1/reaction", { token, body: { roomId, messageId, reaction: "👍" } });
-    expect((await detail(roomId)).messages[1].reactions).toHaveLength(1);
-    expect((await detail(roomId, adminToken)).messages[1].reactions[0].mine).toBe(false);
-    const removed = await call("DELETE", "/api/v1/reaction", {
-      token,
-      body: { roomId, messageId, reaction: "👍" },
-    });
-    expect(removed.body.reactions).toEqual([]);
+    expect(removed.reactions).toEqual([]);
 
-    const closed = await call("POST", "/api/v1/closeConversation", { token, body: { roomId } });
-    expect(closed.body.room.status).toBe("closed");
-    const archived = await call("POST", "/api/v1/closeConversation", { token, body: { roomId } });
-    expect(archived.body.room.status).toBe("archived");
-    const open = await call("GET", "/api/v1/conversations", { token });
-    expect(open.body.rooms.map((r: { roomId: string }) => r.roomId)).not.toContain(roomId);
-    const inArchive = await call("GET", "/api/v1/conversations", { token, query: { archived: true } });
-    expect(inArchive.body.rooms.map((r: { roomId: string }) => r.roomId)).toEqual([roomId]);
-    const back = await call("POST", "/api/v1/unarchiveConversation", { token, body: { roomId } });
-    expect(back.body.room.status).toBe("open");
+    const closed = await client(token).call(api.closeConversation, { body: { roomId } });
+    expect(closed.room.status).toBe("closed");
+    const archived = await client(token).call(api.closeConversation, { body: { roomId } });
+    expect(archived.room.status).toBe("archived");
+    const open = await client(token).call(api.listConversations);
+    expect(roomIds(open)).not.toContain(roomId);
+    const inArchive = await client(token).call(api.listConversations, { query: { archived: true } });
+    expect(roomIds(inArchive)).toEqual([roomId]);
+    const back = await client(token).call(api.unarchiveConversation, { body: { roomId } });
+    expect(back.room.status).toBe("open");
   });
 });
 
@@ -230,90 +235,81 @@ describe("blocking", () => {
       () => detail(roomId),
       (r) => r.messages.length >= 2,
     );
-    const blocked = await call("POST", "/api/v1/block", { token, body: { targetUsername: roomId } });
-    expect(blocked.body).toEqual({ success: true, address: "+15035550177", blocked: true });
-    expect((await call("GET", "/api/v1/block/+15035550177", { token, query: { both: true } })).body).toEqual({
+    const blocked = await client(token).call(api.setBlock, { body: { targetUsername: roomId } });
+    expect(blocked).toEqual({ success: true, address: "+15035550177", blocked: true });
+    expect(
+      await client(token).call(api.getBlock, { params: { id: "+15035550177" }, query: { both: true } }),
+    ).toEqual({
       success: true,
       blocked: true,
       blockedBy: false,
     });
     await text("+15035550177", "Still want watches?");
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A reply, had one been queued with the message, would be in once the reply jobs are done.
+    await repliesSettled();
     const room = await detail(roomId);
     expect(room.blocked).toBe(true);
     expect(room.room.folder).toBe("agent");
     expect(room.messages.at(-1)).toMatchObject({ role: "user", text: "Still want watches?" });
-    const priority = await call("GET", "/api/v1/conversations", { token });
-    expect(priority.body.rooms.map((r: { roomId: string }) => r.roomId)).not.toContain(roomId);
-    const junk = await call("GET", "/api/v1/conversations", { token, query: { isAgent: true } });
-    expect(junk.body.rooms.map((r: { roomId: string }) => r.roomId)).toContain(roomId);
-    expect((await call("GET", "/api/v1/activityAgent", { token })).body.activity[0].roomId).toBe(roomId);
-    const reply = await call("POST", `/api/v1/conversations/${roomId}/messages`, {
-      token,
-      body: { text: "no" },
-    });
-    expect(reply.status).toBe(400);
-    expect(reply.body.message).toBe("This number is blocked.");
-    expect(
-      (await call("POST", "/api/v1/activityAgent", { token, body: { clearAll: true } })).body.cleared,
-    ).toBe(1);
-    await call("POST", "/api/v1/block", { token, body: { targetUsername: "+15035550177", blocked: false } });
+    const priority = await client(token).call(api.listConversations);
+    expect(roomIds(priority)).not.toContain(roomId);
+    const junk = await client(token).call(api.listConversations, { query: { isAgent: true } });
+    expect(roomIds(junk)).toContain(roomId);
+    expect((await client(token).call(api.getAgentActivity)).activity[0]?.roomId).toBe(roomId);
+    await expectRefusal(
+      client(token).call(api.sendConversationMessage, { params: { roomId }, body: { text: "no" } }),
+      400,
+      "This number is blocked.",
+    );
+    expect((await client(token).call(api.clearAgentActivity, { body: { clearAll: true } })).cleared).toBe(1);
+    await client(token).call(api.setBlock, { body: { targetUsername: "+15035550177", blocked: false } });
     expect((await detail(roomId)).room.folder).toBe("priority");
   });
 });
 
 describe("starting a conversation", () => {
   it("makes a profile for an address and a room with the agent's number; the person's message reaches the handset", async () => {
-    const profile = await call("POST", "/api/v1/createExternalDestinationProfile", {
-      token,
+    const profile = await client(token).call(api.createExternalDestinationProfile, {
       body: { address: "503.555.0142" },
     });
-    expect(profile.body.profile).toMatchObject({ address: "+15035550142", kind: "phone" });
-    const again = await call("POST", "/api/v1/createExternalDestinationProfile", {
-      token,
+    expect(profile.profile).toMatchObject({ address: "+15035550142", kind: "phone" });
+    const again = await client(token).call(api.createExternalDestinationProfile, {
       body: { address: "+1 503 555 0142" },
     });
-    expect(again.body.profile.username).toBe(profile.body.profile.username);
-    const room = await call("POST", "/api/v1/getGroupConversationRoomId", {
-      token,
-      body: { users: [profile.body.profile.username] },
+    expect(again.profile.username).toBe(profile.profile.username);
+    const room = await client(token).call(api.getGroupConversationRoomId, {
+      body: { users: [profile.profile.username] },
     });
-    expect(room.body).toMatchObject({ success: true, created: true });
-    const same = await call("POST", "/api/v1/getGroupConversationRoomId", {
-      token,
+    expect(room).toMatchObject({ success: true, created: true });
+    const same = await client(token).call(api.getGroupConversationRoomId, {
       body: { users: ["5035550142"] },
     });
-    expect(same.body).toEqual({ success: true, roomId: room.body.roomId, created: false });
-    const opened = await detail(room.body.roomId);
+    expect(same).toEqual({ success: true, roomId: room.roomId, created: false });
+    const opened = await detail(room.roomId);
     expect(opened.aiAgentEnabled).toBe(false);
-    await call("POST", `/api/v1/conversations/${room.body.roomId}/messages`, {
-      token,
+    await client(token).call(api.sendConversationMessage, {
+      params: { roomId: room.roomId },
       body: { text: "Your crown is ready." },
     });
-    expect((await handset("+15035550142")).messages.map((m: { text: string }) => m.text)).toEqual([
-      "Your crown is ready.",
-    ]);
+    expect((await handset("+15035550142")).messages.map((m) => m.text)).toEqual(["Your crown is ready."]);
   });
 
   it("says so when no conversation can be made", async () => {
-    const bad = await call("POST", "/api/v1/getGroupConversationRoomId", {
-      token,
-      body: { users: ["hello"] },
-    });
-    expect(bad.status).toBe(400);
-    expect(bad.body.message).toBe("Unable to start conversation with this user.");
-    expect(
-      (
-        await call("POST", "/api/v1/createExternalDestinationProfile", {
-          token,
-          body: { address: "not an address" },
-        })
-      ).status,
-    ).toBe(400);
+    await expectRefusal(
+      client(token).call(api.getGroupConversationRoomId, { body: { users: ["hello"] } }),
+      400,
+      "Unable to start conversation with this user.",
+    );
+    await expectRefusal(
+      client(token).call(api.createExternalDestinationProfile, { body: { address: "not an address" } }),
+      400,
+    );
     // A partner has no inbox of its own.
-    const partner = await call("GET", "/api/v1/conversations", { token: world.members.p1Owner.token });
-    expect(partner.status).toBe(400);
-    expect(partner.body.message).toBe("no account id");
+    await expectRefusal(
+      client(world.members.p1Owner.token).call(api.listConversations),
+      400,
+      "no account id",
+    );
   });
 
   it("refuses to text when the organisation has no SMS", async () => {
@@ -321,12 +317,11 @@ describe("starting a conversation", () => {
     const { roomId } = await text("+15035550166", "hello?");
     await db().update(accounts).set({ smsEnabled: false }).where(eq(accounts.id, O1.id));
     try {
-      const res = await call("POST", `/api/v1/conversations/${roomId}/messages`, {
-        token,
-        body: { text: "hi" },
-      });
-      expect(res.status).toBe(403);
-      expect(res.body.message).toBe("Text messaging is not enabled for this organization.");
+      await expectRefusal(
+        client(token).call(api.sendConversationMessage, { params: { roomId }, body: { text: "hi" } }),
+        403,
+        "Text messaging is not enabled for this organization.",
+      );
     } finally {
       await db().update(accounts).set({ smsEnabled: true }).where(eq(accounts.id, O1.id));
     }
@@ -336,109 +331,89 @@ describe("starting a conversation", () => {
 describe("lists", () => {
   it("pages 20 at a time, newest first, for the organisation and for one agent", async () => {
     for (let i = 0; i < 22; i++) {
-      await call("POST", "/api/v1/getGroupConversationRoomId", {
-        token,
+      await client(token).call(api.getGroupConversationRoomId, {
         body: { users: [`+1503555${String(1000 + i)}`] },
       });
-      const list = await call("GET", "/api/v1/conversations", { token, query: { pageSize: 1 } });
-      await call("POST", `/api/v1/conversations/${list.body.rooms[0].roomId}/messages`, {
-        token,
+      const list = await client(token).call(api.listConversations, { query: { pageSize: 1 } });
+      await client(token).call(api.sendConversationMessage, {
+        params: { roomId: list.rooms[0]?.roomId ?? "" },
         body: { text: `note ${i}` },
       });
     }
-    const first = await call("GET", "/api/v1/conversations", { token });
-    expect(first.body.rooms).toHaveLength(20);
-    expect(first.body.rooms[0].lastMessage.text).toBe("note 21");
-    const total = first.body.totalRooms;
+    const first = await client(token).call(api.listConversations);
+    expect(first.rooms).toHaveLength(20);
+    expect(first.rooms[0]?.lastMessage?.text).toBe("note 21");
+    const total = first.totalRooms;
     expect(total).toBeGreaterThanOrEqual(25);
-    const second = await call("GET", "/api/v1/conversations", { token, query: { page: 1 } });
-    expect(second.body.rooms).toHaveLength(Math.min(20, total - 20));
-    const ids = new Set([...first.body.rooms, ...second.body.rooms].map((r: { roomId: string }) => r.roomId));
-    expect(ids.size).toBe(first.body.rooms.length + second.body.rooms.length);
+    const second = await client(token).call(api.listConversations, { query: { page: 1 } });
+    expect(second.rooms).toHaveLength(Math.min(20, total - 20));
+    const ids = new Set([...roomIds(first), ...roomIds(second)]);
+    expect(ids.size).toBe(first.rooms.length + second.rooms.length);
     const { O1, A1, O2 } = world.accounts;
-    const byOrg = await call("GET", `/api/v1/conversations/${O1.id}`, { token });
-    expect(byOrg.body.totalRooms).toBe(total);
-    const byAgent = await call("GET", `/api/v1/agentConversations/${A1.id}`, { token });
-    expect(byAgent.body.totalRooms).toBe(total);
-    expect((await call("GET", `/api/v1/agentConversations/${O2.id}`, { token })).status).toBe(404);
+    // A numeric id in place of a room id answers that account's list.
+    const byOrg = await client(token).call(api.getConversation, { params: { roomId: String(O1.id) } });
+    expect("totalRooms" in byOrg && byOrg.totalRooms).toBe(total);
+    const byAgent = await client(token).call(api.listAgentConversations, { params: { id: A1.id } });
+    expect(byAgent.totalRooms).toBe(total);
+    await expectRefusal(client(token).call(api.listAgentConversations, { params: { id: O2.id } }), 404);
     // The agent account sees its own rooms only.
-    const asAgent = await call("GET", "/api/v1/conversations", { token, targetAccountId: A1.id });
-    expect(asAgent.body.totalRooms).toBe(total);
+    const asAgent = await client(token, A1.id).call(api.listConversations);
+    expect(asAgent.totalRooms).toBe(total);
     // A page past the end has no rooms and still the total (page and total are one statement).
-    const past = await call("GET", "/api/v1/conversations", { token, query: { page: 50 } });
-    expect(past.body.rooms).toEqual([]);
-    expect(past.body.totalRooms).toBe(total);
+    const past = await client(token).call(api.listConversations, { query: { page: 50 } });
+    expect(past.rooms).toEqual([]);
+    expect(past.totalRooms).toBe(total);
     // The unread filter's total counts the rooms the filter answers.
     const { roomId: unreadRoom } = await text("+15035559876", "unread here");
-    const unread = await call("GET", "/api/v1/conversations", {
-      token,
+    const unread = await client(token).call(api.listConversations, {
       query: { unread: true, pageSize: 100 },
     });
-    expect(unread.body.totalRooms).toBe(unread.body.rooms.length);
-    expect(unread.body.rooms.every((r: { unread: boolean }) => r.unread)).toBe(true);
-    expect(unread.body.rooms.map((r: { roomId: string }) => r.roomId)).toContain(unreadRoom);
+    expect(unread.totalRooms).toBe(unread.rooms.length);
+    expect(unread.rooms.every((r) => r.unread)).toBe(true);
+    expect(roomIds(unread)).toContain(unreadRoom);
   });
 
   it("never shows another organisation's room", async () => {
     const { roomId } = await text("+15035550111", "private");
-    const other = await call("GET", `/api/v1/conversations/${roomId}`, {
-      token: world.members.o2Owner.token,
-    });
-    expect(other.status).toBe(404);
+    const other = await expectRefusal(detail(roomId, world.members.o2Owner.token), 404);
     expect(JSON.stringify(other.body)).not.toContain("private");
   });
 });
 
 describe("media", () => {
   it("takes a picture up to 5 MB and refuses other files", async () => {
-    const png = multipartFile(fakePng(128), { field: "file" });
-    const ok = await call("POST", "/api/v1/chat/media", {
-      token,
-      payload: png.payload,
-      headers: png.headers,
-    });
-    expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ contentType: "image/png", size: 128 });
-    const plain = multipartFile(Buffer.from("hello there"), {
-      field: "file",
-      filename: "a.txt",
-      contentType: "text/plain",
-    });
-    const refused = await call("POST", "/api/v1/chat/media", {
-      token,
-      payload: plain.payload,
-      headers: plain.headers,
-    });
-    expect(refused.status).toBe(415);
-    expect(refused.body.message).toBe("Attach a PNG, JPEG, GIF or WebP picture.");
-    const big = multipartFile(fakePng(5 * 1024 * 1024 + 10), { field: "file" });
-    const tooBig = await call("POST", "/api/v1/chat/media", {
-      token,
-      payload: big.payload,
-      headers: big.headers,
-    });
-    expect(tooBig.status).toBe(413);
-    const { roomId } = await text("+15035550155", "send me the map");
-    const withPicture = await call("POST", `/api/v1/conversations/${roomId}/messages`, {
-      token,
-      body: { text: "", media: [ok.body.url] },
-    });
-    expect(withPicture.body.message.media).toEqual([ok.body.url]);
-    const received = (await handset("+15035550155")).messages.filter(
-      (m: { direction: string; media: string[] }) => m.direction === "outbound" && m.media.length > 0,
+    const ok = await client(token).call(api.uploadChatMedia, { form: mediaForm(fakePng(128)) });
+    expect(ok).toMatchObject({ contentType: "image/png", size: 128 });
+    const plain = mediaForm(Buffer.from("hello there"), { filename: "a.txt", contentType: "text/plain" });
+    await expectRefusal(
+      client(token).call(api.uploadChatMedia, { form: plain }),
+      415,
+      "Attach a PNG, JPEG, GIF or WebP picture.",
     );
-    expect(received.map((m: { media: string[] }) => m.media)).toEqual([[ok.body.url]]);
+    await expectRefusal(
+      client(token).call(api.uploadChatMedia, { form: mediaForm(fakePng(5 * 1024 * 1024 + 10)) }),
+      413,
+    );
+    const { roomId } = await text("+15035550155", "send me the map");
+    const withPicture = await client(token).call(api.sendConversationMessage, {
+      params: { roomId },
+      body: { text: "", media: [ok.url] },
+    });
+    expect(withPicture.message.media).toEqual([ok.url]);
+    const received = (await handset("+15035550155")).messages.filter(
+      (m) => m.direction === "outbound" && m.media.length > 0,
+    );
+    expect(received.map((m) => m.media)).toEqual([[ok.url]]);
   });
 });
 
 describe("the public messaging profile", () => {
   it("answers an agent's name and greeting without a token", async () => {
-    const res = await app.inject({
-      method: "GET",
-      url: `/api/v1/messages/${world.accounts.A1.username}?preview=true`,
+    const res = await client().call(api.getPublicMessages, {
+      params: { username: world.accounts.A1.username },
+      query: { preview: true },
     });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
+    expect(res).toEqual({
       success: true,
       profile: {
         username: world.accounts.A1.username,
@@ -449,27 +424,30 @@ describe("the public messaging profile", () => {
       },
       messages: [],
     });
-    expect((await app.inject({ method: "GET", url: "/api/v1/messages/nobody-here" })).statusCode).toBe(404);
+    await expectRefusal(client().call(api.getPublicMessages, { params: { username: "nobody-here" } }), 404);
     // An organisation is not a messaging profile.
-    expect(
-      (await app.inject({ method: "GET", url: `/api/v1/messages/${world.accounts.O1.username}` })).statusCode,
-    ).toBe(404);
+    await expectRefusal(
+      client().call(api.getPublicMessages, { params: { username: world.accounts.O1.username } }),
+      404,
+    );
   });
 });
 
 describe("the sandbox carrier", () => {
   it("refuses numbers no agent of the organisation has", async () => {
-    const res = await call("POST", "/api/v1/sandbox/sms/inbound", {
-      token,
-      body: { from: "+15035550100", to: "+15035559999", text: "hi" },
-    });
-    expect(res.status).toBe(404);
-    expect(res.body.message).toBe("No agent has this number.");
-    const other = await call("POST", "/api/v1/sandbox/sms/inbound", {
-      token: world.members.o2Owner.token,
-      body: { from: "+15035550100", to: AGENT_NUMBER, text: "hi" },
-    });
-    expect(other.status).toBe(404);
+    await expectRefusal(
+      client(token).call(api.sandboxInboundSms, {
+        body: { from: "+15035550100", to: "+15035559999", text: "hi" },
+      }),
+      404,
+      "No agent has this number.",
+    );
+    await expectRefusal(
+      client(world.members.o2Owner.token).call(api.sandboxInboundSms, {
+        body: { from: "+15035550100", to: AGENT_NUMBER, text: "hi" },
+      }),
+      404,
+    );
     const rows = await db()
       .select()
       .from(carrierMessages)
