@@ -1,8 +1,9 @@
 import type { RealtimeEvent } from "@switchboard/api";
+import * as api from "@switchboard/api";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller } from "../../../test/api-call.ts";
+import { expectRefusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { withDatabase } from "../../../test/template-database.ts";
@@ -10,12 +11,13 @@ import { openPostgres } from "../../db/client.ts";
 import { createNotificationListener, type NotificationListener } from "../../db/notifications.ts";
 import { SANDBOX_MESSAGES } from "../../providers/llm/sandbox-responder.ts";
 import { createRealtimeHub, type RealtimeEnvelope } from "../../realtime/realtime-hub.ts";
+import { aiReplyJob } from "./jobs.ts";
 
 const AGENT_NUMBER = "+15035550124";
 
 let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
-let call: ReturnType<typeof apiCaller>;
+let client: TestClient;
 let token: string;
 
 type Socket = Awaited<ReturnType<FastifyInstance["injectWS"]>>;
@@ -45,17 +47,13 @@ const messages = (events: RealtimeEvent[]) =>
   events.flatMap((e) => (e.type === "message" ? [e.message] : []));
 
 async function text(from: string, body: string) {
-  const res = await call("POST", "/api/v1/sandbox/sms/inbound", {
-    token,
-    body: { from, to: AGENT_NUMBER, text: body },
-  });
-  expect(res.status).toBe(200);
+  await client(token).call(api.sandboxInboundSms, { body: { from, to: AGENT_NUMBER, text: body } });
 }
 
 beforeAll(async () => {
   app = await buildTestApp();
   world = await buildHierarchy(app);
-  call = apiCaller(app);
+  client = testClient(app);
   token = world.members.o1Owner.token;
   await prepareSmsAgent(app, world, { number: AGENT_NUMBER });
 });
@@ -71,9 +69,7 @@ describe("the realtime WebSocket", () => {
         `/api/v1/realtime?token=${world.members.uOwner.token}&targetAccountId=${world.accounts.O1.id}`,
       ),
     ).rejects.toThrow(/404/);
-    const plain = await call("GET", "/api/v1/realtime", { token });
-    expect(plain.status).toBe(426);
-    expect(plain.body.message).toBe("Connect to this address with a WebSocket.");
+    await expectRefusal(client(token).call(api.realtime), 426, "Connect to this address with a WebSocket.");
   });
 
   it("brings a new message to every open browser of the organisation within a second, and to no other", async () => {
@@ -92,7 +88,10 @@ describe("the realtime WebSocket", () => {
       expect(messages(owner.events)[0]).toMatchObject({ role: "user", text: "Are you open on Saturday?" });
       // The AI agent's answer follows on the same socket.
       expect(await until(() => messages(owner.events).some((m) => m.role === "assistant"))).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // An event of the stranger's own organisation, published after those messages, reaches it after
+      // anything of theirs it would have been sent.
+      await client(world.members.o2Owner.token).call(api.clearActivity, { body: { clearAll: true } });
+      expect(await until(() => stranger.events.some((e) => e.type === "read"))).toBe(true);
       expect(messages(stranger.events)).toEqual([]);
     } finally {
       owner.socket.terminate();
@@ -112,7 +111,7 @@ describe("the realtime WebSocket", () => {
 
     // While the browser is away: a message and the agent's answer.
     await text("+15035550202", "Second message");
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await app.context.jobs.idle([aiReplyJob]);
 
     const again = await connect(`token=${token}&since=${lastSeen}`);
     try {
@@ -138,13 +137,13 @@ describe("the realtime WebSocket", () => {
     const owner = await connect(`token=${token}`);
     try {
       await until(() => owner.events.some((e) => e.type === "ready"));
-      const list = await call("GET", "/api/v1/conversations", { token });
-      const roomId = list.body.rooms[0].roomId as string;
-      await call("POST", `/api/v1/conversations/${roomId}/aiAgentEnabled`, {
-        token,
+      const list = await client(token).call(api.listConversations);
+      const roomId = list.rooms[0]?.roomId ?? "";
+      await client(token).call(api.setAiAgentEnabled, {
+        params: { roomId },
         body: { aiAgentEnabled: false },
       });
-      await call("POST", "/api/v1/activity", { token, body: { roomId } });
+      await client(token).call(api.clearActivity, { body: { roomId } });
       expect(
         await until(
           () =>
@@ -185,9 +184,13 @@ describe("fan-out across server instances", () => {
     try {
       await publisher.publish({ orgId: 4242, agentId: null, event: { type: "room", roomId: "r-1" } });
       await publisher.publish({ orgId: 4343, agentId: null, event: { type: "room", roomId: "r-2" } });
-      expect(await until(() => received.length >= 1)).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(received).toEqual([{ orgId: 4242, agentId: null, event: { type: "room", roomId: "r-1" } }]);
+      // Notices arrive in the order they were sent: once r-3 is in, r-2 would have been too.
+      await publisher.publish({ orgId: 4242, agentId: null, event: { type: "room", roomId: "r-3" } });
+      expect(await until(() => received.length >= 2)).toBe(true);
+      expect(received).toEqual([
+        { orgId: 4242, agentId: null, event: { type: "room", roomId: "r-1" } },
+        { orgId: 4242, agentId: null, event: { type: "room", roomId: "r-3" } },
+      ]);
     } finally {
       publisher.stop();
       receiver.stop();
