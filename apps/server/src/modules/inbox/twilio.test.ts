@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import * as api from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller } from "../../../test/api-call.ts";
+import { type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { twilioSignature } from "../../providers/sms/twilio.ts";
+import { aiReplyJob } from "./jobs.ts";
 
 const PUBLIC_URL = "https://switchboard.example.com";
 const AUTH_TOKEN = "twilio-test-auth-token-0123456789";
@@ -19,7 +21,7 @@ const sent: Sent[] = [];
 
 let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
-let call: ReturnType<typeof apiCaller>;
+let client: TestClient;
 let token: string;
 
 const readBody = (request: IncomingMessage) =>
@@ -42,6 +44,7 @@ function webhookParams(sid: string, body: string, from = "+15035550301") {
   };
 }
 
+/** Twilio's form-encoded, signed webhook request: through app.inject, as the typed client sends JSON only. */
 async function postWebhook(path: string, params: Record<string, string>, signature?: string) {
   return app.inject({
     method: "POST",
@@ -70,7 +73,7 @@ beforeAll(async () => {
     TWILIO_API_URL: `http://127.0.0.1:${(twilio.address() as AddressInfo).port}`,
   });
   world = await buildHierarchy(app);
-  call = apiCaller(app);
+  client = testClient(app);
   token = world.members.o1Owner.token;
   await prepareSmsAgent(app, world, { number: AGENT_NUMBER });
 });
@@ -79,7 +82,13 @@ afterAll(async () => {
   await new Promise((resolve) => twilio.close(resolve));
 });
 
-const roomsOf = async () => (await call("GET", "/api/v1/conversations", { token })).body.rooms;
+const roomsOf = async () => (await client(token).call(api.listConversations)).rooms;
+
+async function detailOf(roomId: string | undefined): Promise<api.ConversationDetail> {
+  const answer = await client(token).call(api.getConversation, { params: { roomId: roomId ?? "" } });
+  if (!("messages" in answer)) throw new Error(`${roomId} answered a list, not a conversation`);
+  return answer;
+}
 
 describe("the Twilio inbound-message webhook", () => {
   it("takes a correctly signed message, answers empty TwiML, and the agent replies through Twilio's REST API", async () => {
@@ -92,7 +101,7 @@ describe("the Twilio inbound-message webhook", () => {
     expect(res.body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
     const rooms = await roomsOf();
     expect(rooms).toHaveLength(1);
-    expect(rooms[0].username).toBe("+15035550301");
+    expect(rooms[0]?.username).toBe("+15035550301");
     const until = Date.now() + 5000;
     while (sent.length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(sent).toHaveLength(1);
@@ -107,13 +116,13 @@ describe("the Twilio inbound-message webhook", () => {
       Body: "Opening hours: Mon-Fri 8am-5pm.",
       StatusCallback: `${PUBLIC_URL}/api/v1/carrier/twilio/status`,
     });
-    const detail = (await call("GET", `/api/v1/conversations/${rooms[0].roomId}`, { token })).body;
-    expect(detail.messages.map((m: { role: string; text: string }) => [m.role, m.text])).toEqual([
+    const detail = await detailOf(rooms[0]?.roomId);
+    expect(detail.messages.map((m) => [m.role, m.text])).toEqual([
       ["user", "When are you open?"],
       ["assistant", "Opening hours: Mon-Fri 8am-5pm."],
     ]);
-    expect(detail.messages[0].deliveryStatus).toBe("received");
-    expect(detail.messages[1].deliveryStatus).toBe("queued");
+    expect(detail.messages[0]?.deliveryStatus).toBe("received");
+    expect(detail.messages[1]?.deliveryStatus).toBe("queued");
 
     // Twilio reports the delivery on the status callback.
     const status = await postWebhook("/api/v1/carrier/twilio/status", {
@@ -121,8 +130,8 @@ describe("the Twilio inbound-message webhook", () => {
       MessageStatus: "delivered",
     });
     expect(status.statusCode).toBe(200);
-    const after = (await call("GET", `/api/v1/conversations/${rooms[0].roomId}`, { token })).body;
-    expect(after.messages.at(-1).deliveryStatus).toBe("delivered");
+    const after = await detailOf(rooms[0]?.roomId);
+    expect(after.messages.at(-1)?.deliveryStatus).toBe("delivered");
   });
 
   it("keeps only https media of an inbound message: script and data URLs are dropped", async () => {
@@ -135,10 +144,10 @@ describe("the Twilio inbound-message webhook", () => {
       MediaUrl2: `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Messages/MM1/Media/ME1`,
     });
     expect(res.statusCode).toBe(200);
-    const room = (await roomsOf()).find((r: { username: string }) => r.username === from);
-    const detail = (await call("GET", `/api/v1/conversations/${room.roomId}`, { token })).body;
-    const inbound = detail.messages.find((m: { text: string }) => m.text === "see pictures");
-    expect(inbound.media).toEqual([
+    const room = (await roomsOf()).find((r) => r.username === from);
+    const detail = await detailOf(room?.roomId);
+    const inbound = detail.messages.find((m) => m.text === "see pictures");
+    expect(inbound?.media).toEqual([
       `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Messages/MM1/Media/ME1`,
     ]);
   });
@@ -162,7 +171,7 @@ describe("the Twilio inbound-message webhook", () => {
       payload: new URLSearchParams(params).toString(),
     });
     expect(unsigned.statusCode).toBe(403);
-    const texts = (await roomsOf()).map((r: { lastMessage: { text: string } }) => r.lastMessage.text);
+    const texts = (await roomsOf()).map((r) => r.lastMessage?.text);
     expect(texts.join(" ")).not.toContain("I am not Twilio");
   });
 
@@ -172,22 +181,21 @@ describe("the Twilio inbound-message webhook", () => {
     const replay = await postWebhook("/api/v1/carrier/twilio/sms", params);
     expect(first.statusCode).toBe(200);
     expect(replay.statusCode).toBe(200);
-    const room = (await roomsOf()).find((r: { username: string }) => r.username === "+15035550302");
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const detail = (await call("GET", `/api/v1/conversations/${room.roomId}`, { token })).body;
-    expect(
-      detail.messages.filter((m: { role: string }) => m.role === "user").map((m: { text: string }) => m.text),
-    ).toEqual(["Only once please"]);
+    const room = (await roomsOf()).find((r) => r.username === "+15035550302");
+    // Whatever the two deliveries set off (the AI agent's answer) is done.
+    await app.context.jobs.idle([aiReplyJob]);
+    const detail = await detailOf(room?.roomId);
+    expect(detail.messages.filter((m) => m.role === "user").map((m) => m.text)).toEqual(["Only once please"]);
   });
 
   it("sends a person's reply through Twilio from the agent's number", async () => {
-    const room = (await roomsOf()).find((r: { username: string }) => r.username === "+15035550302");
+    const room = (await roomsOf()).find((r) => r.username === "+15035550302");
     const before = sent.length;
-    const reply = await call("POST", `/api/v1/conversations/${room.roomId}/messages`, {
-      token,
+    const reply = await client(token).call(api.sendConversationMessage, {
+      params: { roomId: room?.roomId ?? "" },
       body: { text: "A person here." },
     });
-    expect(reply.body.message.deliveryStatus).toBe("queued");
+    expect(reply.message.deliveryStatus).toBe("queued");
     expect(sent).toHaveLength(before + 1);
     expect(sent.at(-1)?.form.get("Body")).toBe("A person here.");
     expect(sent.at(-1)?.form.get("From")).toBe(AGENT_NUMBER);
