@@ -2,11 +2,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import * as api from "@switchboard/api";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { apiCaller } from "../../../test/api-call.ts";
+import { testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp, testConfig } from "../../../test/helpers.ts";
 import { type ModelScript, type ModelServer, startModelServer } from "../../../test/model-protocol-server.ts";
@@ -63,26 +64,17 @@ async function sharedDatabase() {
   };
 }
 
-type Message = { role: string; text: string; status: string; deliveryStatus: string | null };
-
 function caller(app: FastifyInstance, token: string) {
-  const call = apiCaller(app);
+  const client = testClient(app)(token);
   return {
-    text: async (from: string, text: string) => {
-      const res = await call("POST", "/api/v1/sandbox/sms/inbound", {
-        token,
-        body: { from, to: AGENT_NUMBER, text },
-      });
-      expect(res.status).toBe(200);
-      return res.body as { roomId: string };
+    text: (from: string, text: string) =>
+      client.call(api.sandboxInboundSms, { body: { from, to: AGENT_NUMBER, text } }),
+    handset: (number: string) => client.call(api.sandboxHandset, { query: { number } }),
+    messages: async (roomId: string) => {
+      const answer = await client.call(api.getConversation, { params: { roomId } });
+      if (!("messages" in answer)) throw new Error(`${roomId} answered a list, not a conversation`);
+      return answer.messages;
     },
-    handset: async (number: string) =>
-      (await call("GET", "/api/v1/sandbox/sms/handset", { token, query: { number } })).body as {
-        messages: { direction: string; text: string }[];
-      },
-    messages: async (roomId: string) =>
-      ((await call("GET", `/api/v1/conversations/${roomId}`, { token })).body as { messages: Message[] })
-        .messages,
   };
 }
 

@@ -1,6 +1,7 @@
+import * as api from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller } from "../../../test/api-call.ts";
+import { expectRefusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 
@@ -12,12 +13,12 @@ const UNSAFE = [
 ];
 
 let app: FastifyInstance;
-let call: ReturnType<typeof apiCaller>;
+let client: TestClient;
 let token: string;
 
 beforeAll(async () => {
   app = await buildTestApp();
-  call = apiCaller(app);
+  client = testClient(app);
   const world = await buildHierarchy(app);
   token = world.members.o1Owner.token;
   await prepareSmsAgent(app, world, { number: AGENT_NUMBER });
@@ -27,31 +28,31 @@ afterAll(async () => {
 });
 
 const inbound = (from: string, media: string[]) =>
-  call("POST", "/api/v1/sandbox/sms/inbound", { token, body: { from, to: AGENT_NUMBER, text: "hi", media } });
+  client(token).call(api.sandboxInboundSms, { body: { from, to: AGENT_NUMBER, text: "hi", media } });
 
 describe("media URLs of messages", () => {
   it("an inbound message with a script, data or plain-http picture URL is refused and nothing is stored", async () => {
     for (const [i, url] of UNSAFE.entries()) {
-      const res = await inbound(`+1503555040${i}`, [url]);
-      expect(res.status).toBe(400);
+      const res = await expectRefusal(inbound(`+1503555040${i}`, [url]), 400);
       expect(res.body).toEqual({ success: false, message: "Attach pictures by https:// link." });
     }
-    const rooms = (await call("GET", "/api/v1/conversations", { token })).body.rooms;
+    const { rooms } = await client(token).call(api.listConversations);
     expect(JSON.stringify(rooms)).not.toContain("javascript:");
-    expect(rooms.filter((r: { username: string }) => r.username.startsWith("+1503555040"))).toEqual([]);
+    expect(rooms.filter((r) => r.username.startsWith("+1503555040"))).toEqual([]);
   });
 
   it("https pictures and the server's own files are taken; a reply cannot carry a script URL", async () => {
     const own = "http://127.0.0.1:3000/files/media/picture.png";
     const ok = await inbound("+15035550411", ["https://cdn.example.com/a.png", own]);
-    expect(ok.status).toBe(200);
-    const detail = (await call("GET", `/api/v1/conversations/${ok.body.roomId}`, { token })).body;
-    expect(detail.messages[0].media).toEqual(["https://cdn.example.com/a.png", own]);
-    const reply = await call("POST", `/api/v1/conversations/${ok.body.roomId}/messages`, {
-      token,
-      body: { text: "look", media: ["javascript:alert(1)"] },
-    });
-    expect(reply.status).toBe(400);
-    expect(reply.body.message).toBe("Attach pictures by https:// link.");
+    const detail = await client(token).call(api.getConversation, { params: { roomId: ok.roomId } });
+    expect("messages" in detail && detail.messages[0]?.media).toEqual(["https://cdn.example.com/a.png", own]);
+    await expectRefusal(
+      client(token).call(api.sendConversationMessage, {
+        params: { roomId: ok.roomId },
+        body: { text: "look", media: ["javascript:alert(1)"] },
+      }),
+      400,
+      "Attach pictures by https:// link.",
+    );
   });
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
+import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller } from "../../../test/api-call.ts";
+import { type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { contactAddresses, contacts, conversationMessages, roomReads, rooms } from "../../db/schema/index.ts";
@@ -10,23 +11,19 @@ import { contactAddresses, contacts, conversationMessages, roomReads, rooms } fr
 describe("the inbox list through the cache", () => {
   let app: FastifyInstance;
   let world: Awaited<ReturnType<typeof buildHierarchy>>;
-  let call: ReturnType<typeof apiCaller>;
+  let client: TestClient;
 
   beforeAll(async () => {
     app = await buildTestApp();
     world = await buildHierarchy(app);
-    call = apiCaller(app);
+    client = testClient(app);
   });
   afterAll(async () => {
     await app.close();
   });
 
-  type Listed = { rooms: { lastMessage: { text: string } | null; displayName: string; unread: boolean }[] };
-  const list = async () => {
-    const res = await call("GET", "/api/v1/conversations", { token: world.members.o1Owner.token });
-    expect(res.status).toBe(200);
-    return res.body as unknown as Listed;
-  };
+  type Listed = api.RouteResponse<typeof api.listConversations>;
+  const list = () => client(world.members.o1Owner.token).call(api.listConversations);
   /** Lists until `check` holds (a change made outside this instance's services arrives as a notice). */
   async function listUntil(check: (listed: Listed) => boolean, ms = 3000): Promise<Listed> {
     const end = Date.now() + ms;
