@@ -1,8 +1,8 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts } from "../../db/schema/index.ts";
-import type { Params } from "./sql.ts";
+import { param } from "./sql.ts";
 
 /**
  * Whose log rows an account sees: an organisation its own, an agent account its organisation's rows of that
@@ -30,18 +30,19 @@ export async function scopeOf(db: Database, target: AccountRow): Promise<LogScop
   }
 }
 
-/** The scope as a condition on `conversation_logs` (alias-free column names). */
-export function scopeSql(scope: LogScope, params: Params, alias = ""): string {
-  const col = (name: string) => (alias ? `${alias}.${name}` : name);
-  const parts: string[] = [];
+/** The scope as a condition on `conversation_logs` (or a table with the same columns, under `alias`). */
+export function scopeSql(scope: LogScope, alias = ""): SQL {
+  const col = (name: string) =>
+    alias ? sql`${sql.identifier(alias)}.${sql.identifier(name)}` : sql.identifier(name);
+  const parts: SQL[] = [];
   if (scope.orgIds !== null) {
-    if (scope.orgIds.length === 0) return "FALSE";
+    if (scope.orgIds.length === 0) return sql`FALSE`;
     parts.push(
       scope.orgIds.length === 1
-        ? `${col("org_id")} = ${params.add(scope.orgIds[0] as number, "int")}`
-        : `${col("org_id")} = ANY(${params.add(scope.orgIds, "int[]")})`,
+        ? sql`${col("org_id")} = ${param(scope.orgIds[0] as number, "int")}`
+        : sql`${col("org_id")} = ANY(${param(scope.orgIds, "int[]")})`,
     );
   }
-  if (scope.agentId !== null) parts.push(`${col("agent_id")} = ${params.add(scope.agentId, "int")}`);
-  return parts.length === 0 ? "TRUE" : parts.join(" AND ");
+  if (scope.agentId !== null) parts.push(sql`${col("agent_id")} = ${param(scope.agentId, "int")}`);
+  return parts.length === 0 ? sql`TRUE` : sql.join(parts, sql` AND `);
 }

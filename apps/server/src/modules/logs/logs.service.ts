@@ -20,15 +20,16 @@ import {
   PAGE_SIZES,
   parseFieldList,
   parseIsoDay,
-  renderLogFilterSql,
   resolveLogDateWindow,
   STRING_OPERATORS,
   translateLogFilters,
 } from "@switchboard/core";
+import { sql } from "drizzle-orm";
 import type { Access } from "../../access/access.ts";
 import { LOG_VALUE_MAX_LENGTH } from "../../db/schema/index.ts";
 import { badRequest } from "../../http/api-error.ts";
 import { csvLine } from "./csv.ts";
+import { logFilterSql } from "./filter-sql.ts";
 import type { LogScope } from "./log-scope.ts";
 import {
   dataFieldSql,
@@ -36,6 +37,7 @@ import {
   type LogFilter,
   type LogsRepository,
   type LogWhere,
+  type SelectItem,
 } from "./logs.repository.ts";
 import { ROLLUP_DATA_KEYS, ROLLUP_FIXED_FIELDS } from "./metric-sql.ts";
 
@@ -115,8 +117,9 @@ function valuesLookup(clauses: LogFilterClause[]): { key: string; values: string
 }
 
 /**
- * Log filters (raw: JSON text, possibly URL-encoded, or an object) as a condition builder; a refused field,
- * operator or value answers 400 with the translator's message.
+ * Log filters (raw: JSON text, possibly URL-encoded, or an object) as a condition (core's clauses built into
+ * SQL with their values and keys as parameters); a refused field, operator or value answers 400 with the
+ * translator's message.
  */
 export function filterCondition(raw: unknown, now: number, utcOffsetMinutes = 0): LogFilter {
   const first = normalizeLogFilters(raw);
@@ -129,7 +132,8 @@ export function filterCondition(raw: unknown, now: number, utcOffsetMinutes = 0)
         ? ROLLUP_FIXED_FIELDS.has(clause.column.field)
         : ROLLUP_DATA_KEYS.has(clause.column.key),
     );
-    return Object.assign((firstIndex: number) => renderLogFilterSql(translation, firstIndex), {
+    return {
+      sql: logFilterSql(translation),
       onRollup,
       onValues: valuesLookup(translation.clauses),
       onDurations:
@@ -137,7 +141,7 @@ export function filterCondition(raw: unknown, now: number, utcOffsetMinutes = 0)
         translation.clauses.every(
           (clause) => clause.column.kind === "fixed" && clause.column.field === "duration",
         ),
-    });
+    };
   } catch (error) {
     if (error instanceof LogFilterError) throw badRequest(`filters: ${error.message}`);
     throw error;
@@ -237,11 +241,12 @@ export function createLogsService(deps: Deps) {
     const page = Math.max(1, query.page ?? 1);
     const pageSize = query.pageSize ?? PAGE_SIZES.logs;
     const needsData = fields === null || fields.some((field) => !isLogFixedField(field));
-    const select = [
-      ...LOG_FIXED_FIELDS.filter((field) => fields === null || fields.includes(field)).map(
-        (field) => `${fixedFieldSql(field, false)} AS "${field}"`,
-      ),
-      ...(needsData ? ["data"] : []),
+    const select: SelectItem[] = [
+      ...LOG_FIXED_FIELDS.filter((field) => fields === null || fields.includes(field)).map((field) => ({
+        sql: fixedFieldSql(field, false),
+        as: field,
+      })),
+      ...(needsData ? [{ sql: sql`data`, as: "data" }] : []),
     ];
     const [rows, totalCount] = await Promise.all([
       repo.page(where, select, pageSize, (page - 1) * pageSize),

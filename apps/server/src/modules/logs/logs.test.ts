@@ -1,6 +1,6 @@
 import * as api from "@switchboard/api";
 import { computeMetric, DAY_MS, DEFAULT_METRICS, type FormulaRow, parseCsv } from "@switchboard/core";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCaller } from "../../../test/api-call.ts";
@@ -432,12 +432,12 @@ describe("CSV export", () => {
       scope: { orgIds: [U.id], agentId: null },
       start: new Date(NOW - 30 * DAY_MS),
       end: new Date(Date.now() + 60_000),
-      filter: () => ({ text: "TRUE", values: [] }),
+      filter: { sql: sql`TRUE` },
     };
     const cells = [
-      { sql: "uuid", plain: false },
-      { sql: `"timestamp"::text`, plain: true },
-      { sql: "data ->> 'reason'", plain: false },
+      { sql: sql`uuid`, plain: false },
+      { sql: sql`"timestamp"::text`, plain: true },
+      { sql: sql`data ->> 'reason'`, plain: false },
     ];
     let sliced = "";
     let slices = 0;

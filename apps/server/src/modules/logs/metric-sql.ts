@@ -8,7 +8,8 @@ import {
   type MetricAggregation,
   parseFormula,
 } from "@switchboard/core";
-import type { Params } from "./sql.ts";
+import { type SQL, sql } from "drizzle-orm";
+import { ident, param } from "./sql.ts";
 
 /**
  * A metric formula (spec §5.1) as SQL over `conversation_logs`, so a metric aggregates in the database
@@ -28,46 +29,40 @@ type Kind = "num" | "bool" | "text" | "json";
 /**
  * A translated expression. num: float8 (SQL NULL is a formula null: only nullable integer columns); bool: a
  * never-null boolean (1/0); text: text (NULL is a formula null); json: jsonb (SQL NULL a missing field, read
- * 0; jsonb null a formula null). `literal` keeps a string literal's text for static decisions.
+ * 0; jsonb null a formula null). `literal` keeps a string literal's text for static decisions. Built with
+ * Drizzle's `sql` template: literals and data keys are parameters, columns identifiers.
  */
-type Expr = { sql: string; kind: Kind; nullable: boolean; literal?: string };
+type Expr = { sql: SQL; kind: Kind; nullable: boolean; literal?: string };
+/** A condition known when the statement is built (true/false), or decided by SQL at run time. */
+type Condition = boolean | SQL;
 
 /** Numeric text core reads with Number(): bounded so the cast can never overflow float8. */
-const NUMERIC_TEXT =
-  "'^[[:space:]]*[-+]?([0-9]{1,200}([.][0-9]{0,200})?|[.][0-9]{1,200})([eE][-+]?[0-9]{1,2})?[[:space:]]*$'";
+const NUMERIC_TEXT = sql.raw(
+  "'^[[:space:]]*[-+]?([0-9]{1,200}([.][0-9]{0,200})?|[.][0-9]{1,200})([eE][-+]?[0-9]{1,2})?[[:space:]]*$'",
+);
+const ZERO = sql`0::float8`;
 
 /** Core's stringToNumberOrNaN in SQL: NULL stands for NaN. */
-function textNumber(text: string): string {
-  return (
-    // transfer holds "1" or "0": read those without the pattern.
-    `(CASE WHEN ${text} = '1' THEN 1::float8 WHEN ${text} = '0' THEN 0::float8 ` +
-    `WHEN ${text} ~ ${NUMERIC_TEXT} THEN (${text})::float8 ` +
-    `WHEN ${text} !~ '[^[:space:]]' THEN 0::float8 ` +
-    `WHEN lower(btrim(${text})) = 'true' THEN 1::float8 ` +
-    `WHEN lower(btrim(${text})) = 'false' THEN 0::float8 END)`
-  );
+function textNumber(text: SQL): SQL {
+  // transfer holds "1" or "0": read those without the pattern.
+  return sql`(CASE WHEN ${text} = '1' THEN 1::float8 WHEN ${text} = '0' THEN 0::float8 WHEN ${text} ~ ${NUMERIC_TEXT} THEN (${text})::float8 WHEN ${text} !~ '[^[:space:]]' THEN 0::float8 WHEN lower(btrim(${text})) = 'true' THEN 1::float8 WHEN lower(btrim(${text})) = 'false' THEN 0::float8 END)`;
 }
 
 /** A jsonb value read as core's toComparableNumber: NULL for NaN (objects, arrays, non-numeric text). */
-function jsonNumber(json: string): string {
-  return (
-    `(CASE jsonb_typeof(${json}) WHEN 'number' THEN (${json})::float8 ` +
-    `WHEN 'boolean' THEN (CASE WHEN ${json} = 'true'::jsonb THEN 1 ELSE 0 END)::float8 ` +
-    `WHEN 'string' THEN ${textNumber(`(${json} #>> '{}')`)} ` +
-    `WHEN 'object' THEN NULL::float8 WHEN 'array' THEN NULL::float8 ELSE 0::float8 END)`
-  );
+function jsonNumber(json: SQL): SQL {
+  return sql`(CASE jsonb_typeof(${json}) WHEN 'number' THEN (${json})::float8 WHEN 'boolean' THEN (CASE WHEN ${json} = 'true'::jsonb THEN 1 ELSE 0 END)::float8 WHEN 'string' THEN ${textNumber(sql`(${json} #>> '{}')`)} WHEN 'object' THEN NULL::float8 WHEN 'array' THEN NULL::float8 ELSE 0::float8 END)`;
 }
 
 /** Core's toComparableNumber (NULL = NaN). */
-function comparable(e: Expr): string {
+function comparable(e: Expr): SQL {
   switch (e.kind) {
     case "num":
-      return e.nullable ? `coalesce(${e.sql}, 0::float8)` : e.sql;
+      return e.nullable ? sql`coalesce(${e.sql}, 0::float8)` : e.sql;
     case "bool":
-      return `(${e.sql})::int::float8`;
+      return sql`(${e.sql})::int::float8`;
     case "text":
       return e.nullable
-        ? `(CASE WHEN ${e.sql} IS NULL THEN 0::float8 ELSE ${textNumber(e.sql)} END)`
+        ? sql`(CASE WHEN ${e.sql} IS NULL THEN 0::float8 ELSE ${textNumber(e.sql)} END)`
         : textNumber(e.sql);
     default:
       return jsonNumber(e.sql);
@@ -75,52 +70,47 @@ function comparable(e: Expr): string {
 }
 
 /** Core's toFormulaNumber (never NaN, never null). */
-function numeric(e: Expr): string {
-  if (e.kind === "num") return e.nullable ? `coalesce(${e.sql}, 0::float8)` : e.sql;
-  if (e.kind === "bool") return `(${e.sql})::int::float8`;
-  return `coalesce(${comparable(e)}, 0::float8)`;
+function numeric(e: Expr): SQL {
+  if (e.kind === "num") return e.nullable ? sql`coalesce(${e.sql}, 0::float8)` : e.sql;
+  if (e.kind === "bool") return sql`(${e.sql})::int::float8`;
+  return sql`coalesce(${comparable(e)}, 0::float8)`;
 }
 
-function truthyText(text: string): string {
+function truthyText(text: SQL): SQL {
   const number = textNumber(text);
-  return `(CASE WHEN ${text} IS NULL THEN false WHEN ${number} IS NOT NULL THEN ${number} <> 0 ELSE ${text} ~ '[^[:space:]]' END)`;
+  return sql`(CASE WHEN ${text} IS NULL THEN false WHEN ${number} IS NOT NULL THEN ${number} <> 0 ELSE ${text} ~ '[^[:space:]]' END)`;
 }
 
 /** Core's isFormulaTruthy, as a never-null boolean. */
-function truthy(e: Expr): string {
+function truthy(e: Expr): SQL {
   switch (e.kind) {
     case "num":
-      return `coalesce(${e.sql} <> 0, false)`;
+      return sql`coalesce(${e.sql} <> 0, false)`;
     case "bool":
       return e.sql;
     case "text":
       return truthyText(e.sql);
     default:
-      return (
-        `(CASE jsonb_typeof(${e.sql}) WHEN 'number' THEN (${e.sql})::float8 <> 0 ` +
-        `WHEN 'boolean' THEN ${e.sql} = 'true'::jsonb ` +
-        `WHEN 'string' THEN ${truthyText(`(${e.sql} #>> '{}')`)} ` +
-        `WHEN 'object' THEN true WHEN 'array' THEN jsonb_array_length(${e.sql}) > 0 ELSE false END)`
-      );
+      return sql`(CASE jsonb_typeof(${e.sql}) WHEN 'number' THEN (${e.sql})::float8 <> 0 WHEN 'boolean' THEN ${e.sql} = 'true'::jsonb WHEN 'string' THEN ${truthyText(sql`(${e.sql} #>> '{}')`)} WHEN 'object' THEN true WHEN 'array' THEN jsonb_array_length(${e.sql}) > 0 ELSE false END)`;
   }
 }
 
-/** Whether the value is a string at run time: "true", "false" or an SQL condition. */
-function isString(e: Expr): string {
-  if (e.kind === "num" || e.kind === "bool") return "false";
-  if (e.kind === "text") return e.literal !== undefined || !e.nullable ? "true" : `(${e.sql} IS NOT NULL)`;
-  return `coalesce(jsonb_typeof(${e.sql}) = 'string', false)`;
+/** Whether the value is a string at run time. */
+function isString(e: Expr): Condition {
+  if (e.kind === "num" || e.kind === "bool") return false;
+  if (e.kind === "text") return e.literal !== undefined || !e.nullable ? true : sql`(${e.sql} IS NOT NULL)`;
+  return sql`coalesce(jsonb_typeof(${e.sql}) = 'string', false)`;
 }
 
-function textOf(e: Expr): string {
-  return e.kind === "json" ? `(${e.sql} #>> '{}')` : e.sql;
+function textOf(e: Expr): SQL {
+  return e.kind === "json" ? sql`(${e.sql} #>> '{}')` : e.sql;
 }
 
 /** The value is not a formula null (for avg, which skips nulls). */
-function notNull(e: Expr): string {
-  if (e.kind === "num" || e.kind === "text") return e.nullable ? `(${e.sql} IS NOT NULL)` : "true";
-  if (e.kind === "bool") return "true";
-  return `coalesce(jsonb_typeof(${e.sql}) <> 'null', true)`;
+function notNull(e: Expr): Condition {
+  if (e.kind === "num" || e.kind === "text") return e.nullable ? sql`(${e.sql} IS NOT NULL)` : true;
+  if (e.kind === "bool") return true;
+  return sql`coalesce(jsonb_typeof(${e.sql}) <> 'null', true)`;
 }
 
 class Untranslatable extends Error {}
@@ -144,64 +134,75 @@ function field(name: string): Expr {
   const fixed = isLogFixedField(name) ? name : FIXED_BY_LOWER.get(name.toLowerCase());
   if (fixed !== undefined) {
     const column = LOG_COLUMNS[fixed];
-    const quoted = `"${column.name}"`;
+    const id = ident(column.name);
     if (column.sqlType === "timestamptz")
-      return { sql: `(extract(epoch from ${quoted}) * 1000)::float8`, kind: "num", nullable: false };
+      return { sql: sql`(extract(epoch from ${id}) * 1000)::float8`, kind: "num", nullable: false };
     if (column.sqlType === "integer")
-      return { sql: `${quoted}::float8`, kind: "num", nullable: NULLABLE_COLUMNS.has(column.name) };
-    return { sql: quoted, kind: "text", nullable: NULLABLE_COLUMNS.has(column.name) };
+      return { sql: sql`${id}::float8`, kind: "num", nullable: NULLABLE_COLUMNS.has(column.name) };
+    return { sql: id, kind: "text", nullable: NULLABLE_COLUMNS.has(column.name) };
   }
   if (!LOG_DATA_KEY_PATTERN.test(name)) throw new Untranslatable(name);
-  // The key matched [A-Za-z_][A-Za-z0-9_]*: safe inside a string literal.
-  return { sql: `(data -> '${name}')`, kind: "json", nullable: true };
+  // The key is a value: a parameter of the jsonb operator, never SQL text.
+  return { sql: sql`(data -> ${param(name, "text")})`, kind: "json", nullable: true };
 }
 
-function compare(operator: string, a: Expr, b: Expr): string {
-  const bothStrings = [isString(a), isString(b)];
-  const stringCase = bothStrings.includes("false")
-    ? "false"
-    : bothStrings.filter((part) => part !== "true").join(" AND ") || "true";
-  const sqlOperator = operator === "!=" ? "=" : operator;
-  const collate = operator === "=" || operator === "!=" ? "" : ' COLLATE "C"';
-  const asText = `(${textOf(a)}${collate} ${sqlOperator} ${textOf(b)}${collate})`;
-  const asNumber = `coalesce(${comparable(a)} ${sqlOperator} ${comparable(b)}, false)`;
+function compare(operator: string, a: Expr, b: Expr): SQL {
+  const both = [isString(a), isString(b)];
+  const dynamic = both.filter((part): part is SQL => typeof part !== "boolean");
+  const stringCase: Condition = both.includes(false)
+    ? false
+    : dynamic.length === 0
+      ? true
+      : sql.join(dynamic, sql` AND `);
+  const sqlOperator = sql.raw(operator === "!=" ? "=" : operator);
+  const collate = operator === "=" || operator === "!=" ? sql`` : sql` COLLATE "C"`;
+  const asText = sql`(${textOf(a)}${collate} ${sqlOperator} ${textOf(b)}${collate})`;
+  const asNumber = sql`coalesce(${comparable(a)} ${sqlOperator} ${comparable(b)}, false)`;
   const result =
-    stringCase === "false"
+    stringCase === false
       ? asNumber
-      : stringCase === "true"
+      : stringCase === true
         ? asText
-        : `(CASE WHEN ${stringCase} THEN ${asText} ELSE ${asNumber} END)`;
-  return operator === "!=" ? `(NOT ${result})` : `(${result})`;
+        : sql`(CASE WHEN ${stringCase} THEN ${asText} ELSE ${asNumber} END)`;
+  return operator === "!=" ? sql`(NOT ${result})` : sql`(${result})`;
 }
 
-function translate(node: FormulaNode, params: Params): Expr {
+/** The arithmetic and comparison operators the translation writes as they are (a closed list). */
+const ARITHMETIC = new Set(["+", "-", "*"]);
+const COMPARISONS = new Set(["=", "!=", "<", "<=", ">", ">="]);
+
+function translate(node: FormulaNode): Expr {
   switch (node.type) {
     case "number":
-      return { sql: params.add(node.value, "float8"), kind: "num", nullable: false };
+      return { sql: param(node.value, "float8"), kind: "num", nullable: false };
     case "string":
-      return { sql: params.add(node.value, "text"), kind: "text", nullable: false, literal: node.value };
+      return { sql: param(node.value, "text"), kind: "text", nullable: false, literal: node.value };
     case "boolean":
-      return { sql: node.value ? "1::float8" : "0::float8", kind: "num", nullable: false };
+      return { sql: node.value ? sql`1::float8` : ZERO, kind: "num", nullable: false };
     case "var":
       return field(node.name);
     case "unary": {
-      const operand = translate(node.operand, params);
-      if (node.operator === "-") return { sql: `(-${numeric(operand)})`, kind: "num", nullable: false };
+      const operand = translate(node.operand);
+      if (node.operator === "-") return { sql: sql`(-${numeric(operand)})`, kind: "num", nullable: false };
       if (node.operator === "+") return { sql: numeric(operand), kind: "num", nullable: false };
-      return { sql: `(NOT ${truthy(operand)})`, kind: "bool", nullable: false };
+      return { sql: sql`(NOT ${truthy(operand)})`, kind: "bool", nullable: false };
     }
     case "binary": {
-      const a = translate(node.left, params);
-      const b = translate(node.right, params);
+      const a = translate(node.left);
+      const b = translate(node.right);
+      if (ARITHMETIC.has(node.operator))
+        return {
+          sql: sql`(${numeric(a)} ${sql.raw(node.operator)} ${numeric(b)})`,
+          kind: "num",
+          nullable: false,
+        };
+      if (COMPARISONS.has(node.operator))
+        return { sql: compare(node.operator, a, b), kind: "bool", nullable: false };
       switch (node.operator) {
-        case "+":
-        case "-":
-        case "*":
-          return { sql: `(${numeric(a)} ${node.operator} ${numeric(b)})`, kind: "num", nullable: false };
         case "/": {
           const divisor = numeric(b);
           return {
-            sql: `(CASE WHEN ${divisor} = 0 THEN 0::float8 ELSE ${numeric(a)} / ${divisor} END)`,
+            sql: sql`(CASE WHEN ${divisor} = 0 THEN 0::float8 ELSE ${numeric(a)} / ${divisor} END)`,
             kind: "num",
             nullable: false,
           };
@@ -210,22 +211,15 @@ function translate(node: FormulaNode, params: Params): Expr {
           const x = numeric(a);
           const y = numeric(b);
           return {
-            sql: `(CASE WHEN ${y} = 0 THEN 0::float8 ELSE ${x} - ${y} * trunc(${x} / ${y}) END)`,
+            sql: sql`(CASE WHEN ${y} = 0 THEN 0::float8 ELSE ${x} - ${y} * trunc(${x} / ${y}) END)`,
             kind: "num",
             nullable: false,
           };
         }
         case "and":
-          return { sql: `(${truthy(a)} AND ${truthy(b)})`, kind: "bool", nullable: false };
+          return { sql: sql`(${truthy(a)} AND ${truthy(b)})`, kind: "bool", nullable: false };
         case "or":
-          return { sql: `(${truthy(a)} OR ${truthy(b)})`, kind: "bool", nullable: false };
-        case "=":
-        case "!=":
-        case "<":
-        case "<=":
-        case ">":
-        case ">=":
-          return { sql: compare(node.operator, a, b), kind: "bool", nullable: false };
+          return { sql: sql`(${truthy(a)} OR ${truthy(b)})`, kind: "bool", nullable: false };
         default:
           throw new Untranslatable(node.operator);
       }
@@ -235,55 +229,64 @@ function translate(node: FormulaNode, params: Params): Expr {
   }
 }
 
+/** `where AND condition`, or `where` alone when the condition always holds. */
+function andAlso(where: SQL, condition: Condition): SQL {
+  return condition === true ? where : sql`${where} AND ${condition === false ? sql`FALSE` : condition}`;
+}
+
 /** The aggregates of one metric: per group, `numerator` and `denominator` (see {@link metricAggregateSql}). */
 export type MetricSql = {
   /** SQL aggregate of the numerator (sum of values, or the count of truthy rows). */
-  numerator: string;
+  numerator: SQL;
   /** SQL aggregate of the rows averaged over (avg only). */
-  denominator: string | null;
+  denominator: SQL | null;
 };
+
+function parsed(formula: string): FormulaNode | null {
+  try {
+    return parseFormula(formula.trim() === "" ? "1" : formula);
+  } catch {
+    return null;
+  }
+}
+
+function translated(node: FormulaNode): Expr | null {
+  try {
+    return translate(node);
+  } catch (error) {
+    if (!(error instanceof Untranslatable)) throw error;
+    return null;
+  }
+}
 
 /**
  * SQL aggregates computing `aggregation` of `formula` over the rows that satisfy `where` (a condition), or
  * null when the formula is outside the translated subset (or does not parse: the evaluator then reports
- * the formula's own error). Placeholders are added to `params`.
+ * the formula's own error).
  */
 export function metricAggregateSql(
   formula: string,
   aggregation: MetricAggregation,
-  where: string,
-  params: Params,
+  where: SQL,
 ): MetricSql | null {
-  let node: FormulaNode;
-  try {
-    node = parseFormula(formula.trim() === "" ? "1" : formula);
-  } catch {
-    return null;
-  }
-  const mark = params.values.length;
-  try {
-    const e = translate(node, params);
-    switch (aggregation) {
-      case "count":
-        return { numerator: `count(*) FILTER (WHERE ${where} AND ${truthy(e)})::float8`, denominator: null };
-      case "avg": {
-        const counted = notNull(e);
-        const condition = counted === "true" ? where : `${where} AND ${counted}`;
-        return {
-          numerator: `coalesce(sum(${numeric(e)}) FILTER (WHERE ${condition}), 0)::float8`,
-          denominator: `count(*) FILTER (WHERE ${condition})::float8`,
-        };
-      }
-      default:
-        return {
-          numerator: `coalesce(sum(${numeric(e)}) FILTER (WHERE ${where}), 0)::float8`,
-          denominator: null,
-        };
+  const node = parsed(formula);
+  const e = node && translated(node);
+  if (!e) return null;
+  switch (aggregation) {
+    case "count":
+      return { numerator: sql`count(*) FILTER (WHERE ${where} AND ${truthy(e)})::float8`, denominator: null };
+    case "avg": {
+      const condition = andAlso(where, notNull(e));
+      return {
+        numerator: sql`coalesce(sum(${numeric(e)}) FILTER (WHERE ${condition}), 0)::float8`,
+        denominator: sql`count(*) FILTER (WHERE ${condition})::float8`,
+      };
     }
-  } catch (error) {
-    if (!(error instanceof Untranslatable)) throw error;
-    params.values.length = mark;
-    return null;
+    default:
+      return {
+        numerator: sql`coalesce(sum(${numeric(e)}) FILTER (WHERE ${where}), 0)::float8`,
+        denominator: null,
+      };
   }
 }
 
@@ -332,20 +335,15 @@ function fixedOf(name: string): LogFixedField | undefined {
 export function metricRollupSql(
   formula: string,
   aggregation: MetricAggregation,
-  where: string,
-  params: Params,
-): (MetricSql & { rows: string }) | null {
-  let node: FormulaNode;
-  try {
-    node = parseFormula(formula.trim() === "" ? "1" : formula);
-  } catch {
-    return null;
-  }
-  const rows = `coalesce(sum(n) FILTER (WHERE ${where}), 0)::float8`;
+  where: SQL,
+): (MetricSql & { rows: SQL }) | null {
+  const node = parsed(formula);
+  if (!node) return null;
+  const rows = sql`coalesce(sum(n) FILTER (WHERE ${where}), 0)::float8`;
   const isDuration = (n: FormulaNode) => n.type === "var" && fixedOf(n.name) === "duration";
   if (isDuration(node) && aggregation !== "count") {
     return {
-      numerator: `coalesce(sum(duration_sum) FILTER (WHERE ${where}), 0)::float8`,
+      numerator: sql`coalesce(sum(duration_sum) FILTER (WHERE ${where}), 0)::float8`,
       denominator: aggregation === "avg" ? rows : null,
       rows,
     };
@@ -359,7 +357,7 @@ export function metricRollupSql(
     node.right.value === 0
   ) {
     return {
-      numerator: `coalesce(sum(answered) FILTER (WHERE ${where}), 0)::float8`,
+      numerator: sql`coalesce(sum(answered) FILTER (WHERE ${where}), 0)::float8`,
       denominator: null,
       rows,
     };
@@ -370,35 +368,28 @@ export function metricRollupSql(
     const fixed = fixedOf(name);
     if (fixed !== undefined ? !ROLLUP_FIXED_FIELDS.has(fixed) : !ROLLUP_DATA_KEYS.has(name)) return null;
   }
-  const mark = params.values.length;
-  try {
-    const e = translate(node, params);
-    switch (aggregation) {
-      case "count":
-        return {
-          numerator: `coalesce(sum(n) FILTER (WHERE ${where} AND ${truthy(e)}), 0)::float8`,
-          denominator: null,
-          rows,
-        };
-      case "avg": {
-        const counted = notNull(e);
-        const condition = counted === "true" ? where : `${where} AND ${counted}`;
-        return {
-          numerator: `coalesce(sum(${numeric(e)} * n) FILTER (WHERE ${condition}), 0)::float8`,
-          denominator: `coalesce(sum(n) FILTER (WHERE ${condition}), 0)::float8`,
-          rows,
-        };
-      }
-      default:
-        return {
-          numerator: `coalesce(sum(${numeric(e)} * n) FILTER (WHERE ${where}), 0)::float8`,
-          denominator: null,
-          rows,
-        };
+  const e = translated(node);
+  if (!e) return null;
+  switch (aggregation) {
+    case "count":
+      return {
+        numerator: sql`coalesce(sum(n) FILTER (WHERE ${where} AND ${truthy(e)}), 0)::float8`,
+        denominator: null,
+        rows,
+      };
+    case "avg": {
+      const condition = andAlso(where, notNull(e));
+      return {
+        numerator: sql`coalesce(sum(${numeric(e)} * n) FILTER (WHERE ${condition}), 0)::float8`,
+        denominator: sql`coalesce(sum(n) FILTER (WHERE ${condition}), 0)::float8`,
+        rows,
+      };
     }
-  } catch (error) {
-    if (!(error instanceof Untranslatable)) throw error;
-    params.values.length = mark;
-    return null;
+    default:
+      return {
+        numerator: sql`coalesce(sum(${numeric(e)} * n) FILTER (WHERE ${where}), 0)::float8`,
+        denominator: null,
+        rows,
+      };
   }
 }

@@ -17,7 +17,7 @@ import {
   resolveLogDateWindow,
   validateFormula,
 } from "@switchboard/core";
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { Access, AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts } from "../../db/schema/index.ts";
@@ -26,7 +26,6 @@ import type { LogScope } from "./log-scope.ts";
 import { type LogsRepository, type LogWhere, rollupSpan } from "./logs.repository.ts";
 import { filterCondition } from "./logs.service.ts";
 import { metricAggregateSql, metricRollupSql, ROLLUP_BUCKET_MS } from "./metric-sql.ts";
-import { Params } from "./sql.ts";
 
 /** Most rows core's evaluator runs over for one metric (formulas SQL cannot compute). */
 export const EVALUATOR_ROW_LIMIT = 200_000;
@@ -161,7 +160,7 @@ export function createMetricsService(deps: Deps) {
       scope,
       start: new Date(window.start),
       end: new Date(window.end),
-      filter: () => ({ text: "TRUE", values: [] }),
+      filter: { sql: sql`TRUE` },
     };
     const out: Array<{ index: number; result: MetricResult }> = [];
     type Entry = { metric: SavedMetric; index: number; filter: LogWhere["filter"]; slots: number[] };
@@ -182,13 +181,12 @@ export function createMetricsService(deps: Deps) {
         }
         throw error;
       }
-      const translatable =
-        metricAggregateSql(metric.formula, metric.aggregation, "TRUE", new Params()) !== null;
+      const translatable = metricAggregateSql(metric.formula, metric.aggregation, sql`TRUE`) !== null;
       const rolls =
         translatable &&
         span !== null &&
         filter.onRollup === true &&
-        metricRollupSql(metric.formula, metric.aggregation, "TRUE", new Params()) !== null;
+        metricRollupSql(metric.formula, metric.aggregation, sql`TRUE`) !== null;
       (rolls ? rollupMetrics : translatable ? sqlMetrics : evaluated).push({
         metric,
         index,
@@ -198,69 +196,40 @@ export function createMetricsService(deps: Deps) {
     }
     const grouped: Array<{ day: number; values: number[] }> = [];
     if (rollupMetrics.length > 0 && span !== null) {
-      const rows = await deps.repo.aggregateByDayWithRollup(
-        where,
-        span,
-        (params) => {
-          const rollup: string[] = [];
-          const raw: string[] = [];
-          for (const entry of rollupMetrics) {
-            const condition = entry.filter(params.next);
-            for (const value of condition.values) params.values.push(value);
-            const where = `(${condition.text})`;
-            const fromRollup = metricRollupSql(entry.metric.formula, entry.metric.aggregation, where, params);
-            const fromRows = metricAggregateSql(
-              entry.metric.formula,
-              entry.metric.aggregation,
-              where,
-              params,
-            );
-            if (fromRollup === null || fromRows === null) throw new Error("metric no longer translates");
-            entry.slots = [rollup.length, rollup.length + 1, rollup.length + 2];
-            rollup.push(fromRollup.numerator, fromRollup.denominator ?? "0::float8", fromRollup.rows);
-            raw.push(
-              fromRows.numerator,
-              fromRows.denominator ?? "0::float8",
-              `count(*) FILTER (WHERE ${where})::float8`,
-            );
-          }
-          return { rollup, raw };
-        },
-        offsetMinutes,
+      const rollup: SQL[] = [];
+      const raw: SQL[] = [];
+      for (const entry of rollupMetrics) {
+        const where = sql`(${entry.filter.sql})`;
+        const fromRollup = metricRollupSql(entry.metric.formula, entry.metric.aggregation, where);
+        const fromRows = metricAggregateSql(entry.metric.formula, entry.metric.aggregation, where);
+        if (fromRollup === null || fromRows === null) throw new Error("metric no longer translates");
+        entry.slots = [rollup.length, rollup.length + 1, rollup.length + 2];
+        rollup.push(fromRollup.numerator, fromRollup.denominator ?? sql`0::float8`, fromRollup.rows);
+        raw.push(
+          fromRows.numerator,
+          fromRows.denominator ?? sql`0::float8`,
+          sql`count(*) FILTER (WHERE ${where})::float8`,
+        );
+      }
+      grouped.push(
+        ...(await deps.repo.aggregateByDayWithRollup(where, span, { rollup, raw }, offsetMinutes)),
       );
-      grouped.push(...rows);
     }
     if (sqlMetrics.length > 0) {
       const offsetSlots = rollupMetrics.length * 3;
-      const rows = await deps.repo.aggregateByDay(
-        where,
-        (params) => {
-          const all: string[] = [];
-          for (const entry of sqlMetrics) {
-            const condition = entry.filter(params.next);
-            for (const value of condition.values) params.values.push(value);
-            const aggregates = metricAggregateSql(
-              entry.metric.formula,
-              entry.metric.aggregation,
-              `(${condition.text})`,
-              params,
-            );
-            if (aggregates === null) throw new Error("metric no longer translates");
-            entry.slots = [
-              offsetSlots + all.length,
-              offsetSlots + all.length + 1,
-              offsetSlots + all.length + 2,
-            ];
-            all.push(
-              aggregates.numerator,
-              aggregates.denominator ?? "0::float8",
-              `count(*) FILTER (WHERE ${condition.text})::float8`,
-            );
-          }
-          return all;
-        },
-        offsetMinutes,
-      );
+      const all: SQL[] = [];
+      for (const entry of sqlMetrics) {
+        const condition = sql`(${entry.filter.sql})`;
+        const aggregates = metricAggregateSql(entry.metric.formula, entry.metric.aggregation, condition);
+        if (aggregates === null) throw new Error("metric no longer translates");
+        entry.slots = [offsetSlots + all.length, offsetSlots + all.length + 1, offsetSlots + all.length + 2];
+        all.push(
+          aggregates.numerator,
+          aggregates.denominator ?? sql`0::float8`,
+          sql`count(*) FILTER (WHERE ${condition})::float8`,
+        );
+      }
+      const rows = await deps.repo.aggregateByDay(where, all, offsetMinutes);
       for (const row of rows)
         grouped.push({ day: row.day, values: [...new Array<number>(offsetSlots).fill(0), ...row.values] });
     }

@@ -1,47 +1,71 @@
+import { type SQL, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { DatabaseHandle } from "../../db/client.ts";
 
 /**
- * Parameterised SQL through the driver underneath Drizzle: the log queries are built from core's filter
- * translator, whose text carries `$n` placeholders and a values list. Values never enter the text.
+ * The log queries are built with Drizzle's `sql` template: every value (and every jsonb key, which is a
+ * value too) travels as a parameter, column names as identifiers, and `sql.raw` holds only fixed SQL of
+ * this module. A statement is compiled to text and parameters here and run through the driver underneath
+ * Drizzle, so the fast paths stay (rows as arrays, JIT off for the big aggregates).
  */
 export type SqlParam = string | number | boolean | null | readonly number[] | readonly string[];
+
+/** The casts a parameter may carry: a closed list, so the cast text is fixed SQL. */
+export type SqlCast = "int" | "int[]" | "bigint" | "float8" | "numeric" | "text" | "text[]" | "timestamptz";
+
+/** A value as one parameter with an explicit cast, `$n::cast` (an array stays one array parameter). */
+export function param(value: SqlParam, cast: SqlCast): SQL {
+  return sql`${sql.param(value)}::${sql.raw(cast)}`;
+}
+
+/** A column (or alias) name as a quoted identifier, never SQL text. */
+export function ident(name: string): SQL {
+  return sql`${sql.identifier(name)}`;
+}
+
+/** Fragments joined with `separator` (fixed SQL such as ", " or " AND "). */
+export function joined(parts: readonly SQL[], separator: string): SQL {
+  return sql.join(parts as SQL[], sql.raw(separator));
+}
+
+const dialect = new PgDialect();
+
+/** A statement as text with `$n` placeholders and its values. */
+export function compile(query: SQL): { text: string; values: unknown[] } {
+  const compiled = dialect.sqlToQuery(query);
+  return { text: compiled.sql, values: compiled.params };
+}
+
+/**
+ * A statement to run: built with the `sql` template, or (tests, fixed statements) a text whose values are
+ * given apart.
+ */
+type Statement = SQL | string;
+
+function textAndValues(query: Statement, values: readonly unknown[]): { text: string; values: unknown[] } {
+  return typeof query === "string" ? { text: query, values: [...values] } : compile(query);
+}
 
 /** Rows as objects keyed by column name. */
 export async function queryRows<T extends Record<string, unknown>>(
   database: DatabaseHandle,
-  text: string,
+  query: Statement,
   values: readonly SqlParam[] = [],
 ): Promise<T[]> {
+  const statement = textAndValues(query, values);
   if (database.driver.kind === "pglite") {
-    return (await database.driver.client.query<T>(text, values as unknown[])).rows;
+    return (await database.driver.client.query<T>(statement.text, statement.values)).rows;
   }
-  return (await database.driver.pool.query(text, values as unknown[])).rows as T[];
+  return (await database.driver.pool.query(statement.text, statement.values)).rows as T[];
 }
 
 /** Rows as arrays of column values, in select order (no object per row: the export's fast path). */
-export async function queryArrays(
-  database: DatabaseHandle,
-  text: string,
-  values: readonly SqlParam[] = [],
-): Promise<unknown[][]> {
+export async function queryArrays(database: DatabaseHandle, query: SQL): Promise<unknown[][]> {
+  const { text, values } = compile(query);
   if (database.driver.kind === "pglite") {
-    return (await database.driver.client.query<unknown[]>(text, values as unknown[], { rowMode: "array" }))
-      .rows;
+    return (await database.driver.client.query<unknown[]>(text, values, { rowMode: "array" })).rows;
   }
-  return (await database.driver.pool.query({ text, values: values as unknown[], rowMode: "array" }))
-    .rows as unknown[][];
-}
-
-/** Collects parameters while a statement is built: `add(value)` answers its placeholder. */
-export class Params {
-  readonly values: SqlParam[] = [];
-  add(value: SqlParam, cast?: string): string {
-    this.values.push(value);
-    return `$${this.values.length}${cast ? `::${cast}` : ""}`;
-  }
-  get next(): number {
-    return this.values.length + 1;
-  }
+  return (await database.driver.pool.query({ text, values, rowMode: "array" })).rows as unknown[][];
 }
 
 /**
@@ -49,17 +73,14 @@ export class Params {
  * costs enough to be JIT-compiled, and compiling takes longer (hundreds of ms) than running it. PGlite
  * has no JIT.
  */
-export async function queryArraysWithoutJit(
-  database: DatabaseHandle,
-  text: string,
-  values: readonly SqlParam[] = [],
-): Promise<unknown[][]> {
-  if (database.driver.kind === "pglite") return queryArrays(database, text, values);
+export async function queryArraysWithoutJit(database: DatabaseHandle, query: SQL): Promise<unknown[][]> {
+  if (database.driver.kind === "pglite") return queryArrays(database, query);
+  const { text, values } = compile(query);
   const client = await database.driver.pool.connect();
   try {
     await client.query("BEGIN READ ONLY");
     await client.query("SET LOCAL jit = off");
-    const result = await client.query({ text, values: values as unknown[], rowMode: "array" });
+    const result = await client.query({ text, values, rowMode: "array" });
     await client.query("COMMIT");
     return result.rows as unknown[][];
   } catch (error) {

@@ -10,14 +10,14 @@ import {
   type UsageBuckets,
   utcDay,
 } from "@switchboard/core";
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Access, AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts } from "../../db/schema/index.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import type { LogScope } from "./log-scope.ts";
 import type { LogsRepository } from "./logs.repository.ts";
-import { Params } from "./sql.ts";
+import { param } from "./sql.ts";
 
 /**
  * Usage statistics (call catalogue "Stats, usage"): what the runtime metered, summed per bucket, and the
@@ -130,15 +130,18 @@ type Deps = {
   now?: () => number;
 };
 
-function scopeCondition(scope: LogScope, params: Params, orgColumn: string, agentColumn: string): string {
-  const parts: string[] = [];
+function scopeCondition(scope: LogScope, orgColumn: string, agentColumn: string): SQL {
+  const parts: SQL[] = [];
   if (scope.orgIds !== null) {
-    if (scope.orgIds.length === 0) return "FALSE";
-    parts.push(`${orgColumn} = ANY(${params.add(scope.orgIds, "int[]")})`);
+    if (scope.orgIds.length === 0) return sql`FALSE`;
+    parts.push(sql`${sql.identifier(orgColumn)} = ANY(${param(scope.orgIds, "int[]")})`);
   }
-  if (scope.agentId !== null) parts.push(`${agentColumn} = ${params.add(scope.agentId, "int")}`);
-  return parts.length > 0 ? parts.join(" AND ") : "TRUE";
+  if (scope.agentId !== null)
+    parts.push(sql`${sql.identifier(agentColumn)} = ${param(scope.agentId, "int")}`);
+  return parts.length > 0 ? sql.join(parts, sql` AND `) : sql`TRUE`;
 }
+
+const instant = (ms: number) => param(new Date(ms).toISOString(), "timestamptz");
 
 export function createStatsService(deps: Deps) {
   const now = deps.now ?? Date.now;
@@ -176,32 +179,25 @@ export function createStatsService(deps: Deps) {
     }
     const scope = await deps.scopeOf(access.target);
     const frequency = query.frequency;
-    const trunc = `date_trunc('${frequency}', %s AT TIME ZONE 'UTC')`;
-
-    const usageParams = new Params();
-    const usageWhere = scopeCondition(scope, usageParams, "org_id", "agent_account_id");
-    const usageText =
-      `SELECT (extract(epoch from ${trunc.replace("%s", "created_at")}) * 1000)::float8 AS bucket, ` +
-      `coalesce(sum(total_tokens), 0)::float8 AS tokens, ` +
-      `coalesce(sum(messages_out) FILTER (WHERE channel = 'sms'), 0)::float8 AS sms_out, ` +
-      `coalesce(sum(messages_in) FILTER (WHERE channel = 'sms'), 0)::float8 AS sms_in ` +
-      `FROM runtime_usage WHERE ${usageWhere} AND created_at >= ${usageParams.add(new Date(start).toISOString(), "timestamptz")} ` +
-      `AND created_at <= ${usageParams.add(new Date(end).toISOString(), "timestamptz")} GROUP BY 1`;
-    const voiceParams = new Params();
-    const voiceWhere = scopeCondition(scope, voiceParams, "org_id", "agent_id");
-    const voiceText =
-      `SELECT (extract(epoch from ${trunc.replace("%s", '"timestamp"')}) * 1000)::float8 AS bucket, ` +
-      `coalesce(sum(ceil(duration / 60.0)) FILTER (WHERE coalesce(data ->> 'voiceTier', '') <> 'advanced'), 0)::float8 AS voice, ` +
-      `coalesce(sum(ceil(duration / 60.0)) FILTER (WHERE data ->> 'voiceTier' = 'advanced'), 0)::float8 AS advanced ` +
-      `FROM conversation_logs WHERE ${voiceWhere} AND data ->> 'channel' = 'voice' ` +
-      `AND "timestamp" >= ${voiceParams.add(new Date(start).toISOString(), "timestamptz")} ` +
-      `AND "timestamp" <= ${voiceParams.add(new Date(end).toISOString(), "timestamptz")} GROUP BY 1`;
+    // The bucket's start in ms: the frequency is a parameter of date_trunc.
+    const bucket = (column: SQL) =>
+      sql`(extract(epoch from date_trunc(${param(frequency, "text")}, ${column} AT TIME ZONE 'UTC')) * 1000)::float8`;
     const [usageRows, voiceRows] = await Promise.all([
       deps.repo.query<{ bucket: number; tokens: number; sms_out: number; sms_in: number }>(
-        usageText,
-        usageParams.values,
+        sql`SELECT ${bucket(sql`created_at`)} AS bucket,
+          coalesce(sum(total_tokens), 0)::float8 AS tokens,
+          coalesce(sum(messages_out) FILTER (WHERE channel = 'sms'), 0)::float8 AS sms_out,
+          coalesce(sum(messages_in) FILTER (WHERE channel = 'sms'), 0)::float8 AS sms_in
+          FROM runtime_usage WHERE ${scopeCondition(scope, "org_id", "agent_account_id")}
+          AND created_at >= ${instant(start)} AND created_at <= ${instant(end)} GROUP BY 1`,
       ),
-      deps.repo.query<{ bucket: number; voice: number; advanced: number }>(voiceText, voiceParams.values),
+      deps.repo.query<{ bucket: number; voice: number; advanced: number }>(
+        sql`SELECT ${bucket(sql`"timestamp"`)} AS bucket,
+          coalesce(sum(ceil(duration / 60.0)) FILTER (WHERE coalesce(data ->> 'voiceTier', '') <> 'advanced'), 0)::float8 AS voice,
+          coalesce(sum(ceil(duration / 60.0)) FILTER (WHERE data ->> 'voiceTier' = 'advanced'), 0)::float8 AS advanced
+          FROM conversation_logs WHERE ${scopeCondition(scope, "org_id", "agent_id")} AND data ->> 'channel' = 'voice'
+          AND "timestamp" >= ${instant(start)} AND "timestamp" <= ${instant(end)} GROUP BY 1`,
+      ),
     ]);
 
     const buckets = new Map<number, UsageBuckets>();
@@ -293,17 +289,6 @@ export function createStatsService(deps: Deps) {
     day: number,
     agentIds: number[],
   ): Promise<Map<number, CampaignStats>> {
-    const params = new Params();
-    const text =
-      `SELECT agent_id, count(*)::int AS calls, count(*) FILTER (WHERE duration > 0)::int AS answered, ` +
-      `coalesce(sum(duration), 0)::float8 / 60 AS minutes, count(*) FILTER (WHERE transfer = '1')::int AS transfers, ` +
-      `count(*) FILTER (WHERE data -> 'appointmentBooked' IN ('true'::jsonb, '"true"'::jsonb))::int AS booked, ` +
-      `count(*) FILTER (WHERE direction = 'inbound')::int AS inbound, ` +
-      `count(*) FILTER (WHERE direction = 'outbound')::int AS outbound ` +
-      `FROM conversation_logs WHERE ${scopeCondition(scope, params, "org_id", "agent_id")} ` +
-      `AND agent_id = ANY(${params.add(agentIds, "int[]")}) ` +
-      `AND "timestamp" >= ${params.add(new Date(day).toISOString(), "timestamptz")} ` +
-      `AND "timestamp" < ${params.add(new Date(day + DAY_MS).toISOString(), "timestamptz")} GROUP BY agent_id`;
     const rows = await deps.repo.query<{
       agent_id: number;
       calls: number;
@@ -313,7 +298,16 @@ export function createStatsService(deps: Deps) {
       booked: number;
       inbound: number;
       outbound: number;
-    }>(text, params.values);
+    }>(
+      sql`SELECT agent_id, count(*)::int AS calls, count(*) FILTER (WHERE duration > 0)::int AS answered,
+        coalesce(sum(duration), 0)::float8 / 60 AS minutes, count(*) FILTER (WHERE transfer = '1')::int AS transfers,
+        count(*) FILTER (WHERE data -> 'appointmentBooked' IN ('true'::jsonb, '"true"'::jsonb))::int AS booked,
+        count(*) FILTER (WHERE direction = 'inbound')::int AS inbound,
+        count(*) FILTER (WHERE direction = 'outbound')::int AS outbound
+        FROM conversation_logs WHERE ${scopeCondition(scope, "org_id", "agent_id")}
+        AND agent_id = ANY(${param(agentIds, "int[]")})
+        AND "timestamp" >= ${instant(day)} AND "timestamp" < ${instant(day + DAY_MS)} GROUP BY agent_id`,
+    );
     return new Map(
       rows.map((row) => [
         row.agent_id,
