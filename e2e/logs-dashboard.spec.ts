@@ -210,3 +210,43 @@ test("the owner adds a custom metric with a formula and sees its figure; an inva
   const reset = await page.request.put(`/api/v2/dashboard/metrics?token=${token}`, { data: { metrics: [] } });
   expect(reset.ok()).toBe(true);
 });
+
+test("the calls have a search box: a number searches the caller's number, words the name", async ({
+  page,
+}) => {
+  // Issue #23 item 11: Calls had no search box. It writes the list's own filters (in the address).
+  await signInAs(page, DEMO.owner, "/app/logs");
+  const table = page.getByRole("table", { name: "Calls" });
+  await expect(table.getByRole("row").nth(1)).toBeVisible();
+  const headers = await table.getByRole("columnheader").allTextContents();
+  const from = headers.indexOf("From Number");
+  expect(from).toBeGreaterThanOrEqual(0);
+  const fromCells = () =>
+    table
+      .locator("tbody tr")
+      .evaluateAll(
+        (rows, index) => rows.map((row) => row.querySelectorAll("td")[index]?.textContent ?? ""),
+        from,
+      );
+  const digits = ((await fromCells())[0] ?? "").replace(/\D/g, "");
+  expect(digits.length).toBeGreaterThanOrEqual(7);
+  const tail = digits.slice(-7);
+
+  const search = page.getByRole("textbox", { name: "Search calls" });
+  await search.fill(`${tail.slice(0, 3)}-${tail.slice(3)}`);
+  await expect(page.getByLabel("Filter summary")).toHaveText(`Where From Number contains ${tail}`);
+  await expect
+    .poll(async () => (await fromCells()).every((cell) => cell.replace(/\D/g, "").includes(tail)))
+    .toBe(true);
+  expect((await fromCells()).length).toBeGreaterThan(0);
+  expect(new URL(page.url()).searchParams.get("filters")).toContain(tail);
+
+  await search.fill("Nobody Zzyzx");
+  await expect(page.getByLabel("Filter summary")).toHaveText("Where Caller Name contains Nobody Zzyzx");
+  await expect(page.getByText("No calls in this date range match these filters.")).toBeVisible();
+
+  // Clear filters empties the box too.
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await expect(search).toHaveValue("");
+  await expect(table.getByRole("row").nth(1)).toBeVisible();
+});

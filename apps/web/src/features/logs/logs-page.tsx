@@ -11,6 +11,7 @@ import { DateRangePicker } from "./date-range-picker.tsx";
 import { ExportButtons } from "./export-buttons.tsx";
 import { type CellContext, fieldLabel, formatCell } from "./log-format.ts";
 import { defaultColumns, useLogScreenState } from "./log-screen-query.ts";
+import { LogSearch } from "./log-search.tsx";
 import { type Dialog, type Row, RowDialog } from "./row-dialog.tsx";
 
 /** The conversation logs screen (spec §2.2): the account's calls with chosen columns, filters and export. */
@@ -69,6 +70,7 @@ export function LogsPage() {
         <ExportButtons state={view} total={total} />
       </Group>
       <Group gap="sm" align="end" wrap="wrap">
+        <LogSearch state={state} set={set} />
         <DateRangePicker value={state.dateFilter} onChange={(dateFilter) => set({ ...state, dateFilter })} />
         <Button
           variant="default"
