@@ -41,9 +41,21 @@ export function injectFetch(app: FastifyInstance): typeof fetch {
  * The typed client of packages/api over `app.inject`:
  * `await client(token).call(api.listContacts, { query })` answers the route's typed response and throws
  * `ApiRequestError` for a refusal (see `refusal` / `expectRefusal`). `client()` calls without a token.
+ * `onResponse` sees each answer as fetch gives it, for a test that asserts on its headers.
  */
-export function testClient(app: FastifyInstance) {
-  const fetch = injectFetch(app);
+export function testClient(
+  app: FastifyInstance,
+  options: { onResponse?: (response: Response) => void } = {},
+) {
+  const inject = injectFetch(app);
+  const { onResponse } = options;
+  const fetch: typeof inject = onResponse
+    ? async (input, init) => {
+        const response = await inject(input, init);
+        onResponse(response);
+        return response;
+      }
+    : inject;
   return (token?: string | null, targetAccountId?: number | string | null): ApiClient =>
     createApiClient({ fetch, getToken: () => token, getTargetAccountId: () => targetAccountId });
 }
