@@ -1,8 +1,9 @@
+import * as api from "@switchboard/api";
 import { wallTimeOf } from "@switchboard/core";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller } from "../../../test/api-call.ts";
+import { expectRefusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import {
@@ -33,18 +34,25 @@ const INSTRUCTIONS = [
 
 let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
-let call: ReturnType<typeof apiCaller>;
+let client: TestClient;
+/** The content type of the last answer the client read (the test chat's must be an event stream). */
+let lastContentType = "";
 let token: string;
 let agentId: number;
 let orgId: number;
 
-async function chat(body: Record<string, unknown>) {
-  const res = await call("POST", "/api/v2/agent/testChat", { token, body: { agentId, ...body } });
-  expect(res.status).toBe(200);
-  expect(String(res.headers["content-type"])).toContain("text/event-stream");
+async function chat(body: Omit<api.RouteBody<typeof api.testChat>, "agentId">) {
+  // The test chat answers server-sent events (text), which the client hands back as text.
+  const res: unknown = await client(token).call(api.testChat, { body: { agentId, ...body } });
+  expect(lastContentType).toContain("text/event-stream");
   // biome-ignore lint/suspicious/noExplicitAny: events are asserted field by field.
-  return parseServerSentEvents(res.body as string) as { event: string; data: any }[];
+  return parseServerSentEvents(res as string) as { event: string; data: any }[];
 }
+
+const transcript = (roomId: string, uuid: string, as = token) =>
+  client(as).call(api.getConversationTranscript, { params: { roomId, uuid } });
+const saveModel = (body: api.RouteBody<typeof api.saveModelSettings>) =>
+  client(token).call(api.saveModelSettings, { body });
 
 const textOf = (events: { event: string; data: { delta?: string } }[]) =>
   events
@@ -56,12 +64,15 @@ beforeAll(async () => {
   // The tests' model servers listen on loopback: the operator allows it, as for a model on the same machine.
   app = await buildTestApp({ OUTBOUND_ALLOWLIST: "127.0.0.1:*" });
   world = await buildHierarchy(app);
-  call = apiCaller(app);
+  client = testClient(app, {
+    onResponse: (response) => {
+      lastContentType = response.headers.get("content-type") ?? "";
+    },
+  });
   token = world.members.o1Owner.token;
   agentId = world.accounts.A1.id;
   orgId = world.accounts.O1.id;
-  const saved = await call("POST", "/api/v2/campaign", {
-    token,
+  await client(token).call(api.saveCampaign, {
     body: {
       agentId,
       agentInstructions: INSTRUCTIONS,
@@ -84,8 +95,7 @@ beforeAll(async () => {
       actions: [{ name: "schedule", durationMinutes: 30 }],
     },
   });
-  expect(saved.status).toBe(200);
-  expect((await call("POST", "/api/v2/agent/publish", { token, body: { agentId } })).status).toBe(200);
+  await client(token).call(api.publishAgent, { body: { agentId } });
 });
 afterAll(async () => {
   await app.close();
@@ -148,10 +158,9 @@ describe("test chat with the sandbox model", () => {
     expect(order.indexOf("tool-call")).toBeLessThan(order.indexOf("tool-result"));
     expect(order.indexOf("tool-result")).toBeLessThan(order.indexOf("text"));
 
-    const schedule = await call("GET", "/api/v1/schedule", { token, query: { agentId } });
-    expect(schedule.status).toBe(200);
-    expect(schedule.body.bookings).toHaveLength(1);
-    expect(schedule.body.bookings[0]).toMatchObject({
+    const schedule = await client(token).call(api.getSchedule, { query: { agentId } });
+    expect(schedule.bookings).toHaveLength(1);
+    expect(schedule.bookings[0]).toMatchObject({
       name: "Jane Doe",
       start,
       status: "booked",
@@ -183,9 +192,8 @@ describe("test chat with the sandbox model", () => {
   });
 
   it("stores the conversation: transcript in order, with tool calls, and one log row", async () => {
-    const res = await call("GET", `/api/v2/conversation/${roomId}/${uuid}`, { token });
-    expect(res.status).toBe(200);
-    const entries = res.body.conversation as { role: string; text: string; toolCalls: unknown[] }[];
+    const res = await transcript(roomId, uuid);
+    const entries = res.conversation;
     expect(entries[0]).toMatchObject({
       role: "assistant",
       text: "Thank you for calling Bluebird Dental, how can I help you today?",
@@ -201,7 +209,7 @@ describe("test chat with the sandbox model", () => {
       toolCalls: [{ name: "bookAppointment" }],
       toolResults: [{ name: "bookAppointment" }],
     });
-    expect(res.body.info).toMatchObject({
+    expect(res.info).toMatchObject({
       roomId,
       uuid,
       agentId,
@@ -209,7 +217,7 @@ describe("test chat with the sandbox model", () => {
       stage: "staging",
       status: "active",
     });
-    expect(res.body.info.collected).toMatchObject({ appointmentBooked: true, transferred: true });
+    expect(res.info.collected).toMatchObject({ appointmentBooked: true, transferred: true });
 
     const logs = await app.context.database.db
       .select()
@@ -247,14 +255,13 @@ describe("test chat with the sandbox model", () => {
   });
 
   it("restarts: the conversation ends and a new one starts in the same room", async () => {
-    const ended = await call("POST", "/api/v2/agent/testChat/restart", { token, body: { agentId, uuid } });
-    expect(ended.body).toEqual({ success: true, roomId, uuid, status: "ended" });
-    const refused = await call("POST", "/api/v2/agent/testChat", {
-      token,
-      body: { agentId, uuid, message: "hi" },
-    });
-    expect(refused.status).toBe(400);
-    expect(refused.body.message).toBe("This conversation has ended. Restart to begin a new one.");
+    const ended = await client(token).call(api.restartTestChat, { body: { agentId, uuid } });
+    expect(ended).toEqual({ success: true, roomId, uuid, status: "ended" });
+    await expectRefusal(
+      client(token).call(api.testChat, { body: { agentId, uuid, message: "hi" } }),
+      400,
+      "This conversation has ended. Restart to begin a new one.",
+    );
     const next = await chat({ roomId, message: "hello" });
     expect(next[0]?.data.roomId).toBe(roomId);
     expect(next[0]?.data.uuid).not.toBe(uuid);
@@ -271,19 +278,17 @@ describe("test chat with the sandbox model", () => {
   it("runs the production configuration, and refuses it before the first publish", async () => {
     const events = await chat({ stage: "production", message: "How much is a cleaning?" });
     expect(textOf(events)).toContain("A cleaning costs $120 without insurance.");
-    const fresh = await call("POST", "/api/v2/agent/testChat", {
-      token: world.members.o2Owner.token,
-      body: { agentId: world.accounts.A2.id, stage: "production" },
-    });
-    expect(fresh.status).toBe(400);
-    expect(fresh.body.message).toBe("This agent has not been published yet.");
+    await expectRefusal(
+      client(world.members.o2Owner.token).call(api.testChat, {
+        body: { agentId: world.accounts.A2.id, stage: "production" },
+      }),
+      400,
+      "This agent has not been published yet.",
+    );
   });
 
   it("does not let another organisation read the transcript", async () => {
-    const other = await call("GET", `/api/v2/conversation/${roomId}/${uuid}`, {
-      token: world.members.o2Owner.token,
-    });
-    expect(other.status).toBe(404);
+    const other = await expectRefusal(transcript(roomId, uuid, world.members.o2Owner.token), 404);
     expect(other.body).toEqual({ success: false, message: "Failed to fetch convo" });
   });
 });
@@ -291,25 +296,22 @@ describe("test chat with the sandbox model", () => {
 describe("runPrompt", () => {
   it("answers one prompt; tools only preview, nothing is stored", async () => {
     const before = await app.context.database.db.select().from(scheduleBookings);
-    const res = await call("POST", "/api/v1/agent/runPrompt", {
-      token,
+    const res = await client(token).call(api.runPrompt, {
       body: { targetAgent: agentId, promptText: "Please book me for tomorrow at 10am, my name is Sam Lee" },
     });
-    expect(res.status).toBe(200);
-    expect(res.body.model).toBe("Sandbox model");
-    expect(res.body.toolResults[0].summary).toMatch(/^Would book .* 10:00 am for Sam Lee$/);
-    expect(res.body.answer).toContain("Would book");
+    expect(res.model).toBe("Sandbox model");
+    expect(res.toolResults[0]?.summary).toMatch(/^Would book .* 10:00 am for Sam Lee$/);
+    expect(res.answer).toContain("Would book");
     expect(await app.context.database.db.select().from(scheduleBookings)).toHaveLength(before.length);
   });
 
   it("texts only in a real conversation", async () => {
     const outbox = await app.context.database.db.select().from(outboxMessages);
-    const res = await call("POST", "/api/v1/agent/runPrompt", {
-      token,
+    const res = await client(token).call(api.runPrompt, {
       body: { targetAgent: agentId, promptText: "Text me the parking details at +1 503 555 0199" },
     });
-    expect(res.body.toolCalls[0]).toMatchObject({ name: "sendSms", arguments: { to: "+15035550199" } });
-    expect(res.body.toolResults[0].summary).toBe("Would text +1 (503) 555-0199");
+    expect(res.toolCalls[0]).toMatchObject({ name: "sendSms", arguments: { to: "+15035550199" } });
+    expect(res.toolResults[0]?.summary).toBe("Would text +1 (503) 555-0199");
     expect(await app.context.database.db.select().from(outboxMessages)).toHaveLength(outbox.length);
     const events = await chat({ message: "Text me the parking details at +1 503 555 0199" });
     expect(events.find((e) => e.event === "tool-result")?.data.summary).toBe(
@@ -326,9 +328,7 @@ describe("runPrompt", () => {
 
 describe("drafting and suggestions with the sandbox", () => {
   it("fills the template's instructions with the field values", async () => {
-    const res = await call("POST", "/api/v2/agent/generate", {
-      token,
-      targetAccountId: orgId,
+    const res = await client(token, orgId).call(api.generateAgentDraft, {
       body: {
         method: "BUILD_FROM_TEMPLATE",
         templateInstructions: "You answer for {clinicName}. Hours: {hours}. Insurance: {insurance}.",
@@ -340,7 +340,7 @@ describe("drafting and suggestions with the sandbox", () => {
         ],
       },
     });
-    expect(res.body).toEqual({
+    expect(res).toEqual({
       success: true,
       agentInstructions: "You answer for Bluebird Dental. Hours: Mon-Fri 8am-5pm. Insurance: PPO, Delta.",
       greeting: "Hello from Bluebird Dental!",
@@ -349,17 +349,12 @@ describe("drafting and suggestions with the sandbox", () => {
   });
 
   it("checks for a greeting, business hours and a transfer rule", async () => {
-    const bare = await call("POST", "/api/v2/agent/suggestions", {
-      token,
+    const bare = await client(token).call(api.promptSuggestions, {
       body: { agentId, agentInstructions: "You answer questions about our bakery.", greeting: null },
     });
-    expect(bare.body.suggestions.map((s: { id: string }) => s.id)).toEqual([
-      "greeting",
-      "business-hours",
-      "transfer-rule",
-    ]);
-    const complete = await call("POST", "/api/v2/agent/suggestions", { token, body: { agentId } });
-    expect(complete.body).toEqual({ success: true, suggestions: [], model: "Sandbox model" });
+    expect(bare.suggestions.map((s) => s.id)).toEqual(["greeting", "business-hours", "transfer-rule"]);
+    const complete = await client(token).call(api.promptSuggestions, { body: { agentId } });
+    expect(complete).toEqual({ success: true, suggestions: [], model: "Sandbox model" });
   });
 });
 
@@ -370,8 +365,8 @@ describe("the organisation's own model", () => {
   });
 
   it("answers the deployment's sandbox by default, and stores a key encrypted, masked to the browser", async () => {
-    const initial = await call("GET", "/api/v2/llm/settings", { token });
-    expect(initial.body.settings).toEqual({
+    const initial = await client(token).call(api.getModelSettings);
+    expect(initial.settings).toEqual({
       source: "deployment",
       provider: "sandbox",
       baseUrl: null,
@@ -392,17 +387,13 @@ describe("the organisation's own model", () => {
         return { text: "You're booked for Tuesday at 2 pm.", usage: { input: 150, output: 12 } };
       return { text: "Hello from the real model.", usage: { input: 100, output: 8 } };
     });
-    const saved = await call("POST", "/api/v2/llm/settings", {
-      token,
-      body: {
-        provider: "openai",
-        baseUrl: server.url,
-        model: "gpt-local",
-        apiKey: "sk-test-1234567890abcdef",
-      },
+    const saved = await saveModel({
+      provider: "openai",
+      baseUrl: server.url,
+      model: "gpt-local",
+      apiKey: "sk-test-1234567890abcdef",
     });
-    expect(saved.status).toBe(200);
-    expect(saved.body.settings).toEqual({
+    expect(saved.settings).toEqual({
       source: "organization",
       provider: "openai",
       baseUrl: server.url,
@@ -410,7 +401,7 @@ describe("the organisation's own model", () => {
       apiKey: "sk-…cdef",
       label: "openai:gpt-local",
     });
-    expect(JSON.stringify(saved.body)).not.toContain("1234567890");
+    expect(JSON.stringify(saved)).not.toContain("1234567890");
     const [row] = await app.context.database.db
       .select()
       .from(orgModelSettings)
@@ -418,8 +409,8 @@ describe("the organisation's own model", () => {
     expect(row?.apiKeyEncrypted).toMatch(/^v1:/);
     expect(row?.apiKeyEncrypted).not.toContain("sk-test");
     // An agent account of the organisation reads the same settings.
-    const fromAgent = await call("GET", "/api/v2/llm/settings", { token, targetAccountId: agentId });
-    expect(fromAgent.body.settings.apiKey).toBe("sk-…cdef");
+    const fromAgent = await client(token, agentId).call(api.getModelSettings);
+    expect(fromAgent.settings.apiKey).toBe("sk-…cdef");
   });
 
   it("runs the test chat through it, with the key, tools and metered tokens", async () => {
@@ -465,7 +456,7 @@ describe("the organisation's own model", () => {
   it("ends a failed turn with the message, keeps no answer and writes the log row", async () => {
     await server.close();
     server = await startModelServer(() => ({ status: 401 }));
-    await call("POST", "/api/v2/llm/settings", { token, body: { provider: "openai", baseUrl: server.url } });
+    await saveModel({ provider: "openai", baseUrl: server.url });
     const events = await chat({ message: "hello?" });
     // The greeting needs no model; the answer fails.
     expect(events.map((e) => e.event)).toEqual(["start", "text", "done", "error"]);
@@ -473,19 +464,13 @@ describe("the organisation's own model", () => {
       "The language model refused the API key (401). Check the model settings.",
     );
     const { roomId, uuid } = events[0]?.data ?? {};
-    const transcript = await call("GET", `/api/v2/conversation/${roomId}/${uuid}`, { token });
-    expect(
-      transcript.body.conversation.map((e: { role: string; status: string; text: string }) => [
-        e.role,
-        e.status,
-        e.text,
-      ]),
-    ).toEqual([
+    const stored = await transcript(roomId, uuid);
+    expect(stored.conversation.map((e) => [e.role, e.status, e.text])).toEqual([
       ["user", "complete", "hello?"],
       ["assistant", "complete", "Thank you for calling Bluebird Dental, how can I help you today?"],
       ["assistant", "failed", ""],
     ]);
-    expect(transcript.body.conversation[2].error).toBe(events[3]?.data.message);
+    expect(stored.conversation[2]?.error).toBe(events[3]?.data.message);
     const logs = await app.context.database.db
       .select()
       .from(conversationLogs)
@@ -494,19 +479,18 @@ describe("the organisation's own model", () => {
   });
 
   it("goes back to the deployment's model", async () => {
-    const res = await call("POST", "/api/v2/llm/settings", { token, body: { provider: "default" } });
-    expect(res.body.settings.source).toBe("deployment");
+    const res = await saveModel({ provider: "default" });
+    expect(res.settings.source).toBe("deployment");
     const events = await chat({ message: "What are your opening hours?" });
     expect(events[0]?.data.model).toBe("Sandbox model");
   });
 
   it("refuses settings that cannot reach a model", async () => {
-    const res = await call("POST", "/api/v2/llm/settings", {
-      token,
-      body: { provider: "openai-compatible", model: "llama3" },
-    });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe("The OpenAI-compatible model needs a base URL.");
+    await expectRefusal(
+      saveModel({ provider: "openai-compatible", model: "llama3" }),
+      400,
+      "The OpenAI-compatible model needs a base URL.",
+    );
   });
 });
 
@@ -517,12 +501,10 @@ describe("a client that goes away mid-answer", () => {
       chunkDelayMs: 150,
     }));
     try {
-      await call("POST", "/api/v2/llm/settings", {
-        token,
-        body: { provider: "openai-compatible", baseUrl: server.url, model: "slow" },
-      });
+      await saveModel({ provider: "openai-compatible", baseUrl: server.url, model: "slow" });
       const address = await app.listen({ port: 0, host: "127.0.0.1" });
       const abort = new AbortController();
+      // Over a real port, as a browser would: the test drops the connection mid-stream.
       const response = await fetch(`${address}/api/v2/agent/testChat?token=${token}`, {
         method: "POST",
         headers: { "content-type": "application/json", connection: "close" },
@@ -536,11 +518,10 @@ describe("a client that goes away mid-answer", () => {
       const start = parseServerSentEvents(received)[0]?.data as { roomId: string; uuid: string };
       abort.abort();
       await reader.cancel().catch(() => {});
-      let entries: { role: string; status: string; text: string; error: string | null }[] = [];
+      let entries: api.TranscriptEntry[] = [];
       for (let i = 0; i < 50 && entries.length < 3; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        entries = (await call("GET", `/api/v2/conversation/${start.roomId}/${start.uuid}`, { token })).body
-          .conversation;
+        entries = (await transcript(start.roomId, start.uuid)).conversation;
       }
       expect(entries.map((e) => [e.role, e.status, e.text])).toEqual([
         ["user", "complete", "Tell me something"],
@@ -549,7 +530,7 @@ describe("a client that goes away mid-answer", () => {
       ]);
       expect(entries[2]?.error).toBe("The answer was cancelled.");
     } finally {
-      await call("POST", "/api/v2/llm/settings", { token, body: { provider: "default" } });
+      await saveModel({ provider: "default" });
       await server.close();
     }
   });
