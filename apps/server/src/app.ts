@@ -168,7 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const contacts = createContactsModule(context, { realtime: inbox.realtime, webhooks: webhooks.events });
   const logs = createLogsModule(context);
-  const voice = createVoiceModule(context, { agents: agents.agents, runtime });
+  const voice = createVoiceModule(context, { agents: agents.agents, runtime, webhooks: webhooks.events });
   // SIP calls on SIP_PORT; listed after voice so it stops first (hanging up its calls into the sessions).
   const sip = await createSipModule(context, { voice });
   const modules: { routes: readonly BoundRoute[]; stop?: () => Promise<void> }[] = [

@@ -9,6 +9,8 @@ import type { AgentsService } from "../agents/agents.service.ts";
 import { createAgentLookups } from "../runtime/agent-lookups.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
 import type { RuntimeModule } from "../runtime/runtime.module.ts";
+import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
+import { emitCallEvents } from "./call-events.ts";
 import type { CallLeg } from "./call-leg.ts";
 import { type CallSession, type StartCallOptions, startCallSession } from "./call-session.ts";
 import { createVoiceRepository } from "./voice.repository.ts";
@@ -24,6 +26,8 @@ export function createVoiceModule(
   deps: {
     agents: AgentsService;
     runtime: RuntimeModule;
+    /** Where call.started / call.ended go (the organisation's webhooks). */
+    webhooks?: Pick<WebhookEvents, "emit">;
     providers?: { vad?: VadProvider; stt?: SttProvider; tts?: TtsProvider };
   },
 ) {
@@ -58,6 +62,7 @@ export function createVoiceModule(
     const session = startCallSession(leg, options, sessionDeps);
     active.add(session);
     void session.ended.then(() => active.delete(session));
+    if (deps.webhooks) emitCallEvents(session, { conversations, events: deps.webhooks, log: context.log });
     return session;
   }
 
