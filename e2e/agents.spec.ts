@@ -74,6 +74,22 @@ test("every panel of the editor's navigation shows in full, Settings last", asyn
   await expect(page).toHaveURL(new RegExp(`editAgent=${agentId}%2Fsettings|editAgent=${agentId}/settings`));
 });
 
+test("saving the agent's settings shows the saved state beside the button", async ({ page }) => {
+  // Issue #23 item 11: a save was confirmed only by a 1-second toast.
+  const agentId = await createAgent(page.request, uniqueName("Saved"), "You answer calls.");
+  await openEditor(page, agentId, "settings");
+  const form = editor(page).getByRole("region", { name: "Settings" });
+  await form.getByRole("textbox", { name: "Account name" }).fill("Front line");
+  await expect(form.getByTestId("saved-note")).toHaveCount(0);
+  await form.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Agent settings saved.")).toBeVisible();
+  await expect(page.getByText("Agent settings saved.")).toBeHidden();
+  await expect(form.getByTestId("saved-note")).toHaveText(/Saved at/);
+  // Edited again: no longer saved.
+  await form.getByRole("textbox", { name: "Account name" }).fill("Front line 2");
+  await expect(form.getByTestId("saved-note")).toHaveCount(0);
+});
+
 test("an empty prompt is refused with the spec's message", async ({ page }) => {
   const agentId = await createAgent(page.request, uniqueName("Empty"), "Say hello.");
   await openEditor(page, agentId);

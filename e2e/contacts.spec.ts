@@ -46,6 +46,8 @@ test("the owner adds a contact, finds it, edits a nested field, previews and del
   await search.fill(contact.name);
   await expect(table.getByRole("row")).toHaveCount(2);
   await expect(table.getByText(contact.shown)).toBeVisible();
+  // Issue #23 item 11: the new contact is marked in place, long after its toast has gone.
+  await expect(table.getByRole("row").nth(1).getByText("Added", { exact: true })).toBeVisible();
   await search.fill(`555-${contact.digits}`);
   await expect(table.getByRole("button", { name: `Preview ${contact.name}` })).toBeVisible();
 
@@ -58,6 +60,8 @@ test("the owner adds a contact, finds it, edits a nested field, previews and del
   await edit.getByRole("button", { name: "Save contact" }).click();
   await expect(page.getByText(`${contact.name} saved.`)).toBeVisible();
   await expect(edit).toBeHidden();
+  await expect(page.getByText(`${contact.name} saved.`)).toBeHidden();
+  await expect(table.getByRole("row").nth(1).getByText("Saved", { exact: true })).toBeVisible();
 
   // The preview shows the saved fields; a reload keeps them.
   await page.reload();

@@ -7,6 +7,7 @@ import { usePermission } from "../../app/account-state.ts";
 import { ConfirmPanel } from "../../components/confirm/confirm-panel.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { appPath } from "../../lib/account-path.ts";
+import { markSaved } from "../../lib/saved-marks.ts";
 import { toast } from "../../lib/toast.ts";
 import type { OverlayComponentProps } from "../../overlays/registry.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
@@ -61,6 +62,7 @@ export function CreateContactOverlay({ close }: OverlayComponentProps) {
       onCancel={close}
       onSaved={(contact) => {
         toast.success(`${contact.displayName} added.`);
+        markSaved("contact", contact.id, "Added");
         close();
       }}
     />
@@ -83,6 +85,7 @@ export function EditContactOverlay({ value, close }: OverlayComponentProps) {
           onCancel={close}
           onSaved={(saved) => {
             toast.success(`${saved.displayName} saved.`);
+            markSaved("contact", saved.id);
             close();
           }}
         />

@@ -3,6 +3,8 @@ import IconDots from "@tabler/icons-react/dist/esm/icons/IconDots.mjs";
 import type { ReactNode } from "react";
 import { usePermission } from "../../app/account-state.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { SavedBadge } from "../../components/saved-note.tsx";
+import { useSavedMark } from "../../lib/saved-marks.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import type { Contact } from "./api.ts";
 import { shownAddresses, useContactSearch } from "./contact-list.tsx";
@@ -13,6 +15,7 @@ function ContactRow({ contact, canEdit }: { contact: Contact; canEdit: boolean }
   const overlays = useOverlays();
   const id = String(contact.id);
   const addresses = shownAddresses(contact);
+  const saved = useSavedMark("contact", contact.id);
   return (
     <Table.Tr>
       <Table.Td>
@@ -23,7 +26,8 @@ function ContactRow({ contact, canEdit }: { contact: Contact; canEdit: boolean }
           <Text size="sm" fw={500}>
             {contact.displayName}
           </Text>
-        </UnstyledButton>
+        </UnstyledButton>{" "}
+        <SavedBadge mark={saved} />
         {typeof contact.company === "string" && contact.company && contact.company !== contact.displayName ? (
           <Text size="xs" c="dimmed">
             {contact.company}

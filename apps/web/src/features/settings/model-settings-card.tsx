@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAccountKey, usePermission } from "../../app/account-state.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { SavedNote } from "../../components/saved-note.tsx";
 import { apiClient } from "../../lib/api-client.ts";
 import { toast } from "../../lib/toast.ts";
 
@@ -15,7 +16,15 @@ const PROVIDER_LABELS: Record<(typeof LLM_PROVIDERS)[number] | "default", string
   anthropic: "Anthropic",
 };
 
-function ModelForm({ settings }: { settings: ModelSettings }) {
+function ModelForm({
+  settings,
+  savedAt,
+  onSaved,
+}: {
+  settings: ModelSettings;
+  savedAt: number | null;
+  onSaved: () => void;
+}) {
   const queryClient = useQueryClient();
   const canEdit = usePermission("canEditOrg");
   const [provider, setProvider] = useState<string>(
@@ -37,6 +46,7 @@ function ModelForm({ settings }: { settings: ModelSettings }) {
     onSuccess: async () => {
       setApiKey("");
       toast.success("Model settings saved.");
+      onSaved();
       await queryClient.invalidateQueries({ queryKey: ["model-settings"] });
     },
   });
@@ -100,6 +110,7 @@ function ModelForm({ settings }: { settings: ModelSettings }) {
             <Button type="submit" loading={save.isPending}>
               Save model settings
             </Button>
+            <SavedNote at={savedAt} />
           </Group>
         ) : null}
       </Stack>
@@ -110,6 +121,8 @@ function ModelForm({ settings }: { settings: ModelSettings }) {
 /** The language model the organisation's agents answer with (its own, else the deployment's). */
 export function ModelSettingsCard() {
   const [accountId, viewingAs] = useAccountKey();
+  // Held here: the form is remade from the saved settings, and the note must outlive that.
+  const [savedAt, setSavedAt] = useState<number | null>(null);
   const settings = useQuery({
     queryKey: ["model-settings", accountId, viewingAs],
     queryFn: ({ signal }) => apiClient.call(getModelSettings, { signal }),
@@ -125,7 +138,12 @@ export function ModelSettingsCard() {
           <ErrorState error={settings.error} onRetry={() => void settings.refetch()} />
         ) : null}
         {settings.data ? (
-          <ModelForm key={JSON.stringify(settings.data.settings)} settings={settings.data.settings} />
+          <ModelForm
+            key={JSON.stringify(settings.data.settings)}
+            settings={settings.data.settings}
+            savedAt={savedAt}
+            onSaved={() => setSavedAt(Date.now())}
+          />
         ) : null}
       </Stack>
     </Card>

@@ -1,6 +1,8 @@
 import { Button, Group, Stack, TextInput } from "@mantine/core";
 import { type Account, updateAccount } from "@switchboard/api";
+import { useState } from "react";
 import { ActionError, ErrorState, LoadingState } from "../../../components/query-state.tsx";
+import { SavedNote } from "../../../components/saved-note.tsx";
 import { bodySchemaOf, useSchemaForm } from "../../../lib/schema-form.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useAccountById } from "../../accounts/api.ts";
@@ -23,6 +25,9 @@ function SettingsForm({ account, onSaved }: { account: Account; onSaved?: () => 
     },
     { required: ["name"] },
   );
+  // The saved state stays beside the button until the form is edited again.
+  const [saved, setSaved] = useState<{ at: number; values: string } | null>(null);
+  const savedAt = saved && saved.values === JSON.stringify(form.values) ? saved.at : null;
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const body = form.parse({}, {});
@@ -38,6 +43,7 @@ function SettingsForm({ account, onSaved }: { account: Account; onSaved?: () => 
       {
         onSuccess: () => {
           toast.success("Agent settings saved.");
+          setSaved({ at: Date.now(), values: JSON.stringify(form.values) });
           onSaved?.();
         },
       },
@@ -53,6 +59,7 @@ function SettingsForm({ account, onSaved }: { account: Account; onSaved?: () => 
         <TextInput label="External account id" {...form.field("externalAccountId")} />
         <ActionError error={save.error} />
         <Group justify="flex-end">
+          <SavedNote at={savedAt} />
           <Button type="submit" loading={save.isPending}>
             Save settings
           </Button>
