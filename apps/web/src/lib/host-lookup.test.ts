@@ -46,6 +46,13 @@ describe("the host's white-label profile", () => {
     expect((await lookupHost("voice.acme.example")).name).toBe("Acme Voice");
     expect(calls[0]?.body).toEqual({ domain: "voice.acme.example" });
 
+    // The product's own host: answered without an error, and nothing logged (issue #23 item 10).
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    stubFetch({ "POST /api/v1/domain/lookup": () => ({ success: true, mainHost: true, profile: null }) });
+    expect(await lookupHost("127.0.0.1")).toEqual(MAIN_HOST_PROFILE);
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
+
     stubFetch({
       "POST /api/v1/domain/lookup": () => json({ success: false, message: "Invalid domain data" }, 404),
     });

@@ -36,8 +36,9 @@ export function hostProfileFromLookup(answer: unknown): HostProfile {
 }
 
 /**
- * POST /api/v1/domain/lookup with this page's host name. A host that is not a white-label domain (the
- * server answers 404), a failed call or invalid domain data all mean the main product host.
+ * POST /api/v1/domain/lookup with this page's host name. The product's own host (the server answers
+ * mainHost), a host that is not a white-label domain (404), a failed call or invalid domain data all mean
+ * the main product host.
  */
 export async function lookupHost(hostname: string, doFetch?: typeof fetch): Promise<HostProfile> {
   let answer: unknown;
@@ -50,6 +51,8 @@ export async function lookupHost(hostname: string, doFetch?: typeof fetch): Prom
     if (errorStatus(error) !== 404) console.warn("domain lookup failed", error);
     return MAIN_HOST_PROFILE;
   }
+  // The product's own host answers without an error (no 404 in every page's console).
+  if ((answer as { mainHost?: unknown } | null)?.mainHost === true) return MAIN_HOST_PROFILE;
   try {
     return hostProfileFromLookup(answer);
   } catch (error) {

@@ -82,11 +82,16 @@ export const lookupDomain = defineRoute({
   method: "POST",
   path: "/api/v1/domain/lookup",
   summary:
-    "No token: the white-label profile of a host (id, name, details.image, settings). 404 'Invalid domain data' for a host that is not a white-label domain.",
+    "No token: the white-label profile of a host (id, name, details.image, settings). The product's own host (PUBLIC_URL's, or any loopback name when that is loopback) answers mainHost true and profile null; any other host that is not a white-label domain answers 404 'Invalid domain data'.",
   tag: "Domains",
   auth: "none",
   body: z.object({ domain: z.string().max(300) }),
-  response: z.object({ success: z.literal(true), profile: domainProfileSchema }),
+  response: z.object({
+    success: z.literal(true),
+    /** True for the product's own host, which has no white-label profile. */
+    mainHost: z.literal(true).optional(),
+    profile: domainProfileSchema.nullable(),
+  }),
 });
 
 export const getDomain = defineRoute({

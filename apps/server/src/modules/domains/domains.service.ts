@@ -57,6 +57,9 @@ export type SaveDomainInput = {
 export function createDomainsService(deps: { repo: DomainsRepository; publicUrl: string }) {
   const { repo } = deps;
   const ownHost = normaliseHost(new URL(deps.publicUrl).hostname);
+  const loopback = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+  /** PUBLIC_URL's host, or any loopback name when PUBLIC_URL is loopback (dev: 127.0.0.1 and localhost). */
+  const isOwnHost = (host: string) => host === ownHost || (loopback.has(ownHost) && loopback.has(host));
 
   function partnerOf(target: AccountRow): AccountRow {
     if (target.accountType !== "partner") throw badRequest(DOMAIN_MESSAGES.partnerOnly);
@@ -71,7 +74,9 @@ export function createDomainsService(deps: { repo: DomainsRepository; publicUrl:
   }
 
   return {
-    async lookup(domain: string): Promise<DomainProfile> {
+    /** The white-label profile of a host; null for the product's own host (no error: every page asks). */
+    async lookup(domain: string): Promise<DomainProfile | null> {
+      if (isOwnHost(normaliseHost(domain))) return null;
       const host = hostSchema.safeParse(domain);
       const found = host.success ? await repo.lookup(host.data) : null;
       if (!found) throw notFound(DOMAIN_MESSAGES.invalid);

@@ -72,6 +72,11 @@ describe("a partner's white-label domains", () => {
     });
   });
 
+  it("the product's own host answers mainHost without an error (issue #23 item 10)", async () => {
+    for (const domain of ["127.0.0.1", "localhost", "http://127.0.0.1:3000/app"])
+      expect(await lookup(domain)).toEqual({ success: true, mainHost: true, profile: null });
+  });
+
   it("an unknown or malformed host answers 404 'Invalid domain data'", async () => {
     for (const domain of ["nowhere.example", "", "not a host"]) {
       const refused = await expectRefusal(lookup(domain), 404);
