@@ -1,0 +1,41 @@
+/**
+ * The call's clock, checked every 250 ms: at the time limit the agent says goodbye and ends the call; after
+ * `idlePromptSeconds` of quiet on both sides it prompts once, and ends the call after as long again.
+ */
+import { agentBusy, drained } from "./agent-speech.ts";
+import { finish } from "./call-end.ts";
+import type { CallContext } from "./call-session-types.ts";
+import { queueTurn, sayLine } from "./call-turns.ts";
+
+export function housekeeping(ctx: CallContext) {
+  const { leg, settings } = ctx;
+  if (ctx.finished || !ctx.subject) return;
+  const now = performance.now();
+  if (ctx.closing) return;
+  if (now - ctx.started >= settings.maxCallSeconds * 1000) {
+    // No more turns: say goodbye, then end.
+    ctx.closing = true;
+    ctx.answering?.controller.abort();
+    ctx.utterance?.stt.abort();
+    ctx.utterance = null;
+    if (leg.queuedFrames() > 0) leg.clearAudio();
+    void (async () => {
+      await sayLine(ctx, settings.maxCallMessage);
+      await drained(ctx);
+      finish(ctx, "max-length");
+    })();
+    return;
+  }
+  if (agentBusy(ctx)) ctx.lastAgentActivity = now;
+  if (settings.idlePromptSeconds <= 0 || agentBusy(ctx) || ctx.utterance || ctx.endpointer.inUtterance)
+    return;
+  const quietSince = Math.max(ctx.lastCallerActivity, ctx.lastAgentActivity);
+  if (now - quietSince < settings.idlePromptSeconds * 1000) return;
+  if (ctx.idlePrompted) {
+    finish(ctx, "idle");
+    return;
+  }
+  ctx.idlePrompted = true;
+  ctx.lastCallerActivity = now;
+  queueTurn(ctx, () => sayLine(ctx, settings.idlePrompt));
+}

@@ -1,0 +1,154 @@
+/**
+ * The call pipeline's types: what callers of `startCallSession` see (re-exported by call-session.ts), and
+ * the state one call's parts share (`CallContext`, built by call-session.ts).
+ */
+import type { Stage } from "@switchboard/api";
+import type { FastifyBaseLogger } from "fastify";
+import type { AccountRow } from "../../access/access.ts";
+import type { ResolvedModel } from "../../providers/llm/language-model.ts";
+import type { SttProvider, SttStream } from "../../providers/stt/stt-provider.ts";
+import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
+import type { VadProvider, VadStream } from "../../providers/vad/vad-provider.ts";
+import type { AgentLookups } from "../runtime/agent-lookups.ts";
+import type { AgentTurns, TurnSubject } from "../runtime/agent-turn.ts";
+import type { ConversationsRepository, MessageRow } from "../runtime/conversations.repository.ts";
+import type { CallLeg } from "./call-leg.ts";
+import type { CallSettings } from "./call-settings.ts";
+import type { createEndpointer } from "./endpointer.ts";
+import type { VoiceRepository } from "./voice.repository.ts";
+
+export type CallOutcome = "caller-hangup" | "agent-ended" | "idle" | "max-length" | "failed";
+
+export type StartCallOptions = {
+  agentAccountId: number;
+  /** Which copy of the agent answers: `production` (default, the published agent) or `staging`. */
+  stage?: Stage;
+  /** `test` for the agent editor's test call; `live` (default) for callers. */
+  roomKind?: "test" | "live";
+  /** Overrides of the agent's call settings (tests, benchmarks). */
+  settings?: Partial<CallSettings>;
+  /**
+   * Observes what is said, for live captions: each recognised caller turn (final), and the agent's text as
+   * its sentences go to speech (`final` false, growing), then once more final when that speech is over (cut
+   * to what the caller heard after a barge-in). Optional; an observer that throws does not affect the call.
+   */
+  onTranscript?: (role: "caller" | "agent", text: string, final: boolean) => void;
+};
+
+/** When each part of a caller turn happened (performance.now() ms), for the latency figures. */
+export type TurnTiming = {
+  /** The last voiced caller frame of the utterance arrived. */
+  lastVoicedAt: number;
+  /** Endpointing decided the turn was over. */
+  endpointAt: number;
+  /** The recogniser's final text. */
+  sttAt: number;
+  text: string;
+  /** The model's first text. */
+  firstTokenAt: number | null;
+  /** The first synthesised audio of the answer. */
+  firstAudioAt: number | null;
+  /** The first answer frame handed to the leg. */
+  firstFrameAt: number | null;
+};
+
+export type CallSummary = {
+  outcome: CallOutcome;
+  conversationUuid: string | null;
+  error: string | null;
+  turns: TurnTiming[];
+  bargeIns: number;
+};
+
+export type CallSession = {
+  /** The conversation's uuid once the call is set up (null when it could not be). */
+  readonly ready: Promise<string | null>;
+  readonly ended: Promise<CallSummary>;
+  /** Ends the call from our side. */
+  hangup(reason?: string): void;
+};
+
+export type CallSessionDeps = {
+  turns: AgentTurns;
+  lookups: AgentLookups;
+  conversations: ConversationsRepository;
+  voice: VoiceRepository;
+  loadAccount: (id: number) => Promise<AccountRow | null>;
+  vad: VadProvider;
+  stt: SttProvider;
+  tts: TtsProvider;
+  log: FastifyBaseLogger;
+};
+
+/** One stretch of agent speech (the greeting, an answer, a prompt): its frames and what they say. */
+export type Speech = {
+  frames: Int16Array[];
+  /** Index of the next frame to hand to the leg. */
+  sent: number;
+  sentences: { text: string; endFrame: number }[];
+  controller: AbortController;
+  /** The stored message (to cut on barge-in): the greeting's at once, an answer's when its turn ends. */
+  stored: Promise<MessageRow | null>;
+  keep(message: MessageRow | null): void;
+  spokenText: string;
+  /** The text handed to speech so far (the live caption). */
+  captionText: string;
+  /** The final caption was given (once played, or cut to what was heard on barge-in). */
+  captionDone: boolean;
+  finished: Promise<void>;
+  say(sentence: string): void;
+  close(): void;
+};
+
+/** The caller's utterance being heard: its recogniser, and whether it began over the agent's speech. */
+export type Utterance = { stt: SttStream; duringAgent: boolean; confirmed: boolean; lastVoicedAt: number };
+
+/** Everything one call's parts share. Fields change as the call goes on. */
+export type CallContext = {
+  leg: CallLeg;
+  options: StartCallOptions;
+  deps: CallSessionDeps;
+  log: FastifyBaseLogger;
+  /** performance.now() when the call began. */
+  started: number;
+  timings: TurnTiming[];
+  resolveReady: (uuid: string | null) => void;
+  resolveEnded: (summary: CallSummary) => void;
+
+  // Set up once the agent is known (call-setup.ts).
+  subject: TurnSubject | null;
+  model: ResolvedModel | null;
+  settings: CallSettings;
+  vad: VadStream | null;
+  endpointer: ReturnType<typeof createEndpointer>;
+  /** The campaign's TTS voice. */
+  voice: string | null;
+
+  /** Caller frames that arrived before the VAD was ready. */
+  early: Int16Array[];
+  /** The last frames, handed to the recogniser at an onset. */
+  preroll: Int16Array[];
+  finished: boolean;
+  /** Saying goodbye at the time limit: the caller is no longer heard. */
+  closing: boolean;
+  bargeIns: number;
+
+  // Agent speech.
+  speech: Speech | null;
+  paused: boolean;
+  /** The current answer: its model stream's controller and the promise of its end. */
+  answering: { controller: AbortController; done: Promise<void> } | null;
+  /** Turns of the agent, one after another. */
+  chain: Promise<void>;
+
+  // Caller speech.
+  utterance: Utterance | null;
+  lastCallerActivity: number;
+  lastAgentActivity: number;
+  idlePrompted: boolean;
+  dtmf: string;
+  dtmfTimer: NodeJS.Timeout | null;
+  /** The 250 ms housekeeping tick (idle prompts, the time limit). */
+  ticker: NodeJS.Timeout | null;
+  finishing: Promise<void> | null;
+};

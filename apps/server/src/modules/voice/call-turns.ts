@@ -1,0 +1,119 @@
+/**
+ * The agent's turns in a call, one after another: the greeting, the answer to each caller turn (the same
+ * agent turns as chat and SMS, streamed sentence by sentence into speech, the caller's text stored first),
+ * and fixed lines (idle prompt, goodbye) stored as the agent's messages.
+ */
+import type { StoredTurn } from "../runtime/agent-turn.ts";
+import { drained, speak } from "./agent-speech.ts";
+import { finish } from "./call-end.ts";
+import type { CallContext, TurnTiming } from "./call-session-types.ts";
+import { createSentenceSplitter } from "./endpointer.ts";
+
+/** Caller turns are answered one after another, in order. */
+export function queueTurn(ctx: CallContext, work: () => Promise<void>) {
+  ctx.chain = ctx.chain
+    .then(work)
+    .catch((error: unknown) => ctx.log.error({ err: error }, "call turn failed"));
+}
+
+export async function answer(ctx: CallContext, text: string, timing: TurnTiming | null) {
+  const { leg, deps } = ctx;
+  const turnSubject = ctx.subject;
+  const turnModel = ctx.model;
+  if (!turnSubject || !turnModel || ctx.closing) return;
+  const room = turnSubject.room;
+  await deps.conversations.insertMessage({
+    orgId: room.orgId,
+    roomId: room.id,
+    conversationUuid: turnSubject.conversation.uuid,
+    role: "user",
+    senderAddress: turnSubject.conversation.fromAddress,
+    text,
+  });
+  if (leg.queuedFrames() > 0) leg.clearAudio();
+  const controller = new AbortController();
+  const splitter = createSentenceSplitter();
+  const current = speak(
+    ctx,
+    () => {
+      if (timing) timing.firstAudioAt ??= performance.now();
+    },
+    () => {
+      if (timing) timing.firstFrameAt ??= performance.now();
+    },
+  );
+  let result: StoredTurn | null = null;
+  const done = (async () => {
+    const run = deps.turns.respond(turnSubject, turnModel, { abortSignal: controller.signal });
+    let step = await run.next();
+    while (!step.done) {
+      const event = step.value;
+      if (event.type === "text" && !controller.signal.aborted) {
+        if (timing) timing.firstTokenAt ??= performance.now();
+        for (const sentence of splitter.push(event.delta)) current.say(sentence);
+      }
+      step = await run.next();
+    }
+    result = step.value;
+    current.keep(result.message);
+    if (!controller.signal.aborted) for (const sentence of splitter.flush()) current.say(sentence);
+  })().finally(() => {
+    current.keep(null);
+    current.close();
+  });
+  const turn = { controller, done };
+  ctx.answering = turn;
+  try {
+    await done;
+  } finally {
+    if (ctx.answering === turn) ctx.answering = null;
+  }
+  await current.finished;
+  const stored = result as StoredTurn | null;
+  if (stored?.conversationStatus === "ended" && !controller.signal.aborted) {
+    await drained(ctx);
+    finish(ctx, "agent-ended");
+  }
+}
+
+/** Says a fixed line (greeting, idle prompt, goodbye), stored as the agent's message. */
+export async function sayLine(ctx: CallContext, text: string) {
+  const { subject } = ctx;
+  if (!subject) return;
+  const current = speak(ctx);
+  current.say(text);
+  current.close();
+  const message = await ctx.deps.conversations.insertMessage({
+    orgId: subject.room.orgId,
+    roomId: subject.room.id,
+    conversationUuid: subject.conversation.uuid,
+    role: "assistant",
+    text,
+    model: ctx.model?.label ?? null,
+  });
+  current.keep(message);
+  await current.finished;
+}
+
+/** The agent speaks first: its greeting, streamed like an answer. */
+export async function greet(ctx: CallContext) {
+  const { subject, model } = ctx;
+  if (!subject || !model) return;
+  const greeting = speak(ctx);
+  const splitter = createSentenceSplitter();
+  try {
+    const run = ctx.deps.turns.greet(subject, model);
+    let step = await run.next();
+    while (!step.done) {
+      if (step.value.type === "text")
+        for (const sentence of splitter.push(step.value.delta)) greeting.say(sentence);
+      step = await run.next();
+    }
+    for (const sentence of splitter.flush()) greeting.say(sentence);
+    greeting.keep(step.value?.message ?? null);
+  } finally {
+    greeting.keep(null);
+    greeting.close();
+  }
+  await greeting.finished;
+}
