@@ -14,7 +14,13 @@ describe("endpointing (20 ms frames)", () => {
     expect(events.map((e) => e.type)).toEqual(["start", "confirmed", "end"]);
     expect(events[0]).toEqual({ type: "start", frame: 10 });
     expect(events[1]).toEqual({ type: "confirmed", frame: 10 + 20 - 1 });
-    expect(events[2]).toMatchObject({ type: "end", frame: 60 + 30 - 1, turn: true, lastVoicedFrame: 59 });
+    const silenceFrames = DEFAULT_CALL_SETTINGS.endpointSilenceMs / 20;
+    expect(events[2]).toMatchObject({
+      type: "end",
+      frame: 60 + silenceFrames - 1,
+      turn: true,
+      lastVoicedFrame: 59,
+    });
   });
 
   it("ignores blips shorter than 3 frames and keeps a turn through short pauses", () => {
