@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
@@ -54,4 +57,41 @@ export async function buildTestApp(
 ): Promise<FastifyInstance> {
   const database = await createTestDatabase();
   return buildApp(testConfig(env), { database, ...options });
+}
+
+/**
+ * One database that outlives the apps built on it (a restart, or two instances at once): a PGlite data
+ * directory loaded from the migrated template and reopened by the next app, or a database created from the
+ * template on the PostgreSQL server of DATABASE_URL. `drop` removes it.
+ */
+export async function createSharedTestDatabase(): Promise<{
+  open(): Promise<DatabaseHandle>;
+  drop(): Promise<void>;
+}> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "sb-shared-"));
+    const dataDir = path.join(dir, "pglite");
+    let template: Blob | null = await loadPgliteTemplate();
+    return {
+      async open(): Promise<DatabaseHandle> {
+        const handle = await openPglite(template ? { dataDir, loadDataDir: template } : { dataDir });
+        template = null;
+        return handle;
+      },
+      drop: () => rm(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `sb_test_${randomBytes(6).toString("hex")}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await admin(`create database "${name}" template "${postgresTemplateName()}"`);
+  return {
+    open: () => openPostgres(withDatabase(serverUrl, name)),
+    drop: () => admin(`drop database if exists "${name}" with (force)`),
+  };
 }

@@ -1,19 +1,12 @@
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import * as api from "@switchboard/api";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
-import { buildTestApp, testConfig } from "../../../test/helpers.ts";
+import { buildTestApp, createSharedTestDatabase, testConfig } from "../../../test/helpers.ts";
 import { type ModelScript, type ModelServer, startModelServer } from "../../../test/model-protocol-server.ts";
-import { loadPgliteTemplate, postgresTemplateName, withDatabase } from "../../../test/template-database.ts";
 import { buildApp } from "../../app.ts";
-import { type DatabaseHandle, openPglite, openPostgres } from "../../db/client.ts";
 import { JOB_SCHEMA } from "../../jobs/schema.ts";
 import { aiReplyJob } from "./jobs.ts";
 
@@ -28,40 +21,6 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, m
     value = await read();
   }
   return value;
-}
-
-/**
- * One database that outlives the apps built on it: a PGlite data directory (loaded from the migrated
- * template) reopened by the next app, or a database created from the template on the PostgreSQL server of
- * DATABASE_URL, shared by apps at the same time.
- */
-async function sharedDatabase() {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "sb-jobs-"));
-    const dataDir = path.join(dir, "pglite");
-    let template: Blob | null = await loadPgliteTemplate();
-    return {
-      async open(): Promise<DatabaseHandle> {
-        const handle = await openPglite(template ? { dataDir, loadDataDir: template } : { dataDir });
-        template = null;
-        return handle;
-      },
-      drop: () => rm(dir, { recursive: true, force: true }),
-    };
-  }
-  const name = `sb_test_${randomBytes(6).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
-  await admin(`create database "${name}" template "${postgresTemplateName()}"`);
-  return {
-    open: () => openPostgres(withDatabase(serverUrl, name)),
-    drop: () => admin(`drop database if exists "${name}" with (force)`),
-  };
 }
 
 function caller(app: FastifyInstance, token: string) {
@@ -105,7 +64,7 @@ describe("AI replies are durable jobs", () => {
   });
 
   it("a reply queued when the server stops is sent once by the next server on the same database", async () => {
-    const shared = await sharedDatabase();
+    const shared = await createSharedTestDatabase();
     drop = shared.drop;
     // The first server's model never answers; the next one's does.
     let answering = false;
@@ -204,7 +163,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
     });
 
     it("never send the same reply twice, and answer every room", async () => {
-      const shared = await sharedDatabase();
+      const shared = await createSharedTestDatabase();
       drop = shared.drop;
       // A slow model, so that replies of both instances overlap.
       const models = await model((request) => ({

@@ -156,7 +156,8 @@ describe("the browser test call", () => {
     expect(greeting.every((f) => f.bytes === FRAME_SAMPLES * 2)).toBe(true);
     const span = (greeting.at(-1)?.at ?? 0) - (greeting[0]?.at ?? 0);
     expect(span).toBeGreaterThan((greeting.length - 10) * FRAME_MS);
-    expect(span).toBeLessThan((greeting.length + 25) * FRAME_MS);
+    // Not much slower than real time either (generous: the whole suite shares two cores in CI).
+    expect(span).toBeLessThan(greeting.length * FRAME_MS * 2);
 
     // The question, spoken into the "microphone" in real time.
     call.say(concat(question, silence(1200)));

@@ -1,21 +1,14 @@
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import pg from "pg";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectRefusal, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
-import { buildTestApp, testConfig } from "../../../test/helpers.ts";
-import { loadPgliteTemplate, postgresTemplateName, withDatabase } from "../../../test/template-database.ts";
+import { buildTestApp, createSharedTestDatabase, testConfig } from "../../../test/helpers.ts";
 import { buildApp } from "../../app.ts";
-import { type DatabaseHandle, openPglite, openPostgres } from "../../db/client.ts";
 import { outboxMessages, webhookEndpoints } from "../../db/schema/index.ts";
 import { deliverWebhookJob } from "./jobs.ts";
 import { signPayload } from "./signing.ts";
@@ -33,36 +26,6 @@ async function waitFor<T>(read: () => T | Promise<T>, done: (value: T) => boolea
   if (!done(value))
     throw new Error(`waitFor: not done after ${ms} ms: ${JSON.stringify(value)?.slice(0, 500)}`);
   return value;
-}
-
-/** One database that outlives the apps built on it (a restart), on PGlite or the PostgreSQL server. */
-async function sharedDatabase() {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "sb-webhooks-"));
-    const dataDir = path.join(dir, "pglite");
-    let template: Blob | null = await loadPgliteTemplate();
-    return {
-      async open(): Promise<DatabaseHandle> {
-        const handle = await openPglite(template ? { dataDir, loadDataDir: template } : { dataDir });
-        template = null;
-        return handle;
-      },
-      drop: () => rm(dir, { recursive: true, force: true }),
-    };
-  }
-  const name = `sb_test_${randomBytes(6).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
-  await admin(`create database "${name}" template "${postgresTemplateName()}"`);
-  return {
-    open: () => openPostgres(withDatabase(serverUrl, name)),
-    drop: () => admin(`drop database if exists "${name}" with (force)`),
-  };
 }
 
 type Received = { path: string; headers: Record<string, string>; body: string; answered: number };
@@ -109,7 +72,7 @@ const env = {
 
 describe("webhooks", () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let shared: Awaited<ReturnType<typeof sharedDatabase>>;
+  let shared: Awaited<ReturnType<typeof createSharedTestDatabase>>;
   let app: FastifyInstance;
   let world: Awaited<ReturnType<typeof buildHierarchy>>;
   let secret: string;
@@ -117,7 +80,7 @@ describe("webhooks", () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    shared = await sharedDatabase();
+    shared = await createSharedTestDatabase();
     app = await buildApp(testConfig(env), { database: await shared.open() });
     world = await buildHierarchy(app);
     await prepareSmsAgent(app, world, { number: AGENT_NUMBER });
