@@ -1,7 +1,8 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   DEMO,
   DEMO_NAMES,
+  expect,
   findAccountId,
   homeAccountId,
   linkFor,
@@ -10,6 +11,7 @@ import {
   rootSession,
   sidebar,
   signInAs,
+  test,
   uniqueEmail,
 } from "./helpers.ts";
 

@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { DEMO, rootSession, signInAs } from "./helpers.ts";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
 
 // The agent builder in the browser (issue 5): the agents list, the editor's auto-save and publish,
 // versions, and two people editing one agent at once.

@@ -1,12 +1,13 @@
-import { expect, test } from "@playwright/test";
 import {
   codeFor,
   DEMO,
+  expect,
   oneTimeToken,
   openUserMenu,
   outboxMark,
   sidebar,
   signInAs,
+  test,
   uniqueEmail,
 } from "./helpers.ts";
 
@@ -53,7 +54,8 @@ test.describe("sign-up", () => {
     expect(stored.userData).toMatchObject({ accountType: "organization", email });
   });
 
-  test("an address that already has an account is told to sign in", async ({ page }) => {
+  test("an address that already has an account is told to sign in", async ({ page, problems }) => {
+    problems.allow(/^answer 409 POST \/api\/v1\/signup\/email$/);
     await page.goto("/signup");
     await page.getByLabel("E-mail address").fill(DEMO.owner);
     await page.getByRole("button", { name: "Send code" }).click();
@@ -64,7 +66,9 @@ test.describe("sign-up", () => {
 test.describe("sign-in", () => {
   test("a signed-out visitor is sent to /signin, signs in by code and returns where they were going", async ({
     page,
+    problems,
   }) => {
+    problems.allow(/^answer 400 POST \/api\/v1\/email\/verify$/); // the wrong code below
     await page.goto("/app/settings?help=true");
     await expect(page).toHaveURL(/\/signin\?next=/);
     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
@@ -88,14 +92,19 @@ test.describe("sign-in", () => {
     await expect(page.getByRole("dialog", { name: "Help" })).toBeVisible();
   });
 
-  test("an address without an account gets the server's answer", async ({ page }) => {
+  test("an address without an account gets the server's answer", async ({ page, problems }) => {
+    problems.allow(/^answer 404 POST \/api\/v1\/signin\/email$/);
     await page.goto("/signin");
     await page.getByLabel("E-mail address").fill(uniqueEmail("nobody"));
     await page.getByRole("button", { name: "Send code" }).click();
     await expect(page.getByRole("alert")).toContainText("No account uses this e-mail address.");
   });
 
-  test("a one-time token signs in from any /app address and leaves the address", async ({ page }) => {
+  test("a one-time token signs in from any /app address and leaves the address", async ({
+    page,
+    problems,
+  }) => {
+    problems.allow(/^answer 401 GET \/api\/v1\/oneTimeAuth\?/); // the used token, then none
     const token = await oneTimeToken(page.request, DEMO.owner);
     await page.goto(`/app/inbox?oneTimeToken=${token}`);
     await expect(page).toHaveURL(/\/app\/inbox$/);

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { DEMO, rootSession, signInAs } from "./helpers.ts";
+import type { Page } from "@playwright/test";
+import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
 
 // Contacts (issue 7): the demo owner adds a contact with free nested fields, finds it by search, edits a
 // nested field, previews and deletes it; a contact whose number has an inbox conversation shows its name

@@ -1,6 +1,81 @@
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
 
 // Shared steps of the browser journeys: the demo people, codes from the dev outbox, and signing in.
+
+export { expect };
+
+/** What a journey may cause on purpose: patterns over the lines {@link test} collects. */
+export type Problems = {
+  /**
+   * Allows console errors, failed requests and error answers that match (the lines read
+   * `answer 404 POST /api/v1/...`, `request failed net::ERR_... GET /api/...`, `console error: ...`,
+   * `page error: ...`).
+   */
+  allow: (...patterns: RegExp[]) => void;
+};
+
+function shortUrl(url: string): string {
+  const parsed = new URL(url);
+  // Tokens stay out of the report.
+  for (const key of ["token", "oneTimeToken"])
+    if (parsed.searchParams.has(key)) parsed.searchParams.set(key, "…");
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+/**
+ * Every journey's `test` (issue #23 item 10): it fails on any console error, page error, failed request or
+ * error answer (4xx/5xx) the test did not cause. A test allows what it causes on purpose with
+ * `problems.allow(/answer 404 .*\/api\/v1\/signin/)`. A request the browser aborts counts unless the page
+ * navigated (a new address, a reload, an overlay in the query) while it was in flight — a user's doing.
+ */
+export const test = base.extend<{ problems: Problems }>({
+  problems: [
+    async ({ page }, use) => {
+      const lines: string[] = [];
+      const allowed: RegExp[] = [];
+      // When the page started navigating (a document request: goto, reload, a link) or changed its address.
+      const navigations: number[] = [];
+      const startedAt = new WeakMap<object, number>();
+      const aborted: { line: string; start: number; end: number }[] = [];
+      page.on("framenavigated", (frame) => {
+        if (frame === page.mainFrame()) navigations.push(Date.now());
+      });
+      page.on("request", (request) => {
+        startedAt.set(request, Date.now());
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame())
+          navigations.push(Date.now());
+      });
+      page.on("console", (message) => {
+        // A failed load is reported below with its address and method.
+        if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+          lines.push(`console error: ${message.text()}`);
+      });
+      page.on("pageerror", (error) => lines.push(`page error: ${error.message}`));
+      page.on("requestfailed", (request) => {
+        const failure = request.failure()?.errorText ?? "failed";
+        const line = `request failed ${failure} ${request.method()} ${shortUrl(request.url())}`;
+        if (failure === "net::ERR_ABORTED")
+          aborted.push({ line, start: startedAt.get(request) ?? 0, end: Date.now() });
+        else lines.push(line);
+      });
+      page.on("response", (response) => {
+        if (response.status() >= 400)
+          lines.push(
+            `answer ${response.status()} ${response.request().method()} ${shortUrl(response.url())}`,
+          );
+      });
+      await use({ allow: (...patterns) => allowed.push(...patterns) });
+      // An abort counts unless the page navigated while the request was in flight (the event of the
+      // navigation may arrive just after the abort's).
+      for (const request of aborted)
+        if (!navigations.some((at) => at >= request.start && at <= request.end + 1000))
+          lines.push(request.line);
+      const unexpected = lines.filter((line) => !allowed.some((pattern) => pattern.test(line)));
+      expect(unexpected, "console errors and failed requests the test did not cause").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 /** The demo hierarchy the e2e server seeds on its fresh database (NODE_ENV unset = development). */
 export const DEMO = {

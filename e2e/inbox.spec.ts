@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { DEMO, signInAs } from "./helpers.ts";
+import { DEMO, expect, signInAs, test } from "./helpers.ts";
 
 // The inbox (issue 7): a text from the phone simulator reaches the open inbox of another browser within a
 // second, the AI agent answers it on the handset, a person switches the AI agent off and replies by hand,
@@ -127,6 +126,8 @@ test("a new message is created by its first text: a draft left without one leave
   await compose.getByRole("textbox", { name: "Message" }).fill("Your crown is ready for pick-up.");
   await compose.getByRole("button", { name: "Send" }).click();
   const conversation = page.getByLabel(/^Conversation with /);
-  await expect(conversation.getByLabel("Messages").getByText("Your crown is ready for pick-up.")).toBeVisible();
+  await expect(
+    conversation.getByLabel("Messages").getByText("Your crown is ready for pick-up."),
+  ).toBeVisible();
   await expect(row).toContainText("Your crown is ready for pick-up.");
 });

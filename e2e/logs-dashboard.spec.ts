@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
 import { parseCsv } from "@switchboard/core";
-import { DEMO, rootSession, signInAs } from "./helpers.ts";
+import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
 
 // Conversation logs and the dashboard (issue 8): the demo organisation starts with three months of
 // generated calls, so the screens have real rows to filter, export and aggregate.

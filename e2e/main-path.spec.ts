@@ -1,5 +1,5 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
-import { sidebar, signUpOwner } from "./helpers.ts";
+import type { Locator } from "@playwright/test";
+import { expect, sidebar, signUpOwner, test } from "./helpers.ts";
 
 // Issue #23 item 12: a fresh sign-up meets no "not built yet" screen on the main path. Where a feature has
 // not landed (numbers, money, tasks, knowledge base), the screen says what it is for, what is missing and

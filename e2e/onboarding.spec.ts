@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { codeFor, outboxMark, uniqueEmail } from "./helpers.ts";
+import type { Page } from "@playwright/test";
+import { codeFor, expect, outboxMark, test, uniqueEmail } from "./helpers.ts";
 
 // The onboarding wizard and the dashboard walkthrough (issue 5, web), against the real server: a new
 // organisation owner signs up, builds an agent from a template and finds it among the organisation's agents.

@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
-import { DEMO, rootSession, signInAs } from "./helpers.ts";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
 
 // Testing an agent in the browser (issue 6): the sandbox model answers from the agent's instructions and
 // books through the schedule tool, and the booking shows in the agent's schedule.

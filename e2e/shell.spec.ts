@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { DEMO, homeAccountId, oneTimeToken, signInAs } from "./helpers.ts";
+import type { Page, Request } from "@playwright/test";
+import { DEMO, expect, homeAccountId, oneTimeToken, signInAs, test } from "./helpers.ts";
 
 // The /app shell (issue "Foundation", web shell): layout, overlays in the query, the confirm dialog, toasts,
 // the theme and the embedded view, driven against the built app served by the real server. /app needs a
@@ -340,5 +340,34 @@ test.describe("mobile app", () => {
     await page.goto("/mobile/start");
     await expect(page.getByText("You are signed out. Sign in again from the app to continue.")).toBeVisible();
     await expect(sidebar(page)).toHaveCount(0);
+  });
+});
+
+test.describe("requests", () => {
+  test("Inbox, Calls and Developers ask the server for each list once", async ({ page }) => {
+    // Issue #23 item 10: these pages fired each GET twice (Calls: once with its default columns, again
+    // when the account's fields arrived). The fixture of helpers.ts fails on aborted requests as well.
+    await signInAs(page, DEMO.owner, "/app");
+    for (const [area, heading] of [
+      ["inbox", "Inbox"],
+      ["logs", "Calls"],
+      ["developers", "Developers"],
+    ] as const) {
+      const gets: string[] = [];
+      const listen = (request: Request) => {
+        const url = new URL(request.url());
+        if (request.method() !== "GET" || !url.pathname.startsWith("/api/")) return;
+        // The same list: its window and columns aside (Calls asked again with other columns).
+        for (const key of ["token", "start", "end", "fields"]) url.searchParams.delete(key);
+        gets.push(`${url.pathname}${url.search}`);
+      };
+      page.on("request", listen);
+      await page.goto(`/app/${area}`);
+      await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+      await page.waitForLoadState("networkidle");
+      page.off("request", listen);
+      const twice = gets.filter((path, index) => gets.indexOf(path) !== index);
+      expect(twice, `GETs asked twice on ${area}: ${gets.join(", ")}`).toEqual([]);
+    }
   });
 });

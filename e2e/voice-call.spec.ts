@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type APIRequestContext, expect, test } from "@playwright/test";
-import { DEMO, rootSession, signInAs } from "./helpers.ts";
+import type { APIRequestContext } from "@playwright/test";
+import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
 import { CHROMIUM_ARGS } from "./playwright.config.ts";
 
 // The browser test call (issue 16, transport 1): Chromium's fake microphone plays a question synthesised at

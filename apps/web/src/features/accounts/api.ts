@@ -157,12 +157,18 @@ export function useAccountSearch(phrase: string, enhanced: boolean) {
 }
 
 /** Any account by id (GET /api/v1/account with its targetAccountId): for the info and preview overlays. */
+/**
+ * Accounts deleted in this tab: never asked for again (their overlays, still closing, would otherwise
+ * fetch them and get a 404 the user did not cause).
+ */
+const deletedAccounts = new Set<number>();
+
 export function useAccountById(accountId: number | null) {
   const [, viewingAs] = useAccountKey();
   return useQuery({
     queryKey: ["account-by-id", accountId, viewingAs],
     queryFn: ({ signal }) => callFor(getAccount, accountId as number, { query: { viewingAs }, signal }),
-    enabled: accountId !== null,
+    enabled: accountId !== null && !deletedAccounts.has(accountId),
   });
 }
 
@@ -208,11 +214,18 @@ export function useCreateAgentAccount() {
 
 /** DELETE /api/v2/deleteOrganization {targetOrganizationId}. */
 export function useDeleteOrganization() {
+  const queryClient = useQueryClient();
   const invalidate = useInvalidateAccounts();
   return useMutation({
     mutationFn: (targetOrganizationId: number) =>
       apiClient.call(deleteOrganization, { body: { targetOrganizationId } }),
-    onSuccess: invalidate,
+    onSuccess: (_answer, targetOrganizationId) => {
+      // Its observers are still enabled until they render again: drop its query so the refresh below
+      // does not ask for it, and the next render keeps it disabled.
+      deletedAccounts.add(targetOrganizationId);
+      queryClient.removeQueries({ queryKey: ["account-by-id", targetOrganizationId] });
+      return invalidate();
+    },
   });
 }
 

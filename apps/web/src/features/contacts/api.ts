@@ -28,12 +28,22 @@ export function useContacts(search: string, page: number, pageSize = CONTACTS_PA
   return query;
 }
 
+/**
+ * Contacts deleted in this tab: never asked for again (an overlay still closing over a deleted contact
+ * would otherwise fetch it and get a 404 the user did not cause).
+ */
+const deletedContacts = new Set<number>();
+
+export function wasDeleted(id: number | null): boolean {
+  return id !== null && deletedContacts.has(id);
+}
+
 /** One contact with the conversations its addresses have in the inbox. */
 export function useContact(id: number | null) {
   const [accountId, viewingAs] = useAccountKey();
   return useQuery({
     queryKey: [CONTACTS_KEY, "one", accountId, viewingAs, id],
-    enabled: id !== null,
+    enabled: id !== null && !deletedContacts.has(id),
     queryFn: ({ signal }) => apiClient.call(getContact, { params: { id: id ?? 0 }, signal }),
   });
 }
@@ -70,6 +80,7 @@ export function useDeleteContact() {
   return useMutation({
     mutationFn: (contact: Contact) => apiClient.call(deleteContact, { body: { id: contact.id } }),
     onSuccess: (_answer, contact) => {
+      deletedContacts.add(contact.id);
       forgetContactNames(contact.addresses);
       queryClient.removeQueries({
         queryKey: [CONTACTS_KEY, "one"],

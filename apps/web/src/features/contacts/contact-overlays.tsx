@@ -12,7 +12,7 @@ import { toast } from "../../lib/toast.ts";
 import type { OverlayComponentProps } from "../../overlays/registry.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import type { ComposeState } from "../inbox/compose.tsx";
-import { type Contact, contactIdOf, useContact, useDeleteContact } from "./api.ts";
+import { type Contact, contactIdOf, useContact, useDeleteContact, wasDeleted } from "./api.ts";
 import {
   ADDRESS_KEY,
   fieldLabel,
@@ -38,6 +38,7 @@ function WithContact({
   const id = contactIdOf(value);
   const contact = useContact(id);
   if (id === null) return <ErrorState error={new Error("Contact not found")} />;
+  if (wasDeleted(id)) return <Text>This contact was deleted.</Text>;
   if (contact.isPending) return <LoadingState label="Loading the contact…" />;
   if (contact.isError)
     return (

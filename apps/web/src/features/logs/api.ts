@@ -39,10 +39,11 @@ export function useLogFields() {
 }
 
 /** One page of logs for the screen's state; the window is resolved against the time of the request. */
-export function useLogs(state: LogScreenState) {
+export function useLogs(state: LogScreenState, options: { enabled?: boolean } = {}) {
   const [accountId, viewingAs] = useAccountKey();
   return useQuery({
     queryKey: ["logs", accountId, viewingAs, state],
+    enabled: options.enabled ?? true,
     queryFn: async ({ signal }) => {
       const request = buildLogRequest(state, { now: Date.now() });
       try {

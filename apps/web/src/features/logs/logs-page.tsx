@@ -37,7 +37,9 @@ export function LogsPage() {
     () => (columns.includes("agentId") ? view : { ...view, fields: [...columns, "agentId"] }),
     [view, columns],
   );
-  const logs = useLogs(shown);
+  // Default columns depend on the account's fields: ask for the rows once those are known, not twice
+  // (issue #23 item 10).
+  const logs = useLogs(shown, { enabled: state.fields.length > 0 || !fields.isPending });
   const summary = describeFilters(state.filters, { labels });
   const page = state.page ?? 1;
   const pageSize = state.pageSize ?? PAGE_SIZES.logs;
