@@ -14,7 +14,7 @@ import {
 import type { ApiTokenType } from "@switchboard/api";
 import { type FormEvent, useState } from "react";
 import { usePermission } from "../../app/account-state.ts";
-import { confirm } from "../../components/confirm/confirm-store.ts";
+import { ConfirmButton } from "../../components/confirm/confirm-button.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { toast } from "../../lib/toast.ts";
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from "./api.ts";
@@ -131,25 +131,19 @@ export function ApiTokensCard() {
                     </Table.Td>
                     <Table.Td>
                       {canEdit ? (
-                        <Button
-                          size="compact-xs"
-                          variant="subtle"
+                        <ConfirmButton
                           color="red"
-                          onClick={() =>
-                            void confirm({
-                              title: `Revoke the token ${token.description || token.token}?`,
-                              details: "Calls made with it are refused from now on.",
-                              confirmText: "Revoke",
-                              confirmColor: "red",
-                              onConfirm: async () => {
-                                await revoke.mutateAsync(token.id);
-                                toast.success("API token revoked.");
-                              },
-                            })
-                          }
+                          title={`Revoke the token ${token.description || token.token}?`}
+                          details="Calls made with it are refused from now on."
+                          confirmText="Revoke"
+                          confirmColor="red"
+                          onConfirm={async () => {
+                            await revoke.mutateAsync(token.id);
+                            toast.success("API token revoked.");
+                          }}
                         >
                           Revoke
-                        </Button>
+                        </ConfirmButton>
                       ) : null}
                     </Table.Td>
                   </Table.Tr>

@@ -14,7 +14,7 @@ import {
 import { WEBHOOK_EVENT_TYPES, type Webhook, type WebhookDelivery } from "@switchboard/api";
 import { type FormEvent, useState } from "react";
 import { usePermission } from "../../app/account-state.ts";
-import { confirm } from "../../components/confirm/confirm-store.ts";
+import { ConfirmButton } from "../../components/confirm/confirm-button.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { errorMessage } from "../../lib/shell-api.ts";
 import { toast } from "../../lib/toast.ts";
@@ -152,39 +152,27 @@ function WebhookRow({ webhook, onSecret }: { webhook: Webhook; onSecret: (secret
               Turn on
             </Button>
           ) : null}
-          <Button
-            size="compact-xs"
-            variant="subtle"
-            onClick={() =>
-              void confirm({
-                title: `New signing secret for ${name}?`,
-                details: "The current secret keeps signing beside the new one for 24 hours.",
-                confirmText: "Rotate secret",
-                onConfirm: async () => onSecret((await rotate.mutateAsync(webhook.id)).secret),
-              })
-            }
+          <ConfirmButton
+            title={`New signing secret for ${name}?`}
+            details="The current secret keeps signing beside the new one for 24 hours."
+            confirmText="Rotate secret"
+            onConfirm={async () => onSecret((await rotate.mutateAsync(webhook.id)).secret)}
           >
             Rotate secret
-          </Button>
-          <Button
-            size="compact-xs"
-            variant="subtle"
+          </ConfirmButton>
+          <ConfirmButton
             color="red"
-            onClick={() =>
-              void confirm({
-                title: `Delete the webhook ${name}?`,
-                details: "It receives no more events, and its deliveries are removed.",
-                confirmText: "Delete",
-                confirmColor: "red",
-                onConfirm: async () => {
-                  await remove.mutateAsync(webhook.id);
-                  toast.success("Webhook deleted.");
-                },
-              })
-            }
+            title={`Delete the webhook ${name}?`}
+            details="It receives no more events, and its deliveries are removed."
+            confirmText="Delete"
+            confirmColor="red"
+            onConfirm={async () => {
+              await remove.mutateAsync(webhook.id);
+              toast.success("Webhook deleted.");
+            }}
           >
             Delete
-          </Button>
+          </ConfirmButton>
         </Group>
       </Table.Td>
     </Table.Tr>
