@@ -205,7 +205,7 @@ export function createOutbound(policy: OutboundPolicy) {
     await Promise.all([guardedAgent.close(), openAgent.close()]);
   }
 
-  return { check, request, fetchText, fetch: guardedFetch, isAllowlisted, close };
+  return { check, request, fetchText, fetch: guardedFetch, close };
 }
 
 export type Outbound = ReturnType<typeof createOutbound>;
