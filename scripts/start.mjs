@@ -33,6 +33,14 @@ if (changedAt > builtAt) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// Voice calls need Debian's speech tools: installed here when missing (as root), like the tests do. Without
+// them the product still starts; calls then say which tool is missing.
+const voiceTools = spawnSync(process.execPath, [path.join(root, "scripts/ensure-voice-tools.mjs")], {
+  cwd: root,
+  stdio: "inherit",
+});
+if (voiceTools.status !== 0) console.log("Starting without voice calls (see the line above).");
+
 const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/server.ts"], {
   cwd: root,
   stdio: "inherit",
