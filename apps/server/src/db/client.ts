@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -59,6 +61,9 @@ export async function openPglite(source: PgliteSource = {}): Promise<DatabaseHan
   const client = await PGlite.create({
     ...(source.dataDir ? { dataDir: source.dataDir } : {}),
     ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {}),
+    // Trigram indexes of search; btree_gin for the knowledge base's (org_id, tsv) index (contrib, as on a
+    // PostgreSQL server).
+    extensions: { pg_trgm, btree_gin },
   });
   const watch = new WriteWatch();
   const db = drizzlePglite({ client, schema, casing: "snake_case", logger: watch }) as unknown as Database;
@@ -82,8 +87,16 @@ export async function openPglite(source: PgliteSource = {}): Promise<DatabaseHan
  */
 export const POOL_SIZE = 10;
 
-export async function openPostgres(url: string): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5000 });
+export async function openPostgres(
+  url: string,
+  /** Longest wait for a free connection (benchmarks that queue a thousand requests wait longer). */
+  options: { connectionTimeoutMillis?: number } = {},
+): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5000,
+  });
   // An idle connection the server closes (restart, failover, a dropped database) is reported on the pool;
   // unheard, that event would end the process. The pool opens a new connection when one is next needed.
   pool.on("error", (error) => {

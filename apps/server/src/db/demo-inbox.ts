@@ -7,6 +7,7 @@ import {
   contacts,
   conversationMessages,
   conversations,
+  phoneNumbers,
   roomParticipants,
   rooms,
 } from "./schema/index.ts";
@@ -62,6 +63,18 @@ export async function seedDemoInbox(db: Database, orgId: number, frontDeskId: nu
     .update(accounts)
     .set({ switchboardPhoneNumber: DEMO_AGENT_NUMBER })
     .where(eq(accounts.id, frontDeskId));
+  // The organisation's number (the Numbers page), from the sandbox carrier.
+  await db.insert(phoneNumbers).values({
+    orgId,
+    agentAccountId: frontDeskId,
+    number: DEMO_AGENT_NUMBER,
+    country: "US",
+    region: "OR",
+    locality: "Portland",
+    kind: "marketplace",
+    provider: "sandbox",
+    providerId: `SB${DEMO_AGENT_NUMBER.slice(1)}`,
+  });
   const [maria] = await db
     .insert(contacts)
     .values({

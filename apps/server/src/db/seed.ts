@@ -1,4 +1,4 @@
-import { count } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { createAccountsRepository } from "../modules/accounts/accounts.repository.ts";
 import { PLATFORM_PARTNER_NAME, recordPlatformPartner } from "../modules/accounts/platform-partner.ts";
 import { insertGeneratedLogs } from "../modules/logs/insert-generated-logs.ts";
@@ -12,6 +12,7 @@ import {
   domains,
   installedApps,
   memberships,
+  usageDebits,
   users,
 } from "./schema/index.ts";
 
@@ -34,6 +35,17 @@ export const DEMO_WHITE_LABEL_HOST = "voice.acme.localhost";
  * an owner and an admin, and two agent accounts; the partner has a white-label domain. Returns false when
  * the database already holds accounts.
  */
+/** Three months before the day 20 days ago (the day of month clamped to shorter months). */
+export function demoOrganizationCreatedAt(now: number): Date {
+  const anchor = new Date(now - 20 * 24 * 3600_000);
+  const year = anchor.getUTCFullYear();
+  const month = anchor.getUTCMonth() - 3;
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(
+    Date.UTC(year, month, Math.min(anchor.getUTCDate(), last), anchor.getUTCHours(), anchor.getUTCMinutes()),
+  );
+}
+
 export async function seedDemoData(db: Database): Promise<boolean> {
   const [existing] = await db.select({ value: count() }).from(accounts);
   if ((existing?.value ?? 0) > 0) return false;
@@ -131,6 +143,14 @@ export async function seedDemoData(db: Database): Promise<boolean> {
     usage: true,
     conversations: true,
   });
+  // The organisation has been a customer for as long as its calls go back: created three months ago, on the
+  // day of the month that puts its current billing period 20 days in, so its usage page has a period's worth.
+  // That generated history is never charged: usage debits start now.
+  await db
+    .update(accounts)
+    .set({ createdAt: demoOrganizationCreatedAt(Date.now()) })
+    .where(eq(accounts.id, organization.id));
+  await db.insert(usageDebits).values({ orgId: organization.id, chargeFrom: new Date() });
   return true;
 }
 

@@ -22,6 +22,9 @@ export const scheduleBookings = pgTable(
     status: text("status").$type<"booked" | "cancelled">().notNull().default("booked"),
     source: text("source").$type<"agent" | "manual">().notNull().default("agent"),
     roomId: text("room_id"),
+    /** Where the booking was also written: a connected Google calendar or Calendly (null: only here). */
+    calendarProvider: text("calendar_provider").$type<"google" | "calendly">(),
+    externalId: text("external_id"),
     conversationUuid: text("conversation_uuid"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
