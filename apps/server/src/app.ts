@@ -16,6 +16,7 @@ import { migrateDatabase } from "./db/migrate.ts";
 import { createNotificationListener } from "./db/notifications.ts";
 import { DEMO_USERS, DEMO_WHITE_LABEL_HOST, seedDemoData } from "./db/seed.ts";
 import { registerApiDocs } from "./http/api-docs.ts";
+import { registerCompression } from "./http/compression.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { registerFiles } from "./http/files.ts";
 import { createOutbound } from "./http/outbound.ts";
@@ -29,17 +30,30 @@ import { createAdminUsersModule } from "./modules/admin-users/admin-users.module
 import { createAgentsModule } from "./modules/agents/agents.module.ts";
 import { createApiTokensModule } from "./modules/api-tokens/api-tokens.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
+import { createBillingModule, keepRawBillingWebhookBodies } from "./modules/billing/billing.module.ts";
+import { createCalendarsModule } from "./modules/calendars/calendars.module.ts";
 import { createContactsModule } from "./modules/contacts/contacts.module.ts";
 import { createDomainsModule } from "./modules/domains/domains.module.ts";
 import { createHierarchyModule } from "./modules/hierarchy/hierarchy.module.ts";
 import { createInboxModule } from "./modules/inbox/inbox.module.ts";
+import { createKnowledgeBaseModule } from "./modules/knowledge-base/knowledge-base.module.ts";
 import { createLogsModule } from "./modules/logs/logs.module.ts";
+import { createNotificationsModule } from "./modules/notifications/notifications.module.ts";
+import { createNumbersModule } from "./modules/numbers/numbers.module.ts";
+import { createProfilesModule } from "./modules/profiles/profiles.module.ts";
+import { createReferralsModule } from "./modules/referrals/referrals.module.ts";
 import { createRuntimeModule } from "./modules/runtime/runtime.module.ts";
+import { createSearchModule } from "./modules/search/search.module.ts";
+import { createSipSettingsModule } from "./modules/sip-settings/sip-settings.module.ts";
 import { createSystemModule } from "./modules/system/system.module.ts";
 import { startInstanceRegistration } from "./modules/system/system.service.ts";
+import { createTasksModule } from "./modules/tasks/tasks.module.ts";
+import { createUsageModule } from "./modules/usage/usage.module.ts";
 import { createSipModule } from "./modules/voice/sip/sip.module.ts";
 import { createVoiceModule } from "./modules/voice/voice.module.ts";
+import { createWalletModule, keepRawWebhookBodies } from "./modules/wallet/wallet.module.ts";
 import { createWebhooksModule } from "./modules/webhooks/webhooks.module.ts";
+import { createWithdrawalsModule } from "./modules/withdrawals/withdrawals.module.ts";
 import { outboxEmailProvider, smtpEmailProvider } from "./providers/email/email-provider.ts";
 import { createOutbox } from "./providers/outbox/outbox.ts";
 import { sandboxCarrier } from "./providers/sms/sandbox-carrier.ts";
@@ -81,6 +95,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
   });
+
+  registerCompression(app);
 
   const database = options.database ?? (await openDatabase(config));
   app.addHook("onClose", async () => {
@@ -154,11 +170,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const apiTokens = createApiTokensModule(context);
   const adminUsers = createAdminUsersModule(context, { domains });
   const hierarchy = createHierarchyModule(context, { accounts, adminUsers });
-  const agents = createAgentsModule(context, { hierarchy });
+  // Knowledge bases: agents are given some (checked on save) and search them through their knowledge tool.
+  const knowledgeBase = createKnowledgeBaseModule(context);
+  const agents = createAgentsModule(context, {
+    hierarchy,
+    knowledgeBasesOf: knowledgeBase.knowledgeBase.knowledgeBasesOf,
+  });
+  const calendars = createCalendarsModule(context, { agents: agents.agents });
   const runtime = createRuntimeModule(context, {
     agents: agents.agents,
+    calendar: calendars.calendar,
+    schedule: calendars.schedule,
     templates: agents.templates,
     webhooks: webhooks.events,
+    knowledge: knowledgeBase.knowledgeBase.search,
   });
   const inbox = await createInboxModule(context, {
     agents: agents.agents,
@@ -168,9 +193,54 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const contacts = createContactsModule(context, { realtime: inbox.realtime, webhooks: webhooks.events });
   const logs = createLogsModule(context);
-  const voice = createVoiceModule(context, { agents: agents.agents, runtime, webhooks: webhooks.events });
+  const profiles = createProfilesModule(context, { inbox: inbox.inbox });
+  const search = createSearchModule(context);
+  const notificationsModule = createNotificationsModule(context, {
+    realtime: inbox.realtime,
+    inbox: inbox.inbox,
+    webhooks: webhooks.webhooks,
+  });
+  // Voice's call events go to the webhooks and, for a missed call, to the notifications.
+  const voice = createVoiceModule(context, {
+    agents: agents.agents,
+    runtime,
+    webhooks: notificationsModule.hearCalls(webhooks.events),
+    realtime: inbox.realtime,
+    publicCallAgent: profiles.profiles.publicCallAgent,
+  });
   // SIP calls on SIP_PORT; listed after voice so it stops first (hanging up its calls into the sessions).
-  const sip = await createSipModule(context, { voice });
+  // Phone numbers and outbound calls (the agent calls out through voice's pipeline).
+  const numbers = createNumbersModule(context, { agents: agents.agents, voice });
+  // SIP developer settings: the edge's allow-lists, flood limits and captures, and our registrations to PBXs.
+  const sipSettings = await createSipSettingsModule(context, {
+    realtime: inbox.realtime,
+    numberOrg: async (user) => (await numbers.numbers.agentForNumber(user))?.orgId ?? null,
+  });
+  const sip = await createSipModule(context, { voice, numbers: numbers.numbers, edge: sipSettings.edge });
+  // Outbound calls go through the organisation's outbound route (its trunk) when it has one.
+  numbers.outbound.useTrunkResolver((organizationId, to) => sipSettings.trunkFor(organizationId, to));
+  // Outbound tasks: texts through the inbox's SMS path, calls through the numbers module's outbound calls.
+  const tasks = createTasksModule(context, {
+    agents: agents.agents,
+    inbox: inbox.inbox,
+    realtime: inbox.realtime,
+    webhooks: webhooks.events,
+    outbound: numbers.outbound,
+  });
+  tasks.onListFinished((orgId, list) => notificationsModule.taskListFinished(orgId, list));
+  // The prepaid wallet over the ledger: card and lightning top-ups, balance and transactions.
+  const wallet = createWalletModule(context);
+  // Withdrawals from it: lightning (the node pays the invoice) and PayPal / Venmo payouts.
+  const withdrawals = createWithdrawalsModule(context, { wallet });
+  // Plans and subscriptions: payments post to the same ledger; premium follows the subscription.
+  const billing = createBillingModule(context, { ledger: wallet.ledger });
+  // Usage debits: a periodic sweep charges the wallets for metered usage, priced by each organisation's plan.
+  const usage = createUsageModule(context, {
+    ledger: wallet.ledger,
+    notifications: notificationsModule.notifications,
+  });
+  // Referral rewards (a hook on the ledger's payments: top-ups and plans), claims, and super admins' refunds.
+  const referrals = createReferralsModule(context, { wallet, accounts });
   const modules: { routes: readonly BoundRoute[]; stop?: () => Promise<void> }[] = [
     system,
     auth,
@@ -180,18 +250,36 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     domains,
     webhooks,
     apiTokens,
+    knowledgeBase,
     agents,
+    calendars,
     runtime,
     inbox,
     contacts,
     logs,
+    profiles,
+    notificationsModule,
+    search,
     voice,
+    numbers,
     sip,
+    sipSettings,
+    tasks,
+    wallet,
+    withdrawals,
+    billing,
+    usage,
+    referrals,
   ];
 
   // Jobs run once every module registered its own; on close they stop (running ones get half the shutdown
   // grace to finish) before the modules, and the modules (last first) before what they use.
   await jobs.start();
+  await sipSettings.start();
+  await sipSettings.attach(sip.server);
+  await tasks.start();
+  await usage.start();
+  await voice.start();
   app.addHook("preClose", async () => {
     await jobs.stop(config.shutdownGraceMs / 2);
     for (const module of [...modules].reverse()) await module.stop?.();
@@ -201,6 +289,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.decorate("context", context);
   app.decorate("voice", voice);
+  app.decorate("numbers", numbers);
+  app.decorate("sipSettings", sipSettings);
+  app.decorate("tasks", tasks);
+  app.decorate("wallet", wallet);
+  app.decorate("withdrawals", withdrawals);
+  app.decorate("billing", billing);
+  app.decorate("usage", usage);
+  app.decorate("referrals", referrals);
   installErrorHandler(app);
   // Uploads: each route sets its own smaller limit (profile images 2 MB).
   await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 20, parts: 25 } });
@@ -208,6 +304,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   // Form posts (the carriers' webhooks): repeated fields become lists, as the signature check expects.
   await app.register(formbody);
+  keepRawWebhookBodies(app);
+  keepRawBillingWebhookBodies(app);
   registerRoutes(
     app,
     context,
@@ -216,6 +314,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   registerFiles(app, storage);
   await registerApiDocs(app, routeTable, { version: VERSION, publicUrl: config.publicUrl });
-  await registerWebApp(app, config.webDistDir);
+  await registerWebApp(app, config.webDistDir, { servePage: profiles.servePage });
   return app;
 }

@@ -43,6 +43,57 @@ describe("loadConfig", () => {
     });
   });
 
+  it("chooses the money providers: sandboxes by default, Stripe, LND and Coinbase when set", () => {
+    expect(loadConfig({})).toMatchObject({
+      payments: { provider: "sandbox" },
+      lightning: { provider: "sandbox" },
+      exchangeRates: { provider: "sandbox" },
+    });
+    expect(
+      loadConfig({
+        PAYMENTS: "stripe",
+        STRIPE_SECRET_KEY: "sk_test_1",
+        STRIPE_WEBHOOK_SECRET: "whsec_1",
+        LIGHTNING: "lnd",
+        LND_REST_URL: "https://127.0.0.1:8080/",
+        LND_MACAROON: "0201abcd",
+        EXCHANGE_RATES: "coinbase",
+      }),
+    ).toMatchObject({
+      payments: { provider: "stripe", secretKey: "sk_test_1", webhookSecret: "whsec_1" },
+      lightning: { provider: "lnd", restUrl: "https://127.0.0.1:8080", macaroon: "0201abcd" },
+      exchangeRates: { provider: "coinbase", url: "https://api.coinbase.com" },
+    });
+  });
+
+  it("chooses the speech providers: offline by default, hosted ones with their keys", () => {
+    expect(loadConfig({}).speech).toEqual({ stt: { provider: "pocketsphinx" }, tts: { provider: "espeak" } });
+    expect(
+      loadConfig({
+        STT_PROVIDER: "deepgram",
+        DEEPGRAM_API_KEY: "dg",
+        SPEECH_LANGUAGE: "en-US",
+        TTS_PROVIDER: "elevenlabs",
+        ELEVENLABS_API_KEY: "el",
+      }).speech,
+    ).toEqual({
+      stt: {
+        provider: "deepgram",
+        baseUrl: "https://api.deepgram.com",
+        apiKey: "dg",
+        model: "nova-3",
+        language: "en-US",
+      },
+      tts: {
+        provider: "elevenlabs",
+        baseUrl: "https://api.elevenlabs.io",
+        apiKey: "el",
+        model: "eleven_flash_v2_5",
+        voice: "21m00Tcm4TlvDq8ikWAM",
+      },
+    });
+  });
+
   it("treats an empty value as unset", () => {
     expect(loadConfig({ PORT: "", DATABASE_URL: "" })).toMatchObject({ port: 3000, databaseUrl: undefined });
   });
@@ -69,6 +120,25 @@ describe("loadConfig", () => {
     [{ SMTP_URL: "mail.example.com" }, "Invalid configuration: SMTP_URL must start with smtp:// or smtps://"],
     [{ SECRET_KEY: "short" }, "Invalid configuration: SECRET_KEY must be at least 32 characters"],
     [{ NODE_ENV: "production" }, "Invalid configuration: SECRET_KEY is required when NODE_ENV is production"],
+    [{ PAYMENTS: "paypal" }, 'Invalid configuration: PAYMENTS must be sandbox or stripe (got "paypal")'],
+    [{ PAYMENTS: "stripe" }, "Invalid configuration: STRIPE_SECRET_KEY is required when PAYMENTS is stripe"],
+    [{ LIGHTNING: "lnd" }, "Invalid configuration: LND_REST_URL is required when LIGHTNING is lnd"],
+    [
+      { STT_PROVIDER: "openai" },
+      "Invalid configuration: OPENAI_SPEECH_API_KEY is required when STT_PROVIDER is openai",
+    ],
+    [
+      { TTS_PROVIDER: "cartesia" },
+      "Invalid configuration: CARTESIA_API_KEY is required when TTS_PROVIDER is cartesia",
+    ],
+    [
+      { TTS_PROVIDER: "cartesia", CARTESIA_API_KEY: "c" },
+      "Invalid configuration: CARTESIA_VOICE is required when TTS_PROVIDER is cartesia",
+    ],
+    [
+      { LIGHTNING: "lnd", LND_REST_URL: "https://127.0.0.1:8080" },
+      "Invalid configuration: LND_MACAROON is required when LIGHTNING is lnd",
+    ],
     [
       { BODY_LIMIT_BYTES: "-1" },
       'Invalid configuration: BODY_LIMIT_BYTES must be a positive number of bytes (got "-1")',

@@ -37,6 +37,22 @@ const envSchema = z.object({
     .min(0, { message: "must be a whole number from 0 to 65535" })
     .max(65535, { message: "must be a whole number from 0 to 65535" })
     .optional(),
+  SIP_TRUST_LOOPBACK: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
+  SIP_PUBLIC_HOST: z.string().min(1).optional(),
+  SIP_SOURCE_RATE: z.coerce
+    .number()
+    .int()
+    .min(1, { message: "must be a whole number of messages per second from 1" })
+    .default(200),
+  SIP_UNLISTED_RATE: z.coerce
+    .number()
+    .int()
+    .min(1, { message: "must be a whole number of messages per second from 1" })
+    .default(10),
+  SIP_CAPTURE_RETENTION_HOURS: z.coerce
+    .number()
+    .positive({ message: "must be a positive number of hours" })
+    .default(72),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
@@ -111,12 +127,109 @@ const envSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM_NUMBER: z.string().min(3).optional(),
   TWILIO_API_URL: z.url({ message: "must be an absolute URL such as https://api.twilio.com" }).optional(),
+  NUMBER_PROVIDER: z
+    .enum(["sandbox", "twilio", "telnyx"], { message: "must be sandbox, twilio or telnyx" })
+    .default("sandbox"),
+  TELNYX_API_KEY: z.string().min(1).optional(),
+  TELNYX_CONNECTION_ID: z.string().min(1).optional(),
+  TELNYX_API_URL: z.url({ message: "must be an absolute URL such as https://api.telnyx.com" }).optional(),
+  OUTBOUND_CALLS_CONCURRENT: z.coerce
+    .number()
+    .int()
+    .min(1, { message: "must be a whole number from 1" })
+    .default(3),
+  OUTBOUND_CALLS_DAILY: z.coerce
+    .number()
+    .int()
+    .min(1, { message: "must be a whole number from 1" })
+    .default(200),
+  CALENDARS: z.enum(["sandbox", "live"], { message: "must be sandbox or live" }).default("sandbox"),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_ACCOUNTS_URL: z
+    .url({ message: "must be an absolute URL such as https://accounts.google.com" })
+    .optional(),
+  GOOGLE_TOKEN_URL: z
+    .url({ message: "must be an absolute URL such as https://oauth2.googleapis.com/token" })
+    .optional(),
+  GOOGLE_API_URL: z.url({ message: "must be an absolute URL such as https://www.googleapis.com" }).optional(),
+  CALENDLY_API_URL: z.url({ message: "must be an absolute URL such as https://api.calendly.com" }).optional(),
+  JOBNIMBUS_API_URL: z
+    .url({ message: "must be an absolute URL such as https://app.jobnimbus.com/api1" })
+    .optional(),
   OUTBOUND_ALLOWLIST: z
     .string()
     .refine((value) => value.split(",").every((entry) => isHostPort(entry.trim())), {
       message: "must be a comma list of host:port (or host:*), such as 127.0.0.1:11434",
     })
     .optional(),
+  EMBEDDINGS_BASE_URL: z
+    .url({ message: "must be an absolute URL such as https://api.openai.com/v1" })
+    .optional(),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).default("text-embedding-3-small"),
+  STT_PROVIDER: z
+    .enum(["pocketsphinx", "deepgram", "openai"], { message: "must be pocketsphinx, deepgram or openai" })
+    .default("pocketsphinx"),
+  TTS_PROVIDER: z
+    .enum(["espeak", "openai", "elevenlabs", "cartesia"], {
+      message: "must be espeak, openai, elevenlabs or cartesia",
+    })
+    .default("espeak"),
+  SPEECH_LANGUAGE: z.string().min(2).max(10).optional(),
+  DEEPGRAM_API_KEY: z.string().min(1).optional(),
+  DEEPGRAM_URL: z.url({ message: "must be an absolute URL" }).default("https://api.deepgram.com"),
+  DEEPGRAM_MODEL: z.string().min(1).default("nova-3"),
+  OPENAI_SPEECH_API_KEY: z.string().min(1).optional(),
+  OPENAI_SPEECH_URL: z.url({ message: "must be an absolute URL" }).default("https://api.openai.com/v1"),
+  OPENAI_STT_MODEL: z.string().min(1).default("gpt-4o-mini-transcribe"),
+  OPENAI_TTS_MODEL: z.string().min(1).default("gpt-4o-mini-tts"),
+  OPENAI_TTS_VOICE: z.string().min(1).default("alloy"),
+  ELEVENLABS_API_KEY: z.string().min(1).optional(),
+  ELEVENLABS_URL: z.url({ message: "must be an absolute URL" }).default("https://api.elevenlabs.io"),
+  ELEVENLABS_MODEL: z.string().min(1).default("eleven_flash_v2_5"),
+  ELEVENLABS_VOICE: z.string().min(1).default("21m00Tcm4TlvDq8ikWAM"),
+  CARTESIA_API_KEY: z.string().min(1).optional(),
+  CARTESIA_URL: z.url({ message: "must be an absolute URL" }).default("https://api.cartesia.ai"),
+  CARTESIA_MODEL: z.string().min(1).default("sonic-2"),
+  CARTESIA_VOICE: z.string().min(1).optional(),
+  PAYMENTS: z.enum(["sandbox", "stripe"], { message: "must be sandbox or stripe" }).default("sandbox"),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_API_URL: z.url({ message: "must be an absolute URL such as https://api.stripe.com" }).optional(),
+  LIGHTNING: z.enum(["sandbox", "lnd"], { message: "must be sandbox or lnd" }).default("sandbox"),
+  LND_REST_URL: z.url({ message: "must be an absolute URL such as https://127.0.0.1:8080" }).optional(),
+  LND_MACAROON: z
+    .string()
+    .regex(/^[0-9a-fA-F]+$/, "must be the invoice macaroon in hex")
+    .optional(),
+  PAYOUTS: z.enum(["sandbox", "paypal"], { message: "must be sandbox or paypal" }).default("sandbox"),
+  PAYPAL_CLIENT_ID: z.string().min(1).optional(),
+  PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
+  PAYPAL_API_URL: z
+    .url({ message: "must be an absolute URL such as https://api-m.paypal.com" })
+    .default("https://api-m.sandbox.paypal.com"),
+  EXCHANGE_RATES: z
+    .enum(["sandbox", "coinbase"], { message: "must be sandbox or coinbase" })
+    .default("sandbox"),
+  EXCHANGE_RATES_URL: z
+    .url({ message: "must be an absolute URL such as https://api.coinbase.com" })
+    .optional(),
+  USAGE_DEBIT_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int({ message: "must be a whole number of seconds from 1" })
+    .min(1, { message: "must be a whole number of seconds from 1" })
+    .default(300),
+  LOW_BALANCE_USD: z.coerce
+    .number()
+    .min(0, { message: "must be an amount in USD from 0, such as 5" })
+    .default(5),
+  REFERRAL_REWARD_PERCENT: z.coerce
+    .number({ message: "must be a percentage from 0 to 100" })
+    .min(0, "must be a percentage from 0 to 100")
+    .max(100, "must be a percentage from 0 to 100")
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-9, "must have at most two decimals")
+    .default(10),
   TRUST_PROXY: z
     .string()
     .refine((value) => parseTrustProxy(value) !== undefined, {
@@ -157,12 +270,38 @@ export type SmsConfig =
       apiUrl: string;
     };
 
+/**
+ * Phone numbers: the sandbox carrier's inventory (numbers that reach our SIP endpoint), or Twilio's or
+ * Telnyx's number search and purchase. Outbound-call guards apply to every organisation unless its settings
+ * (`telephony`) say otherwise.
+ */
+export type NumbersConfig = {
+  provider: "sandbox" | "twilio" | "telnyx";
+  twilio: { accountSid: string; authToken: string; apiUrl: string } | null;
+  telnyx: { apiKey: string; connectionId: string | undefined; apiUrl: string } | null;
+  outboundConcurrent: number;
+  outboundDaily: number;
+};
+
 export type Config = {
   env: "development" | "test" | "production";
   host: string;
   port: number;
   /** SIP calls on UDP and TCP (`0`: off). Default 5060, but off under NODE_ENV=test unless set. */
   sipPort: number;
+  /**
+   * The SIP edge (SIP developer settings): `trustLoopback` lets callers on this machine dial an agent
+   * without an allow-list entry (development and test; SIP_TRUST_LOOPBACK=false makes loopback a source
+   * like any other); `publicHost` is the host put in our Contact and Via (registrations); per-source flood
+   * limits in messages per second (allow-listed sources, and every other source); how long captures stay.
+   */
+  sip: {
+    trustLoopback: boolean;
+    publicHost: string;
+    sourceRate: number;
+    unlistedRate: number;
+    captureRetentionHours: number;
+  };
   databaseUrl: string | undefined;
   dataDir: string;
   publicUrl: string;
@@ -181,6 +320,19 @@ export type Config = {
   /** Longest wait for a tool that calls out (the webhook app). */
   toolTimeoutMs: number;
   sms: SmsConfig;
+  numbers: NumbersConfig;
+  /**
+   * Calendars and integrations: the offline sandboxes (default) or the real Google Calendar (OAuth client),
+   * Calendly and JobNimbus APIs.
+   */
+  calendars: {
+    mode: "sandbox" | "live";
+    google: { clientId: string; clientSecret: string; accountsUrl: string; tokenUrl: string; apiUrl: string };
+    calendlyApiUrl: string;
+    jobNimbusApiUrl: string;
+  };
+  /** Calls: Twilio's auth token checks the signature of its voice webhook (whatever SMS_PROVIDER is). */
+  voice: { twilioAuthToken: string | undefined };
   /** Requests to addresses users gave (src/http/outbound.ts). */
   outbound: { allowlist: string[] };
   /**
@@ -190,10 +342,83 @@ export type Config = {
   webhooks: { retryScheduleMs: number[]; disableAfter: number; timeoutMs: number };
   /** Fastify's trustProxy: off unless the operator names the proxies in front of the server. */
   trustProxy: TrustProxy;
+  /**
+   * Usage debits: how often the sweep charges wallets for metered usage, and the balance below which a debit
+   * notifies the organisation (cents).
+   */
+  usage: { debitIntervalSeconds: number; lowBalanceCents: number };
+  /** An OpenAI-compatible embeddings API for the knowledge base's hybrid search; off when no base URL. */
+  embeddings: { baseUrl: string; apiKey: string | undefined; model: string } | null;
+  /**
+   * Money (issue 21): card payments through the offline sandbox (a hosted test-card page, like Stripe's test
+   * mode) or Stripe; lightning through the sandbox node (real BOLT11 invoices, a sandbox wallet page) or LND's
+   * REST API; the BTC/USD rate from a sandbox market or Coinbase's public rates.
+   */
+  payments:
+    | { provider: "sandbox" }
+    | {
+        provider: "stripe";
+        secretKey: string;
+        webhookSecret: string | undefined;
+        apiUrl: string | undefined;
+      };
+  lightning: { provider: "sandbox" } | { provider: "lnd"; restUrl: string; macaroon: string };
+  exchangeRates: { provider: "sandbox" } | { provider: "coinbase"; url: string };
+  /**
+   * Referrals: the share of each payment of a referred organisation (a plan, a card or lightning top-up)
+   * its referrer earns, in basis points (1000 = 10 %), from REFERRAL_REWARD_PERCENT.
+   */
+  referrals: { rewardBasisPoints: number };
+  /**
+   * Speech for calls (issue 16): offline by default (pocketsphinx, espeak-ng); hosted recognition (Deepgram
+   * streaming, an OpenAI-compatible transcription API) and synthesis (OpenAI-compatible, ElevenLabs,
+   * Cartesia) when chosen, each with its address, key, model and default voice.
+   */
+  speech: {
+    stt:
+      | { provider: "pocketsphinx" }
+      | {
+          provider: "deepgram" | "openai";
+          baseUrl: string;
+          apiKey: string;
+          model: string;
+          language?: string;
+        };
+    tts:
+      | { provider: "espeak" }
+      | {
+          provider: "openai" | "elevenlabs" | "cartesia";
+          baseUrl: string;
+          apiKey: string;
+          model: string;
+          voice: string;
+        };
+  };
+  /** PayPal and Venmo withdrawals: the offline payouts sandbox (default) or PayPal's Payouts REST API. */
+  payouts:
+    | { provider: "sandbox" }
+    | { provider: "paypal"; clientId: string; clientSecret: string; apiUrl: string };
 };
 
 /** Values that may hold passwords or keys: named in errors, never echoed. */
-const SENSITIVE = new Set(["DATABASE_URL", "SMTP_URL", "SECRET_KEY", "LLM_API_KEY", "TWILIO_AUTH_TOKEN"]);
+const SENSITIVE = new Set([
+  "DATABASE_URL",
+  "SMTP_URL",
+  "SECRET_KEY",
+  "LLM_API_KEY",
+  "TWILIO_AUTH_TOKEN",
+  "TELNYX_API_KEY",
+  "GOOGLE_CLIENT_SECRET",
+  "EMBEDDINGS_API_KEY",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "LND_MACAROON",
+  "DEEPGRAM_API_KEY",
+  "OPENAI_SPEECH_API_KEY",
+  "ELEVENLABS_API_KEY",
+  "CARTESIA_API_KEY",
+  "PAYPAL_CLIENT_SECRET",
+]);
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -235,11 +460,63 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `Invalid configuration: ${v.TWILIO_ACCOUNT_SID ? "TWILIO_AUTH_TOKEN" : "TWILIO_ACCOUNT_SID"} is required when SMS_PROVIDER is twilio`,
     );
   }
+  if (v.NUMBER_PROVIDER === "twilio" && (!v.TWILIO_ACCOUNT_SID || !v.TWILIO_AUTH_TOKEN)) {
+    throw new ConfigError(
+      `Invalid configuration: ${v.TWILIO_ACCOUNT_SID ? "TWILIO_AUTH_TOKEN" : "TWILIO_ACCOUNT_SID"} is required when NUMBER_PROVIDER is twilio`,
+    );
+  }
+  if (v.NUMBER_PROVIDER === "telnyx" && !v.TELNYX_API_KEY) {
+    throw new ConfigError("Invalid configuration: TELNYX_API_KEY is required when NUMBER_PROVIDER is telnyx");
+  }
+  if (v.CALENDARS === "live" && (!v.GOOGLE_CLIENT_ID || !v.GOOGLE_CLIENT_SECRET)) {
+    throw new ConfigError(
+      `Invalid configuration: ${v.GOOGLE_CLIENT_ID ? "GOOGLE_CLIENT_SECRET" : "GOOGLE_CLIENT_ID"} is required when CALENDARS is live`,
+    );
+  }
+  const speechKey = { deepgram: "DEEPGRAM_API_KEY", openai: "OPENAI_SPEECH_API_KEY" } as const;
+  if (v.STT_PROVIDER !== "pocketsphinx" && !v[speechKey[v.STT_PROVIDER]]) {
+    throw new ConfigError(
+      `Invalid configuration: ${speechKey[v.STT_PROVIDER]} is required when STT_PROVIDER is ${v.STT_PROVIDER}`,
+    );
+  }
+  const voiceKey = {
+    openai: "OPENAI_SPEECH_API_KEY",
+    elevenlabs: "ELEVENLABS_API_KEY",
+    cartesia: "CARTESIA_API_KEY",
+  } as const;
+  if (v.TTS_PROVIDER !== "espeak" && !v[voiceKey[v.TTS_PROVIDER]]) {
+    throw new ConfigError(
+      `Invalid configuration: ${voiceKey[v.TTS_PROVIDER]} is required when TTS_PROVIDER is ${v.TTS_PROVIDER}`,
+    );
+  }
+  if (v.TTS_PROVIDER === "cartesia" && !v.CARTESIA_VOICE) {
+    throw new ConfigError("Invalid configuration: CARTESIA_VOICE is required when TTS_PROVIDER is cartesia");
+  }
+  if (v.PAYMENTS === "stripe" && !v.STRIPE_SECRET_KEY) {
+    throw new ConfigError("Invalid configuration: STRIPE_SECRET_KEY is required when PAYMENTS is stripe");
+  }
+  if (v.LIGHTNING === "lnd" && (!v.LND_REST_URL || !v.LND_MACAROON)) {
+    throw new ConfigError(
+      `Invalid configuration: ${v.LND_REST_URL ? "LND_MACAROON" : "LND_REST_URL"} is required when LIGHTNING is lnd`,
+    );
+  }
+  if (v.PAYOUTS === "paypal" && (!v.PAYPAL_CLIENT_ID || !v.PAYPAL_CLIENT_SECRET)) {
+    throw new ConfigError(
+      `Invalid configuration: ${v.PAYPAL_CLIENT_ID ? "PAYPAL_CLIENT_SECRET" : "PAYPAL_CLIENT_ID"} is required when PAYOUTS is paypal`,
+    );
+  }
   return {
     env: v.NODE_ENV,
     host: v.HOST,
     port: v.PORT,
     sipPort: v.SIP_PORT ?? (v.NODE_ENV === "test" ? 0 : 5060),
+    sip: {
+      trustLoopback: v.SIP_TRUST_LOOPBACK ? v.SIP_TRUST_LOOPBACK === "true" : v.NODE_ENV !== "production",
+      publicHost: v.SIP_PUBLIC_HOST ?? (["0.0.0.0", "::"].includes(v.HOST) ? "127.0.0.1" : v.HOST),
+      sourceRate: v.SIP_SOURCE_RATE,
+      unlistedRate: v.SIP_UNLISTED_RATE,
+      captureRetentionHours: v.SIP_CAPTURE_RETENTION_HOURS,
+    },
     databaseUrl: v.DATABASE_URL,
     dataDir: path.resolve(v.DATA_DIR),
     publicUrl: (v.PUBLIC_URL ?? `http://${v.HOST === "0.0.0.0" ? "127.0.0.1" : v.HOST}:${v.PORT}`).replace(
@@ -274,6 +551,39 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             apiUrl: v.TWILIO_API_URL ?? "https://api.twilio.com",
           }
         : { provider: "sandbox" },
+    numbers: {
+      provider: v.NUMBER_PROVIDER,
+      twilio:
+        v.TWILIO_ACCOUNT_SID && v.TWILIO_AUTH_TOKEN
+          ? {
+              accountSid: v.TWILIO_ACCOUNT_SID,
+              authToken: v.TWILIO_AUTH_TOKEN,
+              apiUrl: v.TWILIO_API_URL ?? "https://api.twilio.com",
+            }
+          : null,
+      telnyx: v.TELNYX_API_KEY
+        ? {
+            apiKey: v.TELNYX_API_KEY,
+            connectionId: v.TELNYX_CONNECTION_ID,
+            apiUrl: v.TELNYX_API_URL ?? "https://api.telnyx.com",
+          }
+        : null,
+      outboundConcurrent: v.OUTBOUND_CALLS_CONCURRENT,
+      outboundDaily: v.OUTBOUND_CALLS_DAILY,
+    },
+    calendars: {
+      mode: v.CALENDARS,
+      google: {
+        clientId: v.GOOGLE_CLIENT_ID ?? "",
+        clientSecret: v.GOOGLE_CLIENT_SECRET ?? "",
+        accountsUrl: v.GOOGLE_ACCOUNTS_URL ?? "https://accounts.google.com",
+        tokenUrl: v.GOOGLE_TOKEN_URL ?? "https://oauth2.googleapis.com/token",
+        apiUrl: v.GOOGLE_API_URL ?? "https://www.googleapis.com",
+      },
+      calendlyApiUrl: v.CALENDLY_API_URL ?? "https://api.calendly.com",
+      jobNimbusApiUrl: v.JOBNIMBUS_API_URL ?? "https://app.jobnimbus.com/api1",
+    },
+    voice: { twilioAuthToken: v.TWILIO_AUTH_TOKEN },
     outbound: {
       allowlist: (v.OUTBOUND_ALLOWLIST ?? "")
         .split(",")
@@ -288,7 +598,104 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: v.WEBHOOK_TIMEOUT_MS,
     },
     trustProxy: parseTrustProxy(v.TRUST_PROXY) ?? false,
+    usage: {
+      debitIntervalSeconds: v.USAGE_DEBIT_INTERVAL_SECONDS,
+      lowBalanceCents: Math.round(v.LOW_BALANCE_USD * 100),
+    },
+    embeddings: v.EMBEDDINGS_BASE_URL
+      ? {
+          baseUrl: v.EMBEDDINGS_BASE_URL.replace(/\/$/, ""),
+          apiKey: v.EMBEDDINGS_API_KEY,
+          model: v.EMBEDDINGS_MODEL,
+        }
+      : null,
+    payments:
+      v.PAYMENTS === "stripe"
+        ? {
+            provider: "stripe",
+            secretKey: v.STRIPE_SECRET_KEY ?? "",
+            webhookSecret: v.STRIPE_WEBHOOK_SECRET,
+            apiUrl: v.STRIPE_API_URL,
+          }
+        : { provider: "sandbox" },
+    lightning:
+      v.LIGHTNING === "lnd"
+        ? {
+            provider: "lnd",
+            restUrl: (v.LND_REST_URL ?? "").replace(/\/$/, ""),
+            macaroon: v.LND_MACAROON ?? "",
+          }
+        : { provider: "sandbox" },
+    exchangeRates:
+      v.EXCHANGE_RATES === "coinbase"
+        ? {
+            provider: "coinbase",
+            url: (v.EXCHANGE_RATES_URL ?? "https://api.coinbase.com").replace(/\/$/, ""),
+          }
+        : { provider: "sandbox" },
+    referrals: { rewardBasisPoints: Math.round(v.REFERRAL_REWARD_PERCENT * 100) },
+    speech: { stt: sttConfig(v), tts: ttsConfig(v) },
+    payouts:
+      v.PAYOUTS === "paypal"
+        ? {
+            provider: "paypal",
+            clientId: v.PAYPAL_CLIENT_ID ?? "",
+            clientSecret: v.PAYPAL_CLIENT_SECRET ?? "",
+            apiUrl: v.PAYPAL_API_URL.replace(/\/$/, ""),
+          }
+        : { provider: "sandbox" },
   };
+}
+
+const trimUrl = (url: string) => url.replace(/\/$/, "");
+
+function sttConfig(v: z.output<typeof envSchema>): Config["speech"]["stt"] {
+  const language = v.SPEECH_LANGUAGE ? { language: v.SPEECH_LANGUAGE } : {};
+  if (v.STT_PROVIDER === "deepgram")
+    return {
+      provider: "deepgram",
+      baseUrl: trimUrl(v.DEEPGRAM_URL),
+      apiKey: v.DEEPGRAM_API_KEY ?? "",
+      model: v.DEEPGRAM_MODEL,
+      ...language,
+    };
+  if (v.STT_PROVIDER === "openai")
+    return {
+      provider: "openai",
+      baseUrl: trimUrl(v.OPENAI_SPEECH_URL),
+      apiKey: v.OPENAI_SPEECH_API_KEY ?? "",
+      model: v.OPENAI_STT_MODEL,
+      ...language,
+    };
+  return { provider: "pocketsphinx" };
+}
+
+function ttsConfig(v: z.output<typeof envSchema>): Config["speech"]["tts"] {
+  if (v.TTS_PROVIDER === "openai")
+    return {
+      provider: "openai",
+      baseUrl: trimUrl(v.OPENAI_SPEECH_URL),
+      apiKey: v.OPENAI_SPEECH_API_KEY ?? "",
+      model: v.OPENAI_TTS_MODEL,
+      voice: v.OPENAI_TTS_VOICE,
+    };
+  if (v.TTS_PROVIDER === "elevenlabs")
+    return {
+      provider: "elevenlabs",
+      baseUrl: trimUrl(v.ELEVENLABS_URL),
+      apiKey: v.ELEVENLABS_API_KEY ?? "",
+      model: v.ELEVENLABS_MODEL,
+      voice: v.ELEVENLABS_VOICE,
+    };
+  if (v.TTS_PROVIDER === "cartesia")
+    return {
+      provider: "cartesia",
+      baseUrl: trimUrl(v.CARTESIA_URL),
+      apiKey: v.CARTESIA_API_KEY ?? "",
+      model: v.CARTESIA_MODEL,
+      voice: v.CARTESIA_VOICE ?? "",
+    };
+  return { provider: "espeak" };
 }
 
 /** Waits before the retries of a webhook delivery, in seconds: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */

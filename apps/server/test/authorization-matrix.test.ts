@@ -140,7 +140,96 @@ describe.each(guarded.map((route) => [`${route.method} ${route.path}`, route] as
   },
 );
 
+/**
+ * The routes anyone may call without a token, named one by one: a new route is public only on purpose.
+ * Each answers only what is public (a public page, a visitor's own chat) or acts on its own input.
+ */
+const PUBLIC_ROUTES = new Set([
+  "healthz",
+  "readyz",
+  "systemInfo",
+  "signupEmail",
+  "signinEmail",
+  "emailVerify",
+  "signinPhoneNumber",
+  "signinPhoneNumberVerify",
+  "allocateTempUserSession",
+  "oneTimeAuth",
+  "devOutbox",
+  "getPublicProfile",
+  "lookupDomain",
+  "getPublicMessages",
+  "twilioInboundSms",
+  "twilioMessageStatus",
+  "visitProfileLink",
+  "getPublicPage",
+  "sendPublicMessage",
+  "ipCorrelator",
+  // Twilio's voice webhook (X-Twilio-Signature checked when a token is set) and its media stream (a signed
+  // one-minute ticket of that call).
+  "twilioVoiceAnswer",
+  "twilioMediaStream",
+  // A public page's visitor talks to the page's published agent: the visitor's anonymous session is checked
+  // by the handler (as for sendPublicMessage); it reaches no account's data, only a call with its agent.
+  "publicVoiceCall",
+  // Google's return from its consent page (a signed state names the account) and the sandbox's stand-in for
+  // that page, which sends codes only back to this server's callback.
+  "googleCallback",
+  "sandboxGoogleConsentPage",
+  "sandboxGoogleConsent",
+  // Money: the sandbox's hosted checkout page (by its unguessable checkout id, like Stripe's) and its form;
+  // Stripe's webhook (Stripe-Signature checked); the sandbox lightning wallet, which pays only the sandbox
+  // node's own invoices and shows the payer the preimage.
+  "sandboxCheckoutPage",
+  "sandboxCheckoutPay",
+  "stripeWebhook",
+  // Billing: the sandbox's subscription checkout and portal pages (their unguessable ids are the key)
+  // and Stripe's signed billing webhook.
+  "sandboxSubscribePage",
+  "sandboxSubscribePay",
+  "sandboxBillingPortalPage",
+  "sandboxBillingPortalCancel",
+  "stripeBillingWebhook",
+  "sandboxLightningWalletPage",
+  "sandboxLightningPay",
+  // Withdrawals: the payouts sandbox's page of one batch (by its unguessable batch id, like the checkout),
+  // and the sandbox lightning wallet's receive form (an invoice of the sandbox wallet, no account's data).
+  "sandboxPayoutsPage",
+  "sandboxLightningReceive",
+  // Payment links: what a link shows to whoever opens it (by its slug: the organisation's display name, the
+  // title and amount the owner chose to publish); paying it is the card checkout with a slug (anonymousWith).
+  "fetchPaymentSlug",
+  // Stripe Connect: the sandbox's stand-in for Stripe's hosted onboarding (by its unguessable onboarding id,
+  // like Stripe's Account Link), which only enables the test account it was made for.
+  "sandboxStripeConnectPage",
+  "sandboxStripeConnectSubmit",
+]);
+
+/**
+ * Guarded routes that a call without any token may still use through one body field (`anonymousWith`): the
+ * handler then acts on that field only. Each is named here on purpose, with its reason.
+ */
+const ANONYMOUS_WITH = new Map([
+  // A payment link's card checkout: credits the link's organisation, answers only the checkout's url.
+  ["checkoutCredit", "slug"],
+  // A payment link's lightning invoice, and its payer's proof (no balance answered).
+  ["requestInvoice", "slug"],
+  ["provePendingInvoicePaid", "slug"],
+]);
+
 describe("the matrix itself", () => {
+  it("names every route usable without a token through a body field explicitly", () => {
+    const open = routeTable
+      .filter((route) => route.anonymousWith)
+      .map((route) => [route.id, route.anonymousWith]);
+    expect(open).toEqual([...ANONYMOUS_WITH.entries()]);
+  });
+
+  it("names every public route (auth none) explicitly", () => {
+    const open = routeTable.filter((route) => route.auth === "none").map((route) => route.id);
+    expect(open.filter((id) => !PUBLIC_ROUTES.has(id))).toEqual([]);
+  });
+
   it("covers every guarded route of the table", () => {
     expect(guarded.length).toBeGreaterThan(0);
     expect(guarded.length).toBe(

@@ -27,8 +27,8 @@ export function createFakeCallLeg(
   const silent = new Int16Array(FRAME_SAMPLES);
   let tick = 0;
   let hungUp: string | null = null;
-  /** Agent frames played: [tick, level]. */
-  const played: { tick: number; level: number }[] = [];
+  /** Agent frames played: the tick, the level and the samples. */
+  const played: { tick: number; level: number; samples: Int16Array }[] = [];
   /** Ticks at which the pipeline cleared the queue, and how many frames it dropped. */
   const clears: { tick: number; dropped: number; at: number }[] = [];
   /** Wall time of each caller frame sent, by tick. */
@@ -43,7 +43,7 @@ export function createFakeCallLeg(
     sentAt.set(tick, performance.now());
     for (const listener of audioListeners) listener(frame);
     const out = outgoing.shift();
-    if (out) played.push({ tick, level: rms(out) });
+    if (out) played.push({ tick, level: rms(out), samples: out });
     for (const waiter of [...waiters])
       if (waiter.check()) {
         waiters.splice(waiters.indexOf(waiter), 1);
@@ -60,7 +60,7 @@ export function createFakeCallLeg(
       if (hungUp !== null) return;
       if (frame.length !== FRAME_SAMPLES) throw new Error(`frames are ${FRAME_SAMPLES} samples`);
       if (outgoing.length === 0) firstFrameAt.push(performance.now());
-      if (options.instantPlayback) played.push({ tick, level: rms(frame) });
+      if (options.instantPlayback) played.push({ tick, level: rms(frame), samples: frame });
       else outgoing.push(frame);
     },
     clearAudio() {

@@ -5,6 +5,10 @@ import { mkdir, readFile, rename } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { accounts, memberships, users } from "../src/db/schema/index.ts";
+import { issueSessionToken } from "../src/modules/auth/sessions.ts";
 import { parseWav } from "../src/modules/voice/audio.ts";
 
 const run = promisify(execFile);
@@ -53,4 +57,20 @@ export function concat(...parts: Int16Array[]): Int16Array {
     at += part.length;
   }
   return out;
+}
+
+/** The demo data's Front Desk agent, its organisation and a session of the organisation's owner. */
+export async function demoFrontDesk(app: FastifyInstance) {
+  const db = app.context.database.db;
+  const rows = await db.select().from(accounts).where(eq(accounts.accountType, "agent"));
+  const agent = rows.find((r) => (r.details as { agentName?: string }).agentName === "Front Desk");
+  if (!agent?.organizationId) throw new Error("demo Front Desk agent missing");
+  const orgId = agent.organizationId;
+  const [owner] = await db
+    .select({ id: users.id })
+    .from(users)
+    .innerJoin(memberships, eq(memberships.userId, users.id))
+    .where(eq(memberships.accountId, orgId));
+  if (!owner) throw new Error("demo owner missing");
+  return { agent, orgId, ownerToken: await issueSessionToken(db, owner.id, orgId) };
 }

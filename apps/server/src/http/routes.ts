@@ -112,6 +112,20 @@ function clientGone(reply: FastifyReply): AbortSignal {
 }
 
 /**
+ * A call of a route that may be public (`anonymousWith`): no token at all (neither `token` nor an
+ * Authorization header) and the named body field present. Any token present is checked as usual.
+ */
+function anonymousCall(route: RouteDefinition, request: FastifyRequest): boolean {
+  if (!route.anonymousWith) return false;
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  if (request.headers.authorization !== undefined || query.token !== undefined) return false;
+  const body = request.body;
+  if (!body || typeof body !== "object") return false;
+  const value = (body as Record<string, unknown>)[route.anonymousWith];
+  return typeof value === "string" && value.trim() !== "";
+}
+
+/**
  * Registers every route of the table with its handler. A table route without a handler, or a handler
  * for a route that is not in the table, stops start-up: the table is the whole API.
  */
@@ -140,7 +154,10 @@ export function registerRoutes(
       handler: async (request, reply) => {
         let access: Access | undefined;
         try {
-          access = route.auth === "none" ? undefined : await context.access.authorize(request, route);
+          access =
+            route.auth === "none" || anonymousCall(route, request)
+              ? undefined
+              : await context.access.authorize(request, route);
           const input = {
             query: route.query ? parseRequestPart(route.query, request.query ?? {}, "query") : undefined,
             params: route.params ? parseRequestPart(route.params, request.params ?? {}, "params") : undefined,
@@ -196,14 +213,20 @@ function registerWebSocketRoute(
   route: RouteDefinition,
   entry: BoundRoute,
 ): void {
-  const prepared = new WeakMap<FastifyRequest, { access: Access | undefined; query: unknown }>();
+  const prepared = new WeakMap<
+    FastifyRequest,
+    { access: Access | undefined; query: unknown; params: unknown }
+  >();
   app.route({
     method: "GET",
     url: toFastifyPath(route.path),
     preValidation: async (request) => {
       const access = route.auth === "none" ? undefined : await context.access.authorize(request, route);
       const query = route.query ? parseRequestPart(route.query, request.query ?? {}, "query") : undefined;
-      prepared.set(request, { access, query });
+      const params = route.params
+        ? parseRequestPart(route.params, request.params ?? {}, "params")
+        : undefined;
+      prepared.set(request, { access, query, params });
     },
     handler: async () => {
       throw new ApiError(426, "Connect to this address with a WebSocket.");
@@ -214,7 +237,7 @@ function registerWebSocketRoute(
       socket.once("close", () => aborted.abort());
       Promise.resolve(
         entry.handler(
-          { query: state?.query, params: undefined, body: undefined } as RouteInput<RouteDefinition>,
+          { query: state?.query, params: state?.params, body: undefined } as RouteInput<RouteDefinition>,
           {
             app: context,
             request,

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 const isApiPath = (url: string) => url === "/api" || url.startsWith("/api/") || url.startsWith("/internal/");
 
@@ -9,7 +9,17 @@ const isApiPath = (url: string) => url === "/api" || url.startsWith("/api/") || 
  * Serves the built web app from the API's own port: hashed assets cached for a year, `index.html`
  * (never cached) for any other GET that is not an API path, a JSON 404 for unknown API paths.
  */
-export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  distDir: string,
+  options: {
+    /**
+     * Public pages (`/{username}`): true when it answered, false to let the web app answer. A boolean, not
+     * the reply: a reply is a thenable, and awaiting it yields undefined once it is sent.
+     */
+    servePage?: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+  } = {},
+): Promise<void> {
   const indexFile = path.join(distDir, "index.html");
   const built = existsSync(indexFile);
   if (built) {
@@ -29,19 +39,36 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
 
   app.get("/", { schema: { hide: true } }, (_request, reply) => reply.redirect("/app"));
 
+  const notBuilt = (reply: FastifyReply) =>
+    reply
+      .status(503)
+      .type("text/plain; charset=utf-8")
+      .send("The Switchboard web app is not built yet. Run `npm run build`, or `npm start` which builds it.");
+
+  // Public pages (`/{username}`, `/u/{username}`), rendered by the server: title, description and Open Graph
+  // in the HTML. A one-segment path that names no page is a file of the build or the app's own page.
+  const { servePage } = options;
+  if (servePage) {
+    const page = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (isApiPath(request.url.split("?")[0] ?? "/")) return reply.callNotFound();
+      if (await servePage(request, reply)) return reply;
+      if (!built) return notBuilt(reply);
+      const name = (request.params as { name?: string }).name ?? "";
+      if (name.includes(".") && !request.url.startsWith("/u/")) return reply.sendFile(name);
+      reply.header("cache-control", "no-cache");
+      return reply.sendFile("index.html", distDir);
+    };
+    app.get("/:name", { schema: { hide: true } }, page);
+    app.get("/u/:name", { schema: { hide: true } }, page);
+    app.get("/u/:name/card.svg", { schema: { hide: true } }, page);
+  }
+
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split("?")[0] ?? "/";
     if (isApiPath(pathname) || (request.method !== "GET" && request.method !== "HEAD")) {
       return reply.status(404).send({ success: false, message: `Not found: ${request.method} ${pathname}` });
     }
-    if (!built) {
-      return reply
-        .status(503)
-        .type("text/plain; charset=utf-8")
-        .send(
-          "The Switchboard web app is not built yet. Run `npm run build`, or `npm start` which builds it.",
-        );
-    }
+    if (!built) return notBuilt(reply);
     reply.header("cache-control", "no-cache");
     return reply.sendFile("index.html", distDir);
   });

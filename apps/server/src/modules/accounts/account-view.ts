@@ -21,6 +21,16 @@ export function displayNameOf(row: AccountRow): string {
   return row.username;
 }
 
+/** The name an agent is shown by. */
+export function agentNameOf(details: unknown, username: string | null): string | null {
+  const record = (details ?? {}) as Record<string, unknown>;
+  for (const key of ["agentName", "displayName", "name"]) {
+    const value = record[key];
+    if (typeof value === "string" && value.trim()) return value.trim();
+  }
+  return username;
+}
+
 /** An account row as the API shows it. */
 export function toApiAccount(row: AccountRow): Account {
   return {

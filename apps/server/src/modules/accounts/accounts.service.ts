@@ -167,7 +167,10 @@ export function createAccountsService(deps: { repo: AccountsRepository; storage:
 
     async publicProfile(username: string): Promise<PublicAccount> {
       const row = await repo.findByUsername(username);
-      if (!row || row.disabledAt) throw notFound(ACCOUNT_MESSAGES.profileNotFound);
+      // An owner may keep the page private (linksConfig.published false, see the profiles module).
+      const linksConfig = row?.details.linksConfig as { published?: unknown } | undefined;
+      if (!row || row.disabledAt || linksConfig?.published === false)
+        throw notFound(ACCOUNT_MESSAGES.profileNotFound);
       const image = row.details.image;
       return {
         username: row.username,

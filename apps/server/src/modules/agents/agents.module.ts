@@ -9,13 +9,20 @@ import { createTemplatesRepository } from "./templates.repository.ts";
 import { createTemplatesService } from "./templates.service.ts";
 
 /** Agents (staging and production configuration, versions), the organisations' templates and apps. */
-export function createAgentsModule(context: AppContext, deps: { hierarchy: HierarchyModule }) {
+export function createAgentsModule(
+  context: AppContext,
+  deps: {
+    hierarchy: HierarchyModule;
+    knowledgeBasesOf?: (orgId: number, ids: number[]) => Promise<number[]>;
+  },
+) {
   const db = context.database.db;
   const templatesRepository = createTemplatesRepository(db);
   const agents = createAgentsService({
     repo: createAgentsRepository(db),
     access: context.access,
     findTemplate: templatesRepository.find,
+    ...(deps.knowledgeBasesOf ? { knowledgeBasesOf: deps.knowledgeBasesOf } : {}),
   });
   const apps = createAppsService({
     repo: createAppsRepository(db),

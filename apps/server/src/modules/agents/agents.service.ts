@@ -5,6 +5,7 @@ import {
   type CampaignApp,
   type CampaignFields,
   type CampaignsAnswer,
+  KB_MESSAGES,
   PROMPT_REQUIRED_MESSAGE,
   STALE_SAVE_MESSAGE,
   type Stage,
@@ -39,6 +40,9 @@ export const DEFAULT_CAMPAIGN: CampaignFields = {
   voice: null,
   greeting: null,
   variables: {},
+  knowledgeBaseIds: [],
+  voicemailAction: "leave_message",
+  voicemailMessage: null,
 };
 const FIELD_KEYS = Object.keys(DEFAULT_CAMPAIGN) as (keyof CampaignFields)[];
 
@@ -86,6 +90,8 @@ type Deps = {
   access: AccessResolver;
   /** A template by id (not deleted), to check that a campaign links only to one its account may use. */
   findTemplate: (id: number) => Promise<{ ownerAccountId: number | null } | null>;
+  /** The knowledge bases of the organisation among `ids` (the knowledge-base module); unknown ids refuse. */
+  knowledgeBasesOf?: (orgId: number, ids: number[]) => Promise<number[]>;
 };
 
 export function createAgentsService(deps: Deps) {
@@ -178,6 +184,15 @@ export function createAgentsService(deps: Deps) {
     if (body.voice !== undefined) next.voice = body.voice;
     if (body.greeting !== undefined) next.greeting = body.greeting;
     if (body.variables !== undefined) next.variables = body.variables;
+    if (body.voicemailAction !== undefined) next.voicemailAction = body.voicemailAction;
+    if (body.voicemailMessage !== undefined) next.voicemailMessage = body.voicemailMessage?.trim() || null;
+    if (body.knowledgeBaseIds !== undefined) {
+      const ids = [...new Set(body.knowledgeBaseIds)];
+      const found =
+        ids.length > 0 && deps.knowledgeBasesOf ? await deps.knowledgeBasesOf(ref.orgId, ids) : [];
+      if (found.length !== ids.length) throw badRequest(KB_MESSAGES.unknownKnowledgeBase);
+      next.knowledgeBaseIds = ids;
+    }
     const row = await repo.writeConfig(ref, "staging", next, body.revision);
     if (!row) {
       const latest = await repo.findConfig(ref, "staging");

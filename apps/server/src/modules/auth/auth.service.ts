@@ -9,6 +9,7 @@ import { storedPhoneNumber } from "../accounts/phone-number.ts";
 import { platformPartner } from "../accounts/platform-partner.ts";
 import { createDomainsRepository } from "../domains/domains.repository.ts";
 import { toProfile } from "../domains/domains.service.ts";
+import { recordReferral } from "../referrals/referrals.repository.ts";
 import { type AuthRepository, type CodePurpose, createAuthRepository } from "./auth.repository.ts";
 import { issueSessionToken } from "./sessions.ts";
 
@@ -194,6 +195,13 @@ export function createAuthService(deps: Deps) {
         },
         { userId },
       );
+      // Signed up through a referral link: the referrer (resolved when the code was sent) earns from its payments.
+      if (typeof payload.referrerAccountId === "number" && typeof payload.target === "string")
+        await recordReferral(db, {
+          referredAccountId: account.id,
+          referrerAccountId: payload.referrerAccountId,
+          target: payload.target,
+        });
       return { userId, account };
     });
   }
@@ -207,6 +215,7 @@ export function createAuthService(deps: Deps) {
       accountId?: number;
       externalAccountId?: string;
       tempUserToken?: string;
+      target?: string;
       ip: string;
       host?: string;
     }) {
@@ -229,13 +238,26 @@ export function createAuthService(deps: Deps) {
         if (parent.settings.allowSignup === false)
           throw new ApiError(403, "Sign-up is closed for this partner.");
       }
-      const { ip, email, host: _host, ...payload } = input;
+      // A referral link names its referrer by username: an unknown, disabled or deleted one refers nobody
+      // (the sign-up goes on); an agent account refers for its organisation, whose wallet gets the rewards.
+      const referrer = input.target ? await deps.accounts.findByUsername(input.target) : null;
+      const referrerAccountId =
+        referrer && !referrer.disabledAt
+          ? referrer.accountType === "agent" && referrer.organizationId
+            ? referrer.organizationId
+            : referrer.id
+          : null;
+      const { ip, email, host: _host, target: _target, ...payload } = input;
       await sendCode({
         purpose: "signup",
         channel: "email",
         address: email,
         ip,
-        payload: { ...payload, ...(accountId ? { accountId } : {}) },
+        payload: {
+          ...payload,
+          ...(accountId ? { accountId } : {}),
+          ...(referrerAccountId && input.target ? { referrerAccountId, target: input.target } : {}),
+        },
         brand,
       });
       return { success: true as const, message: `We sent a 6-digit code to ${email}.` };

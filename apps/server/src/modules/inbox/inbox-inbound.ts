@@ -1,9 +1,15 @@
 import { randomUUID } from "node:crypto";
+import { PUBLIC_CHAT_PER_HOUR, PUBLIC_CHAT_PER_MINUTE, PUBLIC_MESSAGES } from "@switchboard/api";
 import { formatPhoneNumber, normalizeAddress } from "@switchboard/core";
-import { notFound } from "../../http/api-error.ts";
+import { and, eq, gt, sql } from "drizzle-orm";
+import type { AccountRow } from "../../access/access.ts";
+import { conversationMessages } from "../../db/schema/index.ts";
+import { ApiError, notFound } from "../../http/api-error.ts";
 import type { JobAttempt } from "../../jobs/job.ts";
 import { displayName } from "../runtime/agent-turn.ts";
 import type { ConversationRow } from "../runtime/conversations.repository.ts";
+import type { MessageRow, RoomRow } from "./inbox.repository.ts";
+import type { InboxAgentText } from "./inbox-agent-text.ts";
 import type { InboundSms, InboxDeps } from "./inbox-deps.ts";
 import type { InboxSending } from "./inbox-send.ts";
 import type { InboxViews } from "./inbox-views.ts";
@@ -14,10 +20,30 @@ import { aiReplyJob } from "./jobs.ts";
 const TURNS_PER_REPLY_JOB = 3;
 
 /** Text messages from outside and the AI agent's replies to them (the AI reply job). */
-export function createInboxInbound(deps: InboxDeps, views: InboxViews, sending: InboxSending) {
+export function createInboxInbound(
+  deps: InboxDeps,
+  views: InboxViews,
+  sending: InboxSending,
+  listeners?: Pick<InboxAgentText, "notifyInbound" | "notifyReply">,
+) {
   const { repo } = deps;
   const { publishMessage } = views;
   const { stageOf, sessionFor, deliver } = sending;
+  /** Told of every message from outside once it is stored (notifications). */
+  const inboundListeners = new Set<(room: RoomRow, message: MessageRow) => void | Promise<void>>();
+  function onInbound(listener: (room: RoomRow, message: MessageRow) => void | Promise<void>) {
+    inboundListeners.add(listener);
+    return () => inboundListeners.delete(listener);
+  }
+  async function tellInbound(room: RoomRow, message: MessageRow) {
+    for (const listener of inboundListeners) {
+      try {
+        await listener(room, message);
+      } catch (error) {
+        deps.log.warn({ err: error, roomId: room.id }, "inbound message listener failed");
+      }
+    }
+  }
 
   /**
    * A text message from outside reached an agent's number (phone simulator or carrier webhook, after its
@@ -91,14 +117,101 @@ export function createInboxInbound(deps: InboxDeps, views: InboxViews, sending: 
       await deps.webhooks?.emit(orgId, "message.received", messageEventData(room, message, to), {
         transaction: t.tx,
       });
-      return { room, message, answer };
+      return { room, message, answer, conversationUuid: conversation.uuid };
     });
     if (received === "duplicate") return { duplicate: true, roomId: null };
     if (received === "no agent") throw notFound("No agent has this number.");
+    deps.webhooks?.wake();
+    await publishMessage(received.room, received.message);
+    // Before the reply is woken: a listener may turn the AI agent off (an opt-out word).
+    await listeners?.notifyInbound({
+      room: received.room,
+      message: received.message,
+      conversationUuid: received.conversationUuid,
+    });
+    if (received.answer) deps.jobs.wake(aiReplyJob);
+    await tellInbound(received.room, received.message);
+    return { duplicate: false, roomId: received.room.id };
+  }
+
+  /**
+   * A visitor of a public page (an anonymous session's user) writes to the page's agent: the web-chat room
+   * of that visitor and agent in the organisation's inbox, the message, and the AI reply's job, all or
+   * nothing. At most PUBLIC_CHAT_PER_MINUTE and PUBLIC_CHAT_PER_HOUR messages per visitor and agent.
+   */
+  async function receiveWebChat(input: { agent: AccountRow; visitorUserId: number; text: string }) {
+    const { agent, visitorUserId, text } = input;
+    const orgId = agent.organizationId;
+    if (orgId === null) throw notFound(PUBLIC_MESSAGES.chatNotFound);
+    const address = `visitor-${visitorUserId}`;
+    const blocked = await repo.isBlocked(orgId, address);
+    const stage = await stageOf(agent, orgId);
+    const received = await deps.transaction(async (t) => {
+      await t.tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`web-chat:${agent.id}:${address}`}))`);
+      let room = await t.repo.findWebRoom(agent.id, address);
+      if (room) {
+        const sent = async (ms: number) => {
+          const [row] = await t.tx
+            .select({ n: sql<number>`count(*)::int` })
+            .from(conversationMessages)
+            .where(
+              and(
+                eq(conversationMessages.roomId, (room as RoomRow).id),
+                eq(conversationMessages.role, "user"),
+                gt(conversationMessages.createdAt, new Date(Date.now() - ms)),
+              ),
+            );
+          return row?.n ?? 0;
+        };
+        if ((await sent(60_000)) >= PUBLIC_CHAT_PER_MINUTE || (await sent(3_600_000)) >= PUBLIC_CHAT_PER_HOUR)
+          throw new ApiError(429, PUBLIC_MESSAGES.chatLimited);
+      } else {
+        room = await t.conversations.createRoom(
+          {
+            id: randomUUID(),
+            orgId,
+            agentAccountId: agent.id,
+            channel: "web",
+            kind: "live",
+            externalAddress: address,
+            title: `Web visitor ${visitorUserId}`,
+            folder: blocked ? "agent" : "priority",
+          },
+          [
+            { kind: "agent", accountId: agent.id, displayName: displayName(agent, "agentName") },
+            { kind: "external", userId: visitorUserId, address, displayName: "Web visitor" },
+          ],
+        );
+      }
+      const conversation = await sessionFor(t, room, agent, "inbound", stage);
+      const message = await t.conversations.insertMessage({
+        orgId,
+        roomId: room.id,
+        conversationUuid: conversation.uuid,
+        role: "user",
+        senderAddress: address,
+        text,
+        media: [],
+        deliveryStatus: "received",
+      });
+      await t.conversations.updateConversation(conversation.uuid, { lastActivityAt: message.createdAt });
+      room =
+        (await t.repo.updateRoom(room.id, {
+          lastInboundMessageId: message.id,
+          ...(room.status !== "open" ? { status: "open" as const } : {}),
+        })) ?? room;
+      const answer = room.aiAgentEnabled && !blocked;
+      if (answer) await deps.jobs.send(aiReplyJob, { roomId: room.id }, { transaction: t.tx });
+      await deps.webhooks?.emit(orgId, "message.received", messageEventData(room, message, agent.username), {
+        transaction: t.tx,
+      });
+      return { room, message, answer };
+    });
     if (received.answer) deps.jobs.wake(aiReplyJob);
     deps.webhooks?.wake();
     await publishMessage(received.room, received.message);
-    return { duplicate: false, roomId: received.room.id };
+    await tellInbound(received.room, received.message);
+    return received;
   }
 
   /**
@@ -129,11 +242,16 @@ export function createInboxInbound(deps: InboxDeps, views: InboxViews, sending: 
     if (last?.role !== "user") return false;
     const { staging, production } = await deps.agents.campaignsOf({ id: agent.id, orgId: room.orgId });
     const model = await deps.models.modelFor(room.orgId);
+    const campaign = production ?? staging;
+    // A conversation an outbound task started carries the task's variables ({column} in the instructions).
+    const taskVariables = conversation.outcome.taskVariables as Record<string, string> | undefined;
     const run = deps.turns.respond(
       {
         agent,
         organization: await deps.access.loadAccount(room.orgId),
-        campaign: production ?? staging,
+        campaign: taskVariables
+          ? { ...campaign, variables: { ...campaign.variables, ...taskVariables } }
+          : campaign,
         stage: production ? "production" : "staging",
         room,
         conversation,
@@ -165,11 +283,12 @@ export function createInboxInbound(deps: InboxDeps, views: InboxViews, sending: 
         );
     }
     await publishMessage(current ?? room, message);
+    await listeners?.notifyReply({ room: current ?? room, message });
     return true;
   }
 
   /** Resolves when every AI reply queued so far has been answered or has failed for good (tests). */
   const idle = () => deps.jobs.idle([aiReplyJob]);
 
-  return { receiveInbound, replyJob, idle };
+  return { receiveInbound, receiveWebChat, onMessageFromOutside: onInbound, replyJob, idle };
 }

@@ -60,7 +60,10 @@ export function createInboxSending(deps: InboxDeps, views: InboxViews) {
 
   /** Sends a stored outbound message through the SMS provider and keeps its delivery state. */
   async function deliver(room: RoomRow, agent: AccountRow, message: MessageRow): Promise<MessageRow> {
-    if (!room.externalAddress || !agent.switchboardPhoneNumber) return message;
+    // Web-chat rooms have no carrier: the visitor reads the message from the page.
+    if (room.channel === "web")
+      return (await repo.setDelivery(message.id, { deliveryStatus: "delivered" })) ?? message;
+    if (room.channel !== "sms" || !room.externalAddress || !agent.switchboardPhoneNumber) return message;
     try {
       const sent = await deps.sms.send({
         to: room.externalAddress,

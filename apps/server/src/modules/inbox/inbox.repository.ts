@@ -234,6 +234,23 @@ export function createInboxRepository(db: Database) {
     findRoom,
 
     /** The live text-message room between an agent and an outside address (the newest). */
+    async findWebRoom(agentId: number, address: string): Promise<RoomRow | null> {
+      const [row] = await db
+        .select()
+        .from(rooms)
+        .where(
+          and(
+            eq(rooms.agentAccountId, agentId),
+            eq(rooms.externalAddress, address),
+            eq(rooms.channel, "web"),
+            eq(rooms.kind, "live"),
+          ),
+        )
+        .orderBy(desc(rooms.createdAt))
+        .limit(1);
+      return row ?? null;
+    },
+
     async findSmsRoom(agentId: number, address: string): Promise<RoomRow | null> {
       const [row] = await db
         .select()

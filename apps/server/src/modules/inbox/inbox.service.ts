@@ -1,3 +1,4 @@
+import { createInboxAgentText } from "./inbox-agent-text.ts";
 import type { InboxDeps } from "./inbox-deps.ts";
 import { createInboxInbound } from "./inbox-inbound.ts";
 import { createInboxLists } from "./inbox-list.ts";
@@ -19,12 +20,16 @@ export function createInboxService(deps: InboxDeps) {
   const views = createInboxViews(deps);
   const sending = createInboxSending(deps, views);
   const { send } = sending;
+  const agentText = createInboxAgentText(deps, views, sending);
   return {
     scopeOf: views.scopeOf,
     scopeOfAccount: views.scopeOfAccount,
     ...createInboxLists(deps, views),
     send,
-    ...createInboxInbound(deps, views, sending),
+    ...createInboxInbound(deps, views, sending, agentText),
+    agentText: agentText.agentText,
+    onInbound: agentText.onInbound,
+    onAgentReply: agentText.onAgentReply,
     ...createInboxRooms(deps, views),
     ...createInboxReadState(deps, views),
     ...createInboxRealtime(deps, views),

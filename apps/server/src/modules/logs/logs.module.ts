@@ -1,4 +1,5 @@
 import type { AppContext } from "../../app-context.ts";
+import { createUsageRepository } from "../usage/usage.repository.ts";
 import { scopeOf } from "./log-scope.ts";
 import { createLogsRepository } from "./logs.repository.ts";
 import { logsRoutes } from "./logs.routes.ts";
@@ -21,11 +22,14 @@ export function createLogsModule(context: AppContext, deps: { now?: () => number
     fieldsOf: logs.fieldsOf,
     ...clock,
   });
+  const usage = createUsageRepository(db);
   const stats = createStatsService({
     db,
     repo,
     scopeOf: scope,
     loadAccount: context.access.loadAccount,
+    planOf: usage.planOf,
+    debitedThisPeriod: usage.debitedIn,
     ...clock,
   });
   return { logs, metrics, stats, routes: logsRoutes(logs, metrics, stats) };

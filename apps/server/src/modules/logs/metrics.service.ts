@@ -15,6 +15,7 @@ import {
   LOG_FIXED_FIELDS,
   METRIC_DEFAULTS,
   resolveLogDateWindow,
+  TASK_METRIC_FIELDS,
   validateFormula,
 } from "@switchboard/core";
 import { eq, type SQL, sql } from "drizzle-orm";
@@ -350,6 +351,7 @@ export function createMetricsService(deps: Deps) {
         ...LOG_FIXED_FIELDS,
         ...fields,
         APPOINTMENT_BOOKED_FIELD,
+        ...TASK_METRIC_FIELDS,
         ...Object.keys(DEFAULT_FILTER_FIELD_TYPES),
       ]),
     ];

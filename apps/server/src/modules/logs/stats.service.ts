@@ -15,6 +15,17 @@ import type { Access, AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts } from "../../db/schema/index.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
+import { billingPeriod } from "../usage/billing-period.ts";
+import {
+  LIST_PRICES_USD,
+  microsToUsd,
+  type PricedUsage,
+  priceUsage,
+  pricingOf,
+  type UsagePricing,
+  unitPriceUsd,
+} from "../usage/pricing.ts";
+import { USAGE_SQL } from "../usage/usage.repository.ts";
 import type { LogScope } from "./log-scope.ts";
 import type { LogsRepository } from "./logs.repository.ts";
 import { param } from "./sql.ts";
@@ -29,15 +40,8 @@ import { param } from "./sql.ts";
  * voiceTier advanced); number — phone numbers held, none until the deployment rents numbers.
  */
 
-/** List prices of this deployment in USD per unit: a number per day, a token, a minute, a message. */
-export const USAGE_PRICES: UsageBuckets = {
-  number: 1.15 / 30,
-  tokens: 0.000002,
-  voice: 0.08,
-  advancedVoice: 0.15,
-  "outbound-message": 0.0079,
-  "inbound-message": 0.0079,
-};
+/** List prices of this deployment in USD per unit (the prices of usage no plan prices). */
+export const USAGE_PRICES: UsageBuckets = LIST_PRICES_USD;
 
 export const STATS_MESSAGES = {
   campaignNotFound: "Campaign not found",
@@ -56,18 +60,14 @@ const zero = (): UsageBuckets => ({
   "inbound-message": 0,
 });
 
-function roundCents(value: number): number {
-  return Math.round(value * 1_000_000) / 1_000_000;
-}
+const roundUsd = (value: number) => Math.round(value * 1_000_000) / 1_000_000;
 
-function costsOf(buckets: UsageBuckets): UsageBuckets {
+/** Costs in USD per bucket from millionths of a cent (rounded to a millionth of a dollar for the answer). */
+function costsOf(priced: PricedUsage): UsageBuckets {
   const out = zero();
-  for (const bucket of USAGE_BUCKETS) out[bucket] = roundCents(buckets[bucket] * USAGE_PRICES[bucket]);
+  for (const bucket of USAGE_BUCKETS) out[bucket] = roundUsd(microsToUsd(priced.costs[bucket]));
   return out;
 }
-
-const total = (buckets: UsageBuckets) =>
-  roundCents(USAGE_BUCKETS.reduce((sum, bucket) => sum + buckets[bucket], 0));
 
 /** Start (UTC midnight ms) of the bucket holding `day`. */
 function bucketStart(day: number, frequency: Frequency): number {
@@ -83,26 +83,6 @@ function nextBucket(start: number, frequency: Frequency): number {
   if (frequency === "week") return start + 7 * DAY_MS;
   const date = new Date(start);
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
-}
-
-/** A billing period starts on the day of month the account was created (clamped to short months). */
-export function billingPeriod(anchor: Date, now: number, which: "current" | "previous") {
-  const at = new Date(now);
-  const anchorDay = anchor.getUTCDate();
-  const startIn = (year: number, month: number) => {
-    const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-    return Date.UTC(year, month, Math.min(anchorDay, last));
-  };
-  let year = at.getUTCFullYear();
-  let month = at.getUTCMonth();
-  if (startIn(year, month) > now) month -= 1;
-  if (which === "previous") month -= 1;
-  const start = startIn(year, month);
-  const first = new Date(start);
-  year = first.getUTCFullYear();
-  month = first.getUTCMonth();
-  const end = startIn(year, month + 1) - 1;
-  return { start, end };
 }
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -127,6 +107,10 @@ type Deps = {
   repo: LogsRepository;
   scopeOf: (target: AccountRow) => Promise<LogScope>;
   loadAccount: (id: number) => Promise<AccountRow | null>;
+  /** The plan an organisation's usage is priced by (usage/pricing.ts); none: list prices. */
+  planOf: (orgId: number) => Promise<Parameters<typeof pricingOf>[0]>;
+  /** Cents the usage debits charged an organisation in the billing period starting at `periodStart`. */
+  debitedThisPeriod?: (orgId: number, periodStart: number) => Promise<number>;
   now?: () => number;
 };
 
@@ -185,17 +169,14 @@ export function createStatsService(deps: Deps) {
     const [usageRows, voiceRows] = await Promise.all([
       deps.repo.query<{ bucket: number; tokens: number; sms_out: number; sms_in: number }>(
         sql`SELECT ${bucket(sql`created_at`)} AS bucket,
-          coalesce(sum(total_tokens), 0)::float8 AS tokens,
-          coalesce(sum(messages_out) FILTER (WHERE channel = 'sms'), 0)::float8 AS sms_out,
-          coalesce(sum(messages_in) FILTER (WHERE channel = 'sms'), 0)::float8 AS sms_in
+          ${USAGE_SQL.tokens} AS tokens, ${USAGE_SQL.smsOut} AS sms_out, ${USAGE_SQL.smsIn} AS sms_in
           FROM runtime_usage WHERE ${scopeCondition(scope, "org_id", "agent_account_id")}
           AND created_at >= ${instant(start)} AND created_at <= ${instant(end)} GROUP BY 1`,
       ),
       deps.repo.query<{ bucket: number; voice: number; advanced: number }>(
         sql`SELECT ${bucket(sql`"timestamp"`)} AS bucket,
-          coalesce(sum(ceil(duration / 60.0)) FILTER (WHERE coalesce(data ->> 'voiceTier', '') <> 'advanced'), 0)::float8 AS voice,
-          coalesce(sum(ceil(duration / 60.0)) FILTER (WHERE data ->> 'voiceTier' = 'advanced'), 0)::float8 AS advanced
-          FROM conversation_logs WHERE ${scopeCondition(scope, "org_id", "agent_id")} AND data ->> 'channel' = 'voice'
+          ${USAGE_SQL.voice} AS voice, ${USAGE_SQL.advanced} AS advanced
+          FROM conversation_logs WHERE ${scopeCondition(scope, "org_id", "agent_id")} AND ${USAGE_SQL.isVoice}
           AND "timestamp" >= ${instant(start)} AND "timestamp" <= ${instant(end)} GROUP BY 1`,
       ),
     ]);
@@ -222,6 +203,17 @@ export function createStatsService(deps: Deps) {
 
     const giveCosts = query.giveCosts === "true";
     const combine = query.combineCosts === "true";
+    // Priced by the organisation's plan (an organisation or its agent), with the same function the usage
+    // debits charge by; above organisations (several of them), at list prices.
+    const orgId =
+      access.target.accountType === "organization"
+        ? access.target.id
+        : access.target.accountType === "agent"
+          ? access.target.organizationId
+          : null;
+    const pricing: UsagePricing = pricingOf(orgId ? await deps.planOf(orgId) : null);
+    const prices = zero();
+    for (const key of USAGE_BUCKETS) prices[key] = unitPriceUsd(pricing.buckets[key], totals[key]);
     const answer: {
       success: true;
       startDate: string;
@@ -229,8 +221,10 @@ export function createStatsService(deps: Deps) {
       frequency: Frequency;
       usage: UsageBuckets;
       prices: UsageBuckets;
+      plan: string | null;
       costs?: UsageBuckets;
       totalCost?: number;
+      debitedCents?: number;
       timeseries?: UsagePointAnswer[];
     } = {
       success: true,
@@ -238,25 +232,40 @@ export function createStatsService(deps: Deps) {
       endDate: isoDate(end),
       frequency,
       usage: totals,
-      prices: USAGE_PRICES,
+      prices,
+      plan: pricing.planName,
     };
     if (giveCosts) {
-      answer.costs = costsOf(totals);
-      if (combine) answer.totalCost = total(answer.costs);
+      const priced = priceUsage(pricing, totals);
+      answer.costs = costsOf(priced);
+      if (combine) answer.totalCost = roundUsd(microsToUsd(priced.total));
     }
+    // The current period of an organisation (or its agent): what the usage debits charged in it so far.
+    if (current && orgId && access.target.accountType === "organization" && deps.debitedThisPeriod)
+      answer.debitedCents = await deps.debitedThisPeriod(orgId, start);
     if (query.timeseries) {
       const input = [...buckets.entries()].map(([bucket, values]) => ({
         date: formatUsageDate(bucket),
         ...values,
       }));
       const series = current && frequency === "day" ? padUsageSeries(input, USAGE_PADDING_DAYS) : input;
+      // Tiers count from the start of the range: each point costs what it added to the running total.
+      const running = zero();
+      let before = priceUsage(pricing, running);
       answer.timeseries = series.map((point) => {
         const values: UsageBuckets = zero();
-        for (const key of USAGE_BUCKETS) values[key] = Number(point[key] ?? 0);
+        for (const key of USAGE_BUCKETS) {
+          values[key] = Number(point[key] ?? 0);
+          running[key] += values[key];
+        }
         const out: UsagePointAnswer = { date: point.date, ...values };
         if (giveCosts) {
-          out.costs = costsOf(values);
-          if (combine) out.totalCost = total(out.costs);
+          const after = priceUsage(pricing, running);
+          const added: PricedUsage = { costs: { ...after.costs }, total: after.total - before.total };
+          for (const key of USAGE_BUCKETS) added.costs[key] = after.costs[key] - before.costs[key];
+          before = after;
+          out.costs = costsOf(added);
+          if (combine) out.totalCost = roundUsd(microsToUsd(added.total));
         }
         return out;
       });

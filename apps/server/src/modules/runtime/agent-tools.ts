@@ -3,7 +3,7 @@ import { jsonSchema, type ToolSet, tool } from "ai";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { findBuiltInApp } from "../agents/built-in-apps.ts";
-import { TOOL_EXECUTORS, type ToolContext } from "./tool-executors.ts";
+import { KNOWLEDGE_TOOL, searchKnowledgeBase, TOOL_EXECUTORS, type ToolContext } from "./tool-executors.ts";
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -62,6 +62,19 @@ export function buildAgentTools(refs: readonly AgentFunctionRef[], context: Tool
         },
       }),
       execute: (args: Record<string, unknown>) => execute(args, context),
+    });
+  }
+  if (context.knowledge && context.knowledge.knowledgeBaseIds.length > 0) {
+    tools[KNOWLEDGE_TOOL] = tool({
+      description:
+        "Search the organisation's knowledge base (its website and documents) for facts to answer the person's question. Answer from the passages found and name the source (its title or web address); if nothing matches, say you don't know.",
+      inputSchema: jsonSchema<{ query: string }>({
+        type: "object",
+        properties: { query: { type: "string", description: "The question, or the words to look up" } },
+        required: ["query"],
+        additionalProperties: false,
+      }),
+      execute: (args: { query: string }) => searchKnowledgeBase(args, context),
     });
   }
   return tools;

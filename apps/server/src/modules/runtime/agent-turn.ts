@@ -5,6 +5,7 @@ import type { Outbound } from "../../http/outbound.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import { replaceTemplateVariables } from "../agents/templates.service.ts";
+import type { AgentCalendar } from "../calendars/agent-calendar.ts";
 import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { buildAgentTools, enabledFunctions } from "./agent-tools.ts";
 import { type EngineEvent, runTurn, type TurnUsage, toModelMessages } from "./conversation-engine.ts";
@@ -14,9 +15,8 @@ import type {
   MessageRow,
   RoomRow,
 } from "./conversations.repository.ts";
-import type { ScheduleRepository } from "./schedule.repository.ts";
 import { agentTimeZone, buildSystemPrompt, type Channel } from "./system-prompt.ts";
-import type { ToolContext, TurnState } from "./tool-executors.ts";
+import type { KnowledgeSearch, ToolContext, TurnState } from "./tool-executors.ts";
 
 /**
  * An agent turn with its storage: the engine's events pass through, and the finished turn is kept — the
@@ -47,12 +47,14 @@ export type TurnSubject = {
 
 type Deps = {
   conversations: ConversationsRepository;
-  schedule: ScheduleRepository;
+  calendar: AgentCalendar;
   sms: SmsProvider;
   webhookSettings: (orgId: number) => Promise<{ url: string; secret: string } | null>;
   outbound: Pick<Outbound, "fetchText">;
   /** The organisation's webhooks: events of the agents' tools (appointment.booked). */
   webhooks?: WebhookEvents;
+  /** The knowledge-base search behind the knowledge tool of agents given knowledge bases. */
+  knowledge?: KnowledgeSearch;
   log: FastifyBaseLogger;
   maxSteps: number;
   toolTimeoutMs: number;
@@ -187,12 +189,15 @@ export function createAgentTurns(deps: Deps) {
       preview: false,
       state,
       now,
-      schedule: deps.schedule,
+      calendar: deps.calendar,
       sms: deps.sms,
       webhookSettings: () => deps.webhookSettings(room.orgId),
       toolTimeoutMs: deps.toolTimeoutMs,
       outbound: deps.outbound,
       ...(deps.webhooks ? { webhooks: deps.webhooks } : {}),
+      ...(deps.knowledge && (campaign.knowledgeBaseIds ?? []).length > 0
+        ? { knowledge: { knowledgeBaseIds: campaign.knowledgeBaseIds, search: deps.knowledge } }
+        : {}),
     };
     const turn = runTurn({
       model,

@@ -2,9 +2,9 @@ import type { FastifyBaseLogger } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelScript, type ModelServer, startModelServer } from "../../../test/model-protocol-server.ts";
 import { createLanguageModel, type LlmProvider } from "../../providers/llm/language-model.ts";
+import type { AgentCalendar } from "../calendars/agent-calendar.ts";
 import { buildAgentTools, enabledFunctions } from "./agent-tools.ts";
 import { type EngineEvent, runTurn, STEP_LIMIT_MESSAGE, type TurnOutcome } from "./conversation-engine.ts";
-import type { ScheduleRepository } from "./schedule.repository.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { ToolContext, TurnState } from "./tool-executors.ts";
 
@@ -41,7 +41,7 @@ function toolContext(state: TurnState): ToolContext {
     state,
     now: Date.now,
     // The transfer and end-call tools used here never touch the schedule, texts or webhooks.
-    schedule: {} as ScheduleRepository,
+    calendar: {} as AgentCalendar,
     sms: { kind: "none", send: async () => {} },
     webhookSettings: async () => null,
     toolTimeoutMs: 1000,

@@ -3,6 +3,8 @@ import type { AgentsService } from "../agents/agents.service.ts";
 import { createAppsRepository } from "../agents/apps.repository.ts";
 import { readAppSecret } from "../agents/apps.service.ts";
 import type { TemplatesService } from "../agents/templates.service.ts";
+import type { AgentCalendar } from "../calendars/agent-calendar.ts";
+import type { ScheduleRepository } from "../calendars/schedule.repository.ts";
 import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { createAgentDrafts } from "./agent-drafts.ts";
 import { createAgentLookups } from "./agent-lookups.ts";
@@ -12,17 +14,27 @@ import { createModelSettingsRepository } from "./model-settings.repository.ts";
 import { createModelSettingsService } from "./model-settings.service.ts";
 import { runtimeRoutes } from "./runtime.routes.ts";
 import { createRuntimeService } from "./runtime.service.ts";
-import { createScheduleRepository } from "./schedule.repository.ts";
 import { createTestChatService } from "./test-chat.service.ts";
+import type { KnowledgeSearch } from "./tool-executors.ts";
 
 /** Wires the agent runtime: repositories, the organisation's model, turns with storage, the calls. */
 export function createRuntimeModule(
   context: AppContext,
-  deps: { agents: AgentsService; templates: TemplatesService; webhooks?: WebhookEvents; now?: () => number },
+  deps: {
+    agents: AgentsService;
+    templates: TemplatesService;
+    /** The agents' calendar (own schedule plus connected calendars) and the schedule listing. */
+    calendar: AgentCalendar;
+    schedule: ScheduleRepository;
+    webhooks?: WebhookEvents;
+    /** The knowledge-base search behind the agents' knowledge tool. */
+    knowledge?: KnowledgeSearch;
+    now?: () => number;
+  },
 ) {
   const db = context.database.db;
   const conversations = createConversationsRepository(db);
-  const schedule = createScheduleRepository(db);
+  const { schedule, calendar } = deps;
   const apps = createAppsRepository(db);
   const models = createModelSettingsService({
     repo: createModelSettingsRepository(db),
@@ -41,15 +53,20 @@ export function createRuntimeModule(
   const shared = {
     conversations,
     schedule,
+    calendar,
     sms: context.sms,
     webhookSettings,
     outbound: context.outbound,
     log: context.log,
     maxSteps: context.config.llm.maxSteps,
     toolTimeoutMs: context.config.toolTimeoutMs,
+    ...(deps.knowledge ? { knowledge: deps.knowledge } : {}),
     ...(deps.now ? { now: deps.now } : {}),
   };
-  const turns = createAgentTurns({ ...shared, ...(deps.webhooks ? { webhooks: deps.webhooks } : {}) });
+  const turns = createAgentTurns({
+    ...shared,
+    ...(deps.webhooks ? { webhooks: deps.webhooks } : {}),
+  });
   const lookups = createAgentLookups({
     agents: deps.agents,
     access: context.access,

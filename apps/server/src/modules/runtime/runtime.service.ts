@@ -15,14 +15,16 @@ import type { Outbound } from "../../http/outbound.ts";
 import type { QueryOf } from "../../http/routes.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
+import type { AgentCalendar } from "../calendars/agent-calendar.ts";
+import { toBooking } from "../calendars/calendars.service.ts";
+import type { ScheduleRepository } from "../calendars/schedule.repository.ts";
 import type { AgentLookups } from "./agent-lookups.ts";
 import { buildAgentTools, enabledFunctions } from "./agent-tools.ts";
 import { displayName } from "./agent-turn.ts";
 import { runTurn } from "./conversation-engine.ts";
 import type { ConversationsRepository, MessageRow } from "./conversations.repository.ts";
-import type { BookingRow, ScheduleRepository } from "./schedule.repository.ts";
 import { agentTimeZone, buildSystemPrompt } from "./system-prompt.ts";
-import type { TurnState } from "./tool-executors.ts";
+import type { KnowledgeSearch, TurnState } from "./tool-executors.ts";
 
 type RunPromptBody = z.output<NonNullable<(typeof runPrompt)["body"]>>;
 
@@ -32,12 +34,14 @@ type Deps = {
   access: AccessResolver;
   conversations: ConversationsRepository;
   schedule: ScheduleRepository;
+  calendar: AgentCalendar;
   sms: SmsProvider;
   webhookSettings: (orgId: number) => Promise<{ url: string; secret: string } | null>;
   outbound: Pick<Outbound, "fetchText">;
   log: FastifyBaseLogger;
   maxSteps: number;
   toolTimeoutMs: number;
+  knowledge?: KnowledgeSearch;
   now?: () => number;
 };
 
@@ -56,24 +60,6 @@ export function toTranscriptEntry(row: MessageRow): TranscriptEntry {
     createdAt: row.createdAt.getTime(),
     firstTokenMs: row.firstTokenMs,
     durationMs: row.durationMs,
-  };
-}
-
-function toBooking(row: BookingRow): Booking {
-  return {
-    id: row.id,
-    agentId: row.agentAccountId,
-    start: row.startAt.getTime(),
-    end: row.endAt.getTime(),
-    name: row.name,
-    phoneNumber: row.phoneNumber,
-    email: row.email,
-    notes: row.notes,
-    status: row.status,
-    source: row.source,
-    roomId: row.roomId,
-    uuid: row.conversationUuid,
-    createdAt: row.createdAt.getTime(),
   };
 }
 
@@ -112,11 +98,14 @@ export function createRuntimeService(deps: Deps) {
         preview: true,
         state,
         now,
-        schedule: deps.schedule,
+        calendar: deps.calendar,
         sms: deps.sms,
         webhookSettings: () => deps.webhookSettings(ref.orgId),
         toolTimeoutMs: deps.toolTimeoutMs,
         outbound: deps.outbound,
+        ...(deps.knowledge && campaign.knowledgeBaseIds.length > 0
+          ? { knowledge: { knowledgeBaseIds: campaign.knowledgeBaseIds, search: deps.knowledge } }
+          : {}),
       }),
       maxSteps: deps.maxSteps,
       log: deps.log,

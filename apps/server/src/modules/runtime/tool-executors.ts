@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { CampaignFields } from "@switchboard/api";
+import type { CampaignFields, KbPassage } from "@switchboard/api";
 import {
   describeInstant,
   describeTime,
@@ -12,8 +12,8 @@ import {
 } from "@switchboard/core";
 import { type Outbound, OutboundError, type OutboundResponse } from "../../http/outbound.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
+import { type AgentCalendar, CalendarUnavailable } from "../calendars/agent-calendar.ts";
 import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
-import type { ScheduleRepository } from "./schedule.repository.ts";
 import type { Channel } from "./system-prompt.ts";
 
 /**
@@ -42,7 +42,8 @@ export type ToolContext = {
   preview: boolean;
   state: TurnState;
   now: () => number;
-  schedule: ScheduleRepository;
+  /** The agent's calendar: its own schedule plus a connected Google calendar or Calendly. */
+  calendar: AgentCalendar;
   sms: SmsProvider;
   /** The organisation's webhook app settings, when installed. */
   webhookSettings: () => Promise<{ url: string; secret: string } | null>;
@@ -51,12 +52,63 @@ export type ToolContext = {
   outbound: Pick<Outbound, "fetchText">;
   /** The organisation's webhooks (appointment.booked). */
   webhooks?: WebhookEvents;
+  /** The agent's knowledge bases and the search over them (the knowledge tool), when it has any. */
+  knowledge?: { knowledgeBaseIds: number[]; search: KnowledgeSearch };
+};
+
+/** The knowledge-base search: passages of some of an organisation's knowledge bases, best first. */
+export type KnowledgeSearch = (
+  orgId: number,
+  knowledgeBaseIds: number[],
+  query: string,
+  options?: { limit?: number },
+) => Promise<KbPassage[]>;
+
+/** The name of the knowledge tool the model calls (beside the enabled app functions). */
+export const KNOWLEDGE_TOOL = "searchKnowledgeBase";
+
+/** Characters of a passage the tool hands the model. */
+const PASSAGE_CHARS = 1200;
+
+/** The knowledge tool: the passages of the agent's knowledge bases that best answer the query. */
+export const searchKnowledgeBase: ToolExecutor = async (args, context) => {
+  const query = String(args.query ?? "").trim();
+  if (!query) throw new ToolRefusal("query is empty: pass the question or the words to look up.");
+  if (!context.knowledge) throw new ToolRefusal("This agent has no knowledge base.");
+  const passages = await context.knowledge.search(
+    context.orgId,
+    context.knowledge.knowledgeBaseIds,
+    query.slice(0, 500),
+    { limit: 3 },
+  );
+  return {
+    query,
+    passages: passages.map((passage) => ({
+      title: passage.title,
+      url: passage.url,
+      text: passage.text.slice(0, PASSAGE_CHARS),
+    })),
+    summary:
+      passages.length === 0
+        ? "Nothing in the knowledge base matches"
+        : `Found ${passages.length} passage${passages.length === 1 ? "" : "s"} in the knowledge base`,
+  };
 };
 
 type Args = Record<string, unknown>;
 export type ToolExecutor = (args: Args, context: ToolContext) => Promise<Record<string, unknown>>;
 
 const DEFAULT_DURATION = 30;
+
+/** A calendar that cannot answer (disconnected, unreachable) is told to the model in words. */
+async function calendarCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof CalendarUnavailable) throw new ToolRefusal(error.message);
+    throw error;
+  }
+}
 
 function scheduleAction(context: ToolContext): Record<string, unknown> {
   return (context.campaign.actions.find((action) => action.name === "schedule") ?? {}) as Record<
@@ -90,11 +142,8 @@ const checkAvailability: ToolExecutor = async (args, context) => {
   const { start, end } = openingHours(context);
   const dayStart = instantOf({ year, month, day, hour: 0, minute: 0 }, context.timeZone);
   const dayEnd = instantOf({ year, month, day, hour: 23, minute: 59 }, context.timeZone);
-  const booked = await context.schedule.bookingsBetween(
-    context.orgId,
-    [context.agentId],
-    new Date(dayStart),
-    new Date(dayEnd),
+  const booked = await calendarCall(() =>
+    context.calendar.busy(context.orgId, context.agentId, new Date(dayStart), new Date(dayEnd)),
   );
   const free: string[] = [];
   const now = context.now();
@@ -105,7 +154,7 @@ const checkAvailability: ToolExecutor = async (args, context) => {
     );
     const slotEnd = slotStart + duration * 60_000;
     if (slotStart <= now) continue;
-    if (booked.some((b) => b.startAt.getTime() < slotEnd && b.endAt.getTime() > slotStart)) continue;
+    if (booked.some((b) => b.start.getTime() < slotEnd && b.end.getTime() > slotStart)) continue;
     free.push(isoInZone(slotStart, context.timeZone));
   }
   const label = describeInstant(dayStart + 12 * 3_600_000, context.timeZone).split(",")[0];
@@ -141,20 +190,25 @@ const bookAppointment: ToolExecutor = async (args, context) => {
       summary: `Would book ${when} for ${name}`,
     };
   }
-  const row = await context.schedule.bookIfFree({
-    orgId: context.orgId,
-    agentAccountId: context.agentId,
-    startAt: new Date(start),
-    endAt: new Date(end),
-    name,
-    phoneNumber: typeof args.phoneNumber === "string" ? args.phoneNumber : null,
-    email: typeof args.email === "string" ? args.email : null,
-    notes: typeof args.notes === "string" ? args.notes : null,
-    status: "booked",
-    source: "agent",
-    roomId: context.roomId,
-    conversationUuid: context.conversationUuid,
-  });
+  const row = await calendarCall(() =>
+    context.calendar.book(
+      {
+        orgId: context.orgId,
+        agentAccountId: context.agentId,
+        startAt: new Date(start),
+        endAt: new Date(end),
+        name,
+        phoneNumber: typeof args.phoneNumber === "string" ? args.phoneNumber : null,
+        email: typeof args.email === "string" ? args.email : null,
+        notes: typeof args.notes === "string" ? args.notes : null,
+        status: "booked",
+        source: "agent",
+        roomId: context.roomId,
+        conversationUuid: context.conversationUuid,
+      },
+      context.timeZone,
+    ),
+  );
   if (!row) throw new ToolRefusal(`${when} is already booked. Offer another time.`);
   await context.webhooks?.emit(context.orgId, "appointment.booked", {
     appointmentId: row.id,

@@ -1,5 +1,10 @@
 import type { AddressInfo } from "node:net";
-import type { VoiceCallServerMessage } from "@switchboard/api";
+import {
+  PUBLIC_CALLS_PER_HOUR,
+  PUBLIC_MESSAGES,
+  VOICE_MESSAGES,
+  type VoiceCallServerMessage,
+} from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,7 +55,7 @@ beforeAll(async () => {
     spokenFixture("Do you see children?"),
   ]);
   await app.listen({ port: 0, host: "127.0.0.1" });
-  base = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1/voice/call`;
+  base = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const db = app.context.database.db;
   const [owner] = await db.select().from(users).where(eq(users.email, DEMO_USERS.owner));
   const [org] = await db.select().from(accounts).where(eq(accounts.username, "bluebird-dental"));
@@ -66,8 +71,8 @@ afterAll(async () => {
 });
 
 /** A call from the "browser": records what arrives, and streams the microphone (script, else silence). */
-function dial(query: string) {
-  const socket = new WebSocket(`${base}?${query}`);
+function dial(query: string, path = "/api/v1/voice/call") {
+  const socket = new WebSocket(`${base}${path}?${query}`);
   const messages: VoiceCallServerMessage[] = [];
   const frames: { at: number; level: number; bytes: number }[] = [];
   const script: Int16Array[] = [];
@@ -229,4 +234,62 @@ describe("the browser test call", () => {
     expect(stranger.messages).toEqual([{ type: "ended", reason: "Agent not found", outcome: "failed" }]);
     expect(stranger.frames).toEqual([]);
   }, 20_000);
+
+  it("a public page's visitor talks to its published agent; refused without a session and past the hourly limit", async () => {
+    const page = "/api/v1/voice/public/bluebird-dental";
+    const visitor = (await app.inject({ method: "GET", url: "/api/v1/allocateTempUserSession" })).json()
+      .token as string;
+    const call = dial(`token=${visitor}`, page);
+    await until(() => call.messages.some((m) => m.type === "ready"));
+    const ready = call.messages.find((m) => m.type === "ready") as { uuid: string };
+    await until(() => call.captions("agent").length === 1);
+    expect(call.captions("agent")).toEqual([GREETING]);
+    call.say(concat(question, silence(1200)));
+    await until(() => call.captions("agent").length === 2);
+    expect(call.captions("agent")[1]).toBe(ANSWER);
+    call.socket.send(JSON.stringify({ type: "hangup" }));
+    await until(() => call.closed);
+    call.stop();
+
+    // A real call of the organisation (Calls, usage), from the visitor, on the published agent.
+    const calls = createConversationsRepository(app.context.database.db);
+    let log = await calls.findLog(ready.uuid);
+    for (let i = 0; i < 50 && !log; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      log = await calls.findLog(ready.uuid);
+    }
+    expect(log).toMatchObject({ direction: "inbound", agentId: frontDesk });
+    expect(log?.fromNumber).toMatch(/^web visitor \d+$/);
+    const conversation = await calls.findConversation(ready.uuid);
+    expect(conversation).toMatchObject({ stage: "production", channel: "voice" });
+    expect((await calls.findRoom(conversation?.roomId ?? ""))?.kind).toBe("live");
+
+    const anonymous = dial("", page);
+    await until(() => anonymous.closed);
+    anonymous.stop();
+    expect(anonymous.messages).toEqual([
+      { type: "ended", reason: PUBLIC_MESSAGES.chatNoSession, outcome: "failed" },
+    ]);
+    const nowhere = dial(`token=${visitor}`, "/api/v1/voice/public/no-such-page");
+    await until(() => nowhere.closed);
+    nowhere.stop();
+    expect(nowhere.messages).toEqual([
+      { type: "ended", reason: PUBLIC_MESSAGES.chatNotFound, outcome: "failed" },
+    ]);
+
+    // The hour's calls: the first and four more, then a refusal.
+    for (let n = 1; n < PUBLIC_CALLS_PER_HOUR; n++) {
+      const more = dial(`token=${visitor}`, page);
+      await until(() => more.messages.some((m) => m.type === "ready"));
+      more.socket.send(JSON.stringify({ type: "hangup" }));
+      await until(() => more.closed);
+      more.stop();
+    }
+    const refused = dial(`token=${visitor}`, page);
+    await until(() => refused.closed);
+    refused.stop();
+    expect(refused.messages).toEqual([
+      { type: "ended", reason: VOICE_MESSAGES.publicCallsLimited, outcome: "failed" },
+    ]);
+  }, 60_000);
 });

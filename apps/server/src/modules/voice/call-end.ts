@@ -21,8 +21,10 @@ export function finish(ctx: CallContext, outcome: CallOutcome, error: string | n
     await ctx.chain.catch(() => {});
     const { subject } = ctx;
     const conversationUuid = subject?.conversation.uuid ?? null;
+    let recordingUrl: string | null = null;
     if (subject) {
       try {
+        recordingUrl = await storeRecording(ctx);
         const conversation = await deps.turns.end(subject);
         const row = deps.turns.logRow(subject, conversation);
         await deps.conversations.upsertLog({
@@ -33,6 +35,8 @@ export function finish(ctx: CallContext, outcome: CallOutcome, error: string | n
             transport: leg.info.transport,
             narrowband: leg.info.narrowband,
             bargeIns: ctx.bargeIns,
+            ...ctx.options.logData?.(),
+            ...(recordingUrl ? { recordingUrl } : {}),
           },
         });
       } catch (failure) {
@@ -41,8 +45,30 @@ export function finish(ctx: CallContext, outcome: CallOutcome, error: string | n
     }
     ctx.vad?.close();
     ctx.resolveReady(conversationUuid);
-    ctx.resolveEnded({ outcome, conversationUuid, error, turns: ctx.timings, bargeIns: ctx.bargeIns });
+    ctx.resolveEnded({
+      outcome,
+      conversationUuid,
+      error,
+      turns: ctx.timings,
+      bargeIns: ctx.bargeIns,
+      recordingUrl,
+    });
   })();
+}
+
+/** Writes the call's recording (agents that record calls) to the file storage; answers its URL. */
+async function storeRecording(ctx: CallContext): Promise<string | null> {
+  const { recorder, deps } = ctx;
+  ctx.recorder = null;
+  if (!recorder || !deps.storage || !ctx.settings.recordCalls || recorder.seconds() === 0) return null;
+  try {
+    const wav = recorder.wav();
+    const stored = await deps.storage.put("recordings", "wav", Buffer.from(wav.buffer), "audio/wav");
+    return stored.url;
+  } catch (failure) {
+    ctx.log.error({ err: failure }, "could not store a call's recording");
+    return null;
+  }
 }
 
 /** The call cannot go on (no agent, no model, no speech tools, a setup error): logged, then ended. */

@@ -74,20 +74,24 @@ async function until<T>(read: () => T | undefined, ms = 20_000): Promise<T> {
 }
 
 describe("call webhooks", () => {
-  it("a receiver gets signed call.started and call.ended (with the transcript) for a call", async () => {
+  it("a receiver gets signed call.started and call.ended (transcript, recording) for a call", async () => {
     const created = await testClient(app)(await ownerToken()).call(api.createWebhook, {
       body: { url, label: "calls", type: "all" },
     });
     const verifier = new StandardWebhook(created.secret.replace(/^whsec_/, ""));
 
     const fake = createFakeCallLeg({ speed: 3 });
-    const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk.id });
+    const session = app.voice.startCallSession(fake.leg, {
+      agentAccountId: frontDesk.id,
+      settings: { recordCalls: true },
+    });
     const uuid = await session.ready;
     await fake.untilAgentDone(300);
     fake.say(concat(question, silence(1200)));
     await fake.untilAgentDone(300);
     fake.callerHangsUp();
-    await session.ended;
+    const summary = await session.ended;
+    expect(summary.recordingUrl).toMatch(/\/files\/recordings\/[0-9a-f]+\.wav$/);
 
     const eventOf = (type: string) =>
       received
@@ -97,7 +101,11 @@ describe("call webhooks", () => {
     const ended = await until(() => eventOf("call.ended"));
     for (const { r } of [started, ended]) expect(() => verifier.verify(r.body, r.headers)).not.toThrow();
     expect(started.payload.data).toMatchObject({ agentId: frontDesk.id, direction: "inbound" });
-    expect(ended.payload.data).toMatchObject({ agentId: frontDesk.id, outcome: "caller-hangup" });
+    expect(ended.payload.data).toMatchObject({
+      agentId: frontDesk.id,
+      outcome: "caller-hangup",
+      recordingUrl: summary.recordingUrl,
+    });
     const transcript = ended.payload.data.transcript as { role: string; text: string }[];
     expect(transcript.map((t) => t.role)).toEqual(["assistant", "user", "assistant"]);
     expect(transcript[1]?.text).toBe("do you see children");

@@ -42,7 +42,7 @@ export function emitCallEvents(
       transcript: messages
         .filter((message) => message.text)
         .map((message) => ({ role: message.role, text: message.text, at: message.createdAt.getTime() })),
-      recordingUrl: null,
+      recordingUrl: summary.recordingUrl ?? null,
     });
   })().catch(warn);
 }

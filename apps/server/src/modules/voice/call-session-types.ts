@@ -6,6 +6,7 @@ import type { Stage } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { AccountRow } from "../../access/access.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
+import type { StorageProvider } from "../../providers/storage/storage-provider.ts";
 import type { SttProvider, SttStream } from "../../providers/stt/stt-provider.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import type { VadProvider, VadStream } from "../../providers/vad/vad-provider.ts";
@@ -13,6 +14,7 @@ import type { AgentLookups } from "../runtime/agent-lookups.ts";
 import type { AgentTurns, TurnSubject } from "../runtime/agent-turn.ts";
 import type { ConversationsRepository, MessageRow } from "../runtime/conversations.repository.ts";
 import type { CallLeg } from "./call-leg.ts";
+import type { CallRecorder } from "./call-recording.ts";
 import type { CallSettings } from "./call-settings.ts";
 import type { createEndpointer } from "./endpointer.ts";
 import type { VoiceRepository } from "./voice.repository.ts";
@@ -25,6 +27,23 @@ export type StartCallOptions = {
   stage?: Stage;
   /** `test` for the agent editor's test call; `live` (default) for callers. */
   roomKind?: "test" | "live";
+  /**
+   * `outbound` when the agent placed the call (modules/numbers/outbound-calls.ts): the callee is the leg's
+   * `to`. Default `inbound`.
+   */
+  direction?: "inbound" | "outbound";
+  /**
+   * A fixed line the agent says instead of its greeting, after which it hangs up (the voicemail message an
+   * outbound call leaves after the beep). Stored as the agent's message; nothing the far end says is heard.
+   */
+  message?: string;
+  /**
+   * Values for the agent's {placeholders} on this call (an outbound task's columns), over the agent's own
+   * variables, in its instructions and greeting.
+   */
+  variables?: Record<string, string>;
+  /** More fields for the call's log row (an outbound call's id, its answering-machine decision). */
+  logData?: () => Record<string, unknown>;
   /** Overrides of the agent's call settings (tests, benchmarks). */
   settings?: Partial<CallSettings>;
   /**
@@ -58,6 +77,8 @@ export type CallSummary = {
   error: string | null;
   turns: TurnTiming[];
   bargeIns: number;
+  /** Where the call's recording is (agents that record calls), else null. */
+  recordingUrl: string | null;
 };
 
 export type CallSession = {
@@ -77,6 +98,8 @@ export type CallSessionDeps = {
   vad: VadProvider;
   stt: SttProvider;
   tts: TtsProvider;
+  /** Where recordings go (agents that record calls); without it nothing is recorded. */
+  storage: StorageProvider | null;
   log: FastifyBaseLogger;
 };
 
@@ -101,11 +124,23 @@ export type Speech = {
 };
 
 /** The caller's utterance being heard: its recogniser, and whether it began over the agent's speech. */
-export type Utterance = { stt: SttStream; duringAgent: boolean; confirmed: boolean; lastVoicedAt: number };
+export type Utterance = {
+  stt: SttStream;
+  /** Every frame of the utterance so far (pre-roll included), to hear it again after a pause. */
+  frames: Int16Array[];
+  /** The recognition of the utterance up to a pause (null when there was none, or the caller went on). */
+  early: Promise<string> | null;
+  duringAgent: boolean;
+  confirmed: boolean;
+  lastVoicedAt: number;
+};
 
 /** Everything one call's parts share. Fields change as the call goes on. */
 export type CallContext = {
+  /** The transport's leg, wrapped so that audio both ways reaches the recorder. */
   leg: CallLeg;
+  /** The call's recording while it is made (agents that record calls). */
+  recorder: CallRecorder | null;
   options: StartCallOptions;
   deps: CallSessionDeps;
   log: FastifyBaseLogger;

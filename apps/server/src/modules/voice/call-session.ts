@@ -1,6 +1,7 @@
 import { finish } from "./call-end.ts";
 import type { CallLeg } from "./call-leg.ts";
 import { housekeeping } from "./call-limits.ts";
+import { createCallRecorder, recordingLeg } from "./call-recording.ts";
 import type {
   CallContext,
   CallSession,
@@ -36,7 +37,7 @@ export type {
  * limit) and call-end.ts (the end and the call's log row).
  */
 export function startCallSession(
-  leg: CallLeg,
+  transportLeg: CallLeg,
   options: StartCallOptions,
   deps: CallSessionDeps,
 ): CallSession {
@@ -49,8 +50,11 @@ export function startCallSession(
     resolveEnded = resolve;
   });
   const settings = callSettingsOf(null, options.settings);
+  // Recorded from the first frame; setting up drops the recorder when the agent does not record calls.
+  const leg = recordingLeg(transportLeg, () => ctx.recorder);
   const ctx: CallContext = {
     leg,
+    recorder: createCallRecorder(),
     options,
     deps,
     log: deps.log,

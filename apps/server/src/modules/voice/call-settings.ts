@@ -8,6 +8,11 @@ import { FRAME_MS } from "./call-leg.ts";
 export const callSettingsSchema = z.object({
   /** Silence after the caller's last voiced frame before the turn ends. */
   endpointSilenceMs: z.number().int().min(200).max(3000).catch(500),
+  /**
+   * A shorter pause after which the turn ends when what was said so far reads as a complete sentence (the
+   * recogniser runs at the pause); 0 turns it off. Never longer than `endpointSilenceMs`.
+   */
+  quickTurnSilenceMs: z.number().int().min(0).max(3000).catch(160),
   /** Voiced speech while the agent talks before it counts as an interruption (shorter: a backchannel). */
   bargeInMinSpeechMs: z.number().int().min(60).max(2000).catch(400),
   /** Voiced speech an utterance needs to be a turn at all (shorter: a click, a cough). */
@@ -21,6 +26,8 @@ export const callSettingsSchema = z.object({
     .min(10)
     .max(4 * 3600)
     .catch(1800),
+  /** Record calls: a stereo WAV (caller left, agent right) linked from the call's log row. Off by default. */
+  recordCalls: z.boolean().catch(false),
   idlePrompt: z.string().min(1).max(300).catch("Are you still there?"),
   maxCallMessage: z.string().min(1).max(300).catch("We have reached the time limit for this call. Goodbye."),
 });

@@ -4,11 +4,13 @@
  * heard. Anything missing ends the call as failed with a clear reason.
  */
 import { randomUUID } from "node:crypto";
+import { findVoice } from "@switchboard/core";
 import { displayName } from "../runtime/agent-turn.ts";
-import { fail } from "./call-end.ts";
+import { drained } from "./agent-speech.ts";
+import { fail, finish } from "./call-end.ts";
 import type { CallContext } from "./call-session-types.ts";
 import { callSettingsOf } from "./call-settings.ts";
-import { greet, queueTurn } from "./call-turns.ts";
+import { greet, queueTurn, sayLine } from "./call-turns.ts";
 import { onFrame } from "./caller-input.ts";
 import { createEndpointer } from "./endpointer.ts";
 
@@ -23,15 +25,24 @@ export function setUpCall(ctx: CallContext) {
       return fail(ctx, `no agent with id ${options.agentAccountId}`);
     ctx.settings = callSettingsOf(agent.details, options.settings);
     ctx.endpointer = createEndpointer(ctx.settings);
+    if (!ctx.settings.recordCalls || !deps.storage) ctx.recorder = null;
     const stage = options.stage ?? "production";
-    const campaign = await deps.lookups.campaignOf({ id: agent.id, orgId: agent.organizationId }, stage);
+    const agentCampaign = await deps.lookups.campaignOf({ id: agent.id, orgId: agent.organizationId }, stage);
+    const campaign =
+      options.variables && Object.keys(options.variables).length > 0
+        ? { ...agentCampaign, variables: { ...agentCampaign.variables, ...options.variables } }
+        : agentCampaign;
     const resolved = await deps.lookups.modelOrNull(agent.organizationId);
     if (!resolved.model) return fail(ctx, resolved.error ?? "the language model is unavailable");
     ctx.model = resolved.model;
-    ctx.voice = campaign.voice;
+    // The agent's voice is a picker id ("ava"): the provider's voice for it, else its engine voice ("en-us+f3").
+    const voice = findVoice(campaign.voice);
+    ctx.voice = voice ? (ctx.deps.tts.voiceFor?.(voice) ?? voice.engineVoice) : campaign.voice;
     ctx.vad = await deps.vad.createStream();
     if (ctx.finished) return;
     const { info } = leg;
+    const outbound = options.direction === "outbound";
+    const external = outbound ? info.to : info.from;
     const room = await conversations.createRoom(
       {
         id: randomUUID(),
@@ -39,12 +50,12 @@ export function setUpCall(ctx: CallContext) {
         agentAccountId: agent.id,
         channel: "voice",
         kind: options.roomKind ?? "live",
-        externalAddress: info.from,
-        title: `Call from ${info.from}`,
+        externalAddress: external,
+        title: outbound ? `Call to ${external}` : `Call from ${external}`,
       },
       [
         { kind: "agent", accountId: agent.id, displayName: displayName(agent, "agentName") },
-        { kind: "external", address: info.from },
+        { kind: "external", address: external },
       ],
     );
     const conversation = await conversations.createConversation({
@@ -54,7 +65,7 @@ export function setUpCall(ctx: CallContext) {
       agentAccountId: agent.id,
       channel: "voice",
       stage,
-      direction: "inbound",
+      direction: outbound ? "outbound" : "inbound",
       fromAddress: info.from,
       toAddress: info.to,
       callId: info.callId,
@@ -69,6 +80,18 @@ export function setUpCall(ctx: CallContext) {
     };
     ctx.resolveReady(conversation.uuid);
     log.info({ uuid: conversation.uuid, callId: info.callId, agentId: agent.id }, "call started");
+    const message = options.message?.trim();
+    if (message) {
+      // A message to leave (voicemail): said word for word, then the call ends; nobody is answered.
+      ctx.closing = true;
+      ctx.early.length = 0;
+      queueTurn(ctx, async () => {
+        await sayLine(ctx, message);
+        await drained(ctx);
+        finish(ctx, "agent-ended");
+      });
+      return;
+    }
     // The agent speaks first.
     queueTurn(ctx, () => greet(ctx));
     for (const frame of ctx.early.splice(0)) onFrame(ctx, frame);

@@ -8,7 +8,7 @@ import { bargeIn, pause, resume } from "./barge-in.ts";
 import { caption } from "./call-captions.ts";
 import type { CallContext, TurnTiming } from "./call-session-types.ts";
 import { answer, queueTurn } from "./call-turns.ts";
-import type { EndpointEvent } from "./endpointer.ts";
+import { type EndpointEvent, endsTurn } from "./endpointer.ts";
 
 /** Frames before the onset handed to the recogniser too (the VAD confirms onsets 40-60 ms late). */
 const PREROLL_FRAMES = 15;
@@ -25,7 +25,10 @@ export function onFrame(ctx: CallContext, frame: Int16Array) {
   if (ctx.preroll.length > PREROLL_FRAMES) ctx.preroll.shift();
   const events = ctx.endpointer.push(voiced);
   const { utterance } = ctx;
-  if (utterance && !events.some((e) => e.type === "start")) utterance.stt.write(frame);
+  if (utterance && !events.some((e) => e.type === "start")) {
+    utterance.frames.push(frame);
+    utterance.stt.write(frame);
+  }
   if (voiced && utterance) {
     utterance.lastVoicedAt = performance.now();
     ctx.lastCallerActivity = utterance.lastVoicedAt;
@@ -41,7 +44,34 @@ function onEndpoint(ctx: CallContext, event: EndpointEvent) {
     if (duringAgent) pause(ctx);
     const stt = ctx.deps.stt.start();
     for (const frame of ctx.preroll) stt.write(frame);
-    ctx.utterance = { stt, duringAgent, confirmed: false, lastVoicedAt: performance.now() };
+    ctx.utterance = {
+      stt,
+      frames: [...ctx.preroll],
+      early: null,
+      duringAgent,
+      confirmed: false,
+      lastVoicedAt: performance.now(),
+    };
+  } else if (event.type === "pause") {
+    // A short pause: recognise what was said so far; a complete sentence ends the turn at once.
+    const current = ctx.utterance;
+    if (!current || (current.duringAgent && !current.confirmed)) return;
+    const early = current.stt.finish();
+    early.catch(() => {});
+    current.early = early;
+    void early.then((text) => {
+      if (ctx.utterance !== current || current.early !== early || ctx.finished) return;
+      if (!endsTurn(text)) return;
+      const end = ctx.endpointer.endNow();
+      if (end) onEndpoint(ctx, end);
+    });
+  } else if (event.type === "resume") {
+    // The caller went on: the early recognition is stale; a fresh recogniser hears the whole utterance.
+    const current = ctx.utterance;
+    if (!current?.early) return;
+    current.early = null;
+    current.stt = ctx.deps.stt.start();
+    for (const frame of current.frames) current.stt.write(frame);
   } else if (event.type === "confirmed") {
     if (ctx.utterance) ctx.utterance.confirmed = true;
     if (ctx.utterance?.duringAgent) bargeIn(ctx);
@@ -67,7 +97,8 @@ function onEndpoint(ctx: CallContext, event: EndpointEvent) {
       firstAudioAt: null,
       firstFrameAt: null,
     };
-    const recognised = current.stt.finish().then(
+    // After a pause with no voice since, the early recognition heard the whole turn.
+    const recognised = (current.early ?? current.stt.finish()).then(
       (text) => {
         timing.sttAt = performance.now();
         timing.text = text;

@@ -6,12 +6,18 @@ import { type CallSettings, framesOf } from "./call-settings.ts";
  * - `confirmed` once the utterance has `bargeInMinSpeechMs` of voiced frames (an interruption, not a
  *   backchannel);
  * - `lull` when an unconfirmed utterance falls silent for 200 ms (a backchannel is over: the agent goes on);
+ * - `pause` after `quickTurnSilenceMs` of silence in an utterance long enough to be a turn (once per stretch
+ *   of silence): the
+ *   pipeline may recognise what was said so far and end the turn at once when it is a complete sentence
+ *   (`endNow`); `resume` when the caller goes on talking after a pause;
  * - `end` after `endpointSilenceMs` of silence: `turn` true when it had `minUtteranceMs` of voice.
  */
 export type EndpointEvent =
   | { type: "start"; frame: number }
   | { type: "confirmed"; frame: number }
   | { type: "lull"; frame: number }
+  | { type: "pause"; frame: number }
+  | { type: "resume"; frame: number }
   | { type: "end"; frame: number; turn: boolean; voicedFrames: number; lastVoicedFrame: number };
 
 const ONSET_FRAMES = 3;
@@ -21,6 +27,8 @@ export function createEndpointer(settings: CallSettings) {
   const endFrames = framesOf(settings.endpointSilenceMs);
   const confirmFrames = framesOf(settings.bargeInMinSpeechMs);
   const minFrames = framesOf(settings.minUtteranceMs);
+  const pauseFrames = settings.quickTurnSilenceMs > 0 ? framesOf(settings.quickTurnSilenceMs) : 0;
+  let paused = false;
   let frame = -1;
   let run = 0;
   let inUtterance = false;
@@ -28,6 +36,19 @@ export function createEndpointer(settings: CallSettings) {
   let silent = 0;
   let confirmed = false;
   let lastVoiced = -1;
+
+  function end(): EndpointEvent {
+    inUtterance = false;
+    paused = false;
+    run = 0;
+    return {
+      type: "end",
+      frame,
+      turn: voiced >= minFrames,
+      voicedFrames: voiced,
+      lastVoicedFrame: lastVoiced,
+    };
+  }
 
   return {
     get inUtterance() {
@@ -50,6 +71,10 @@ export function createEndpointer(settings: CallSettings) {
         voiced++;
         silent = 0;
         lastVoiced = frame;
+        if (paused) {
+          paused = false;
+          events.push({ type: "resume", frame });
+        }
       } else {
         silent++;
       }
@@ -58,23 +83,43 @@ export function createEndpointer(settings: CallSettings) {
         events.push({ type: "confirmed", frame });
       }
       if (!confirmed && silent === LULL_FRAMES) events.push({ type: "lull", frame });
-      if (silent >= endFrames) {
-        inUtterance = false;
-        events.push({
-          type: "end",
-          frame,
-          turn: voiced >= minFrames,
-          voicedFrames: voiced,
-          lastVoicedFrame: lastVoiced,
-        });
+      if (pauseFrames > 0 && silent === pauseFrames && pauseFrames < endFrames && voiced >= minFrames) {
+        paused = true;
+        events.push({ type: "pause", frame });
       }
+      if (silent >= endFrames) events.push(end());
       return events;
+    },
+    /** Ends the utterance now (a complete sentence heard at a pause); null when none is going on. */
+    endNow(): EndpointEvent | null {
+      return inUtterance ? end() : null;
     },
     reset() {
       run = 0;
       inUtterance = false;
+      paused = false;
     },
   };
+}
+
+/** Words after which a sentence is not over ("I'd like to", "my number is", "um"). */
+const CONTINUES = new Set(
+  (
+    "a an the and or but so because cause if when while than then that which who whose to of for from with " +
+    "without about into onto in on at by as like my your our their his her its is are was were be am i " +
+    "we you they it uh um er erm hmm mm well just maybe also very really plus"
+  ).split(" "),
+);
+
+/**
+ * Whether a recognised turn reads as complete, so the agent may answer after a short pause instead of the
+ * full end-of-turn silence: at least two words, not ending on a word that needs more ("to", "and", "um").
+ * A recogniser gives no punctuation, so this is all there is to go on offline.
+ */
+export function endsTurn(text: string): boolean {
+  const words = text.toLowerCase().match(/[a-z0-9']+/g) ?? [];
+  if (words.length < 2) return false;
+  return !CONTINUES.has(words.at(-1) as string);
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { AppContext } from "../../app-context.ts";
-import { pocketsphinxStt } from "../../providers/stt/pocketsphinx.ts";
+import { ApiError } from "../../http/api-error.ts";
 import type { SttProvider } from "../../providers/stt/stt-provider.ts";
-import { espeakTts } from "../../providers/tts/espeak-ng.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import type { VadProvider } from "../../providers/vad/vad-provider.ts";
 import { webrtcVad } from "../../providers/vad/webrtc-vad.ts";
+import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import { createAgentLookups } from "../runtime/agent-lookups.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
@@ -13,8 +13,12 @@ import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { emitCallEvents } from "./call-events.ts";
 import type { CallLeg } from "./call-leg.ts";
 import { type CallSession, type StartCallOptions, startCallSession } from "./call-session.ts";
+import { createLiveCalls } from "./live-calls.ts";
+import { sttFromConfig, ttsFromConfig } from "./speech-providers.ts";
+import { twilioVoiceRoutes } from "./twilio/twilio.routes.ts";
 import { createVoiceRepository } from "./voice.repository.ts";
 import { voiceRoutes } from "./voice.routes.ts";
+import { createVoicePreviews } from "./voice-preview.ts";
 
 /**
  * Wires calls: the speech providers (offline defaults: WebRTC VAD, pocketsphinx, espeak-ng) and the call
@@ -28,16 +32,24 @@ export function createVoiceModule(
     runtime: RuntimeModule;
     /** Where call.started / call.ended go (the organisation's webhooks). */
     webhooks?: Pick<WebhookEvents, "emit">;
+    /** Who answers a public page's visitor (profiles). */
+    publicCallAgent?: (
+      username: string,
+      token: string | undefined,
+    ) => Promise<{ agentAccountId: number; from: string }>;
+    /** Where live call state goes (the browsers' realtime WebSockets). */
+    realtime?: Pick<RealtimeHub, "publish">;
     providers?: { vad?: VadProvider; stt?: SttProvider; tts?: TtsProvider };
   },
 ) {
   const db = context.database.db;
   const conversations = createConversationsRepository(db);
   const vad = deps.providers?.vad ?? webrtcVad();
-  const stt = deps.providers?.stt ?? pocketsphinxStt();
-  const tts = deps.providers?.tts ?? espeakTts();
+  const stt = deps.providers?.stt ?? sttFromConfig(context.config.speech.stt);
+  const tts = deps.providers?.tts ?? ttsFromConfig(context.config.speech.tts);
   const missing = [stt.unavailable(), tts.unavailable()].filter(Boolean);
   if (missing.length > 0) context.log.warn(`voice calls cannot be answered: ${missing.join(" ")}`);
+  const voiceRepository = createVoiceRepository(db);
   const sessionDeps = {
     turns: deps.runtime.turns,
     lookups: createAgentLookups({
@@ -48,18 +60,27 @@ export function createVoiceModule(
       log: context.log,
     }),
     conversations,
-    voice: createVoiceRepository(db),
+    voice: voiceRepository,
     loadAccount: context.access.loadAccount,
     vad,
     stt,
     tts,
+    storage: context.storage,
     log: context.log,
   };
   const active = new Set<CallSession>();
+  const liveCalls = createLiveCalls({
+    db,
+    realtime: deps.realtime,
+    notifications: context.notifications,
+    log: context.log,
+  });
 
   /** Runs one call on the leg until either side hangs up; the stable entry point of every transport. */
   function startCall(leg: CallLeg, options: StartCallOptions): CallSession {
-    const session = startCallSession(leg, options, sessionDeps);
+    const live = liveCalls.observe(options);
+    const session = startCallSession(leg, live.options, sessionDeps);
+    live.attach(session);
     active.add(session);
     void session.ended.then(() => active.delete(session));
     if (deps.webhooks) emitCallEvents(session, { conversations, events: deps.webhooks, log: context.log });
@@ -68,9 +89,25 @@ export function createVoiceModule(
 
   return {
     // The browser test call (a WebSocket); SIP listens on its own port (sip/).
-    routes: voiceRoutes({ agents: deps.agents, conversations, startCallSession: startCall }),
+    routes: [
+      ...voiceRoutes({
+        agents: deps.agents,
+        conversations,
+        voice: voiceRepository,
+        startCallSession: startCall,
+        previewVoice: createVoicePreviews(tts),
+        liveCalls,
+        publicCallAgent:
+          deps.publicCallAgent ??
+          (() => Promise.reject(new ApiError(404, "Calls from public pages are not available."))),
+      }),
+      ...twilioVoiceRoutes({ voice: voiceRepository, startCallSession: startCall }),
+    ],
     providers: { vad, stt, tts },
     startCallSession: startCall,
+    liveCalls,
+    /** Follows hang-up requests from the other server instances. */
+    start: () => liveCalls.start(),
     /** Ends the calls in progress (storing their ends) and stops warm processes. */
     async stop() {
       const ending = [...active].map((session) => {
@@ -78,7 +115,9 @@ export function createVoiceModule(
         return session.ended;
       });
       await Promise.all(ending);
+      liveCalls.stop();
       stt.close();
+      tts.close?.();
     },
   };
 }

@@ -1,8 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { conversationMessages } from "../../db/schema/index.ts";
+import { accounts, conversationMessages, phoneNumbers } from "../../db/schema/index.ts";
 
-/** What the call pipeline writes beyond the runtime's turns: the text of an interrupted agent message. */
+/**
+ * What the call pipeline writes beyond the runtime's turns: the text of an interrupted agent message, and
+ * an agent's call settings (`details.callSettings`).
+ */
 export function createVoiceRepository(db: Database) {
   return {
     /**
@@ -18,6 +21,50 @@ export function createVoiceRepository(db: Database) {
             : { text: "", error: "Interrupted by the caller before anything was heard." },
         )
         .where(eq(conversationMessages.id, id));
+    },
+    /**
+     * The agent a called number reaches: the agent the number is assigned to (Numbers), else an enabled
+     * agent account with that phone number; null for none.
+     */
+    async agentByNumber(number: string): Promise<number | null> {
+      const [assigned] = await db
+        .select({ id: phoneNumbers.agentAccountId })
+        .from(phoneNumbers)
+        .where(and(eq(phoneNumbers.number, number), isNull(phoneNumbers.releasedAt)))
+        .limit(1);
+      if (assigned?.id) return assigned.id;
+      const [row] = await db
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(
+          and(
+            eq(accounts.accountType, "agent"),
+            eq(accounts.phoneNumber, number),
+            isNull(accounts.disabledAt),
+          ),
+        )
+        .limit(1);
+      return row?.id ?? null;
+    },
+    /** The id when it is an enabled agent account, else null. */
+    async answeringAgent(id: number): Promise<number | null> {
+      const [row] = await db
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(and(eq(accounts.id, id), eq(accounts.accountType, "agent"), isNull(accounts.disabledAt)))
+        .limit(1);
+      return row?.id ?? null;
+    },
+    /** Merges `changes` into the agent account's `details.callSettings`; answers the stored settings. */
+    async saveCallSettings(accountId: number, changes: Record<string, unknown>): Promise<unknown> {
+      const [row] = await db
+        .update(accounts)
+        .set({
+          details: sql`jsonb_set(${accounts.details}, '{callSettings}', coalesce(${accounts.details} -> 'callSettings', '{}'::jsonb) || ${JSON.stringify(changes)}::jsonb)`,
+        })
+        .where(eq(accounts.id, accountId))
+        .returning({ details: accounts.details });
+      return (row?.details as { callSettings?: unknown } | undefined)?.callSettings ?? null;
     },
   };
 }

@@ -1,21 +1,12 @@
-import { randomUUID } from "node:crypto";
 import * as api from "@switchboard/api";
 import { ApiError } from "../../http/api-error.ts";
 import { handle } from "../../http/routes.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import type { ConversationsRepository } from "../runtime/conversations.repository.ts";
-import { createBrowserCallLeg } from "./browser-leg.ts";
-import type { CallLeg } from "./call-leg.ts";
-import type { CallOutcome, CallSession, StartCallOptions } from "./call-session.ts";
-
-/** Why a call ended, in words for the caller's screen. */
-const ENDED: Record<CallOutcome, string> = {
-  "caller-hangup": api.VOICE_MESSAGES.hungUp,
-  "agent-ended": "The agent ended the call.",
-  idle: "The call ended after a long silence.",
-  "max-length": "The call reached its maximum length.",
-  failed: api.VOICE_MESSAGES.callFailed,
-};
+import { runBrowserCall, type StartCall } from "./browser-call.ts";
+import { callSettingsOf } from "./call-settings.ts";
+import type { LiveCalls } from "./live-calls.ts";
+import type { VoiceRepository } from "./voice.repository.ts";
 
 /**
  * The browser test call (`voiceCall`): the socket becomes a call leg, the agent (below the caller's target,
@@ -26,57 +17,91 @@ const ENDED: Record<CallOutcome, string> = {
 export function voiceRoutes(deps: {
   agents: AgentsService;
   conversations: ConversationsRepository;
-  startCallSession: (leg: CallLeg, options: StartCallOptions) => CallSession;
+  voice: VoiceRepository;
+  startCallSession: StartCall;
+  /**
+   * The agent a public page's visitor talks to (its username and the visitor's session token), and the
+   * caller's address; refuses with the reason the visitor reads.
+   */
+  publicCallAgent: (
+    username: string,
+    token: string | undefined,
+  ) => Promise<{ agentAccountId: number; from: string }>;
+  /** A voice's sample as a WAV (voice-preview.ts). */
+  previewVoice: (voiceId: string, text?: string) => Promise<Uint8Array>;
+  liveCalls: Pick<LiveCalls, "list" | "hangup">;
 }) {
+  const fields = (agentId: number, details: unknown) => {
+    const all = callSettingsOf({ callSettings: details });
+    return {
+      success: true as const,
+      agentId,
+      settings: {
+        endpointSilenceMs: all.endpointSilenceMs,
+        bargeInMinSpeechMs: all.bargeInMinSpeechMs,
+        recordCalls: all.recordCalls,
+      },
+    };
+  };
   return [
+    handle(api.listLiveCalls, async (_input, { access }) => ({
+      success: true as const,
+      calls: await deps.liveCalls.list(access),
+    })),
+    handle(api.hangUpLiveCall, async ({ params }, { access }) => ({
+      success: true as const,
+      message: await deps.liveCalls.hangup(access, params.uuid),
+    })),
+    handle(api.previewVoice, async ({ query }, { reply }) => {
+      const wav = await deps.previewVoice(query.voice, query.text);
+      return reply
+        .header("cache-control", "private, max-age=3600")
+        .type("audio/wav")
+        .send(Buffer.from(wav.buffer, wav.byteOffset, wav.byteLength));
+    }),
+    handle(api.getCallSettings, async ({ query }, { access }) => {
+      const { account } = await deps.agents.resolveAgent(access, query.agentId, "canViewOrg");
+      return fields(account.id, (account.details as { callSettings?: unknown }).callSettings);
+    }),
+    handle(api.saveCallSettings, async ({ body }, { access }) => {
+      const { agentId, ...changes } = body;
+      const { account } = await deps.agents.resolveAgent(access, agentId, "canEditOrg");
+      return fields(account.id, await deps.voice.saveCallSettings(account.id, changes));
+    }),
     handle(api.voiceCall, async ({ query }, { access, socket, request }) => {
       if (!socket) throw new ApiError(426, api.VOICE_MESSAGES.webSocketOnly);
       const { user } = access.caller;
-      // Listening from the start: the browser's first audio may arrive before the agent is resolved.
-      const browser = createBrowserCallLeg(socket, {
-        transport: "browser",
-        callId: randomUUID(),
-        from: user.email ?? `user ${user.id}`,
-        to: `agent ${query.agentId ?? access.target.id}`,
-        narrowband: false,
-      });
-      let agentAccountId: number;
-      try {
-        agentAccountId = (await deps.agents.resolveAgent(access, query.agentId, "canEditOrg")).account.id;
-      } catch (error) {
-        const reason = error instanceof ApiError ? error.message : api.VOICE_MESSAGES.callFailed;
-        browser.send({ type: "ended", reason, outcome: "failed" });
-        browser.close();
-        return;
-      }
-      if (browser.closed) return;
-      // Captions wait for `ready`, so the browser learns the conversation first.
-      let held: api.VoiceCallServerMessage[] | null = [];
-      const session = deps.startCallSession(browser.leg, {
-        agentAccountId,
-        stage: query.stage,
-        roomKind: "test",
-        onTranscript(role, text, final) {
-          const message: api.VoiceCallServerMessage = { type: "caption", role, text, final };
-          if (held) held.push(message);
-          else browser.send(message);
+      await runBrowserCall(
+        socket,
+        request.log,
+        {
+          from: user.email ?? `user ${user.id}`,
+          to: `agent ${query.agentId ?? access.target.id}`,
+          answer: async () => ({
+            agentAccountId: (await deps.agents.resolveAgent(access, query.agentId, "canEditOrg")).account.id,
+            stage: query.stage,
+            roomKind: "test",
+          }),
         },
-      });
-      const uuid = await session.ready;
-      if (uuid) {
-        const conversation = await deps.conversations.findConversation(uuid);
-        browser.send({ type: "ready", uuid, roomId: conversation?.roomId ?? "" });
-        request.log.info({ uuid, agentAccountId }, "browser call connected");
-      }
-      for (const message of held) browser.send(message);
-      held = null;
-      const summary = await session.ended;
-      browser.send({
-        type: "ended",
-        reason: summary.error ?? ENDED[summary.outcome],
-        outcome: summary.outcome,
-      });
-      browser.close();
+        deps,
+      );
+    }),
+    handle(api.publicVoiceCall, async ({ params, query }, { socket, request }) => {
+      if (!socket) throw new ApiError(426, api.VOICE_MESSAGES.webSocketOnly);
+      await runBrowserCall(
+        socket,
+        request.log,
+        {
+          from: "web visitor",
+          to: params.username,
+          answer: async () => ({
+            ...(await deps.publicCallAgent(params.username, query.token)),
+            stage: "production",
+            roomKind: "live",
+          }),
+        },
+        deps,
+      );
     }),
   ];
 }

@@ -238,9 +238,18 @@ export function createWebhooksService(deps: Deps) {
     return { ok, status, excerpt, error, durationMs: Math.round(performance.now() - started) };
   }
 
+  /** Told when an endpoint is turned off for failing (the notifications module). */
+  const turnedOffListeners = new Set<
+    (endpoint: { orgId: number; url: string; label: string }, reason: string) => Promise<void> | void
+  >();
+
   async function turnOff(endpoint: EndpointRow, reason: string) {
     await repo.updateEndpoint(endpoint.id, { disabledAt: new Date(now()), disabledReason: reason });
     deps.log.warn({ webhookId: endpoint.id, orgId: endpoint.orgId }, "webhook turned off after failing");
+    for (const listener of turnedOffListeners)
+      await Promise.resolve(listener(endpoint, reason)).catch((error: unknown) =>
+        deps.log.warn({ err: error, webhookId: endpoint.id }, "webhook turned-off listener failed"),
+      );
     try {
       const { emails, orgName } = await repo.ownerEmails(endpoint.orgId);
       for (const to of emails) {
@@ -351,6 +360,15 @@ export function createWebhooksService(deps: Deps) {
 
   return {
     events,
+    onTurnedOff(
+      listener: (
+        endpoint: { orgId: number; url: string; label: string },
+        reason: string,
+      ) => Promise<void> | void,
+    ) {
+      turnedOffListeners.add(listener);
+      return () => turnedOffListeners.delete(listener);
+    },
     deliver,
 
     async list(access: Access): Promise<Webhook[]> {

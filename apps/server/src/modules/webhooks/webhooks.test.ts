@@ -282,7 +282,8 @@ describe("webhooks", () => {
       }),
       404,
     );
-  });
+    // Waits for the delivery job to run again: slow when the whole suite runs at once.
+  }, 60_000);
 
   it("delivers after a server restart what was still being retried when the server stopped", async () => {
     receiver.answer(() => 500);

@@ -79,6 +79,8 @@ export function keywords(text: string): string[] {
 }
 
 const QUESTION = /^\s*(?:[-*•]\s*)?(?:\*\*)?(?:q|question)\s*[:.)](?:\*\*)?\s*(.+)$/i;
+/** Where a question marker starts inside a line (after other text): `Q:` or `Question:`, capitalised. */
+const INLINE_QUESTION = /(?<=\S)\s+(?=(?:Q|Question)\s*:\s*\S)/;
 const ANSWER = /^\s*(?:[-*•]\s*)?(?:\*\*)?(?:a|answer)\s*[:.)](?:\*\*)?\s*(.*)$/i;
 /** Sentences that tell the agent how to behave rather than state a fact. */
 const DIRECTIVE =
@@ -93,7 +95,9 @@ function sentences(line: string): string[] {
 
 /** The Q/A pairs ("Q: ... A: ...", "Question: ... / Answer: ...") and the facts of a text. */
 export function readKnowledge(instructions: string): KnowledgeItem[] {
-  const lines = instructions.split(/\r?\n/);
+  // Pairs written inline in one paragraph ("... Q: Do you treat reptiles? A: Yes. Q: ...") start a line
+  // each, so every pair is read as its own question and answer.
+  const lines = instructions.split(/\r?\n/).flatMap((line) => line.split(INLINE_QUESTION));
   const items: KnowledgeItem[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";

@@ -1,7 +1,7 @@
 import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import { readPromptFacts } from "./prompt-sections.ts";
 import { dayText, extractDay, extractTime, startIso, todayIn } from "./sandbox-dates.ts";
-import { bestMatch, readKnowledge } from "./sandbox-knowledge.ts";
+import { bestMatch, type KnowledgeItem, readKnowledge } from "./sandbox-knowledge.ts";
 
 /**
  * The sandbox model's decisions: a local, deterministic responder over the prompt the engine built. It
@@ -26,7 +26,33 @@ export const SANDBOX_MESSAGES = {
   askName: "What name should I put the appointment under?",
   noTransferTool: "I can't transfer this conversation: the agent has no transfer action enabled.",
   anythingElse: "Is there anything else I can help with?",
+  notInKnowledge:
+    "I couldn't find that in this agent's knowledge base or instructions. For open conversation a real model must be configured (the organisation's model settings, or LLM_PROVIDER on the server).",
 } as const;
+
+/** The knowledge tool's name (modules/runtime/tool-executors.ts KNOWLEDGE_TOOL). */
+const KNOWLEDGE_TOOL = "searchKnowledgeBase";
+
+type FoundPassage = { title?: unknown; url?: unknown; text?: unknown };
+
+/**
+ * The answer to a question from the passages the knowledge tool found: the Q/A pair or sentence of the
+ * passages that best matches it, with the page it came from. Null when none shares a meaningful word.
+ */
+export function answerFromPassages(question: string, passages: readonly FoundPassage[]): string | null {
+  const items: (KnowledgeItem & { source: string })[] = [];
+  for (const passage of passages) {
+    if (typeof passage.text !== "string") continue;
+    const title = typeof passage.title === "string" ? passage.title : "";
+    const url = typeof passage.url === "string" ? passage.url : "";
+    const source = title && url ? `${title} (${url})` : title || url || "the knowledge base";
+    for (const item of readKnowledge(passage.text)) items.push({ ...item, source });
+  }
+  const match = bestMatch(question, items);
+  if (!match) return null;
+  const { answer, source } = match.item as KnowledgeItem & { source: string };
+  return `${answer.replace(/\s+$/, "")} (Source: ${source})`;
+}
 
 const GREETING =
   /^(hi|hello|hey|hiya|good (morning|afternoon|evening)|greetings)\b[\s!,.]*(there)?[\s!,.]*$/i;
@@ -131,6 +157,23 @@ export function sandboxRespond(
   const has = (name: string) => tools.some((tool) => tool.name === name);
   const conversation = prompt.filter((message) => message.role !== "system");
   const last = conversation.at(-1);
+
+  // The knowledge tool answered: the answer from its passages, naming the source.
+  if (last?.role === "tool") {
+    const found = last.content.find(
+      (part) =>
+        part.type === "tool-result" && part.toolName === KNOWLEDGE_TOOL && part.output.type === "json",
+    );
+    if (found?.type === "tool-result" && found.output.type === "json") {
+      const question = textOf(conversation.filter((m) => m.role === "user").at(-1)?.content);
+      const value = found.output.value as { passages?: unknown } | null;
+      const passages = Array.isArray(value?.passages) ? (value.passages as FoundPassage[]) : [];
+      const answer = answerFromPassages(question, passages);
+      if (answer) return { kind: "text", text: answer };
+      const match = bestMatch(question, readKnowledge(facts.instructions));
+      return { kind: "text", text: match ? match.item.answer : SANDBOX_MESSAGES.notInKnowledge };
+    }
+  }
 
   // A tool answered: word its result for the caller.
   if (last?.role === "tool") {
@@ -238,6 +281,11 @@ export function sandboxRespond(
   if (IDENTITY.test(said)) return { kind: "text", text: SANDBOX_MESSAGES.identity };
 
   const match = bestMatch(said, readKnowledge(facts.instructions));
+  // A question the instructions answer with a Q/A pair is answered from them; anything else is looked up in
+  // the agent's knowledge base first, when it has one.
+  if (match?.item.kind === "qa" && match.score >= 0.5) return { kind: "text", text: match.item.answer };
+  if (has(KNOWLEDGE_TOOL))
+    return { kind: "tool", toolName: KNOWLEDGE_TOOL, input: { query: said.slice(0, 500) } };
   if (match) return { kind: "text", text: match.item.answer };
   return { kind: "text", text: SANDBOX_MESSAGES.fallback };
 }

@@ -31,6 +31,7 @@ const CONTENT_TYPES: Record<string, string> = {
   jpg: "image/jpeg",
   webp: "image/webp",
   gif: "image/gif",
+  wav: "audio/wav",
 };
 
 export function contentTypeOf(key: string): string {

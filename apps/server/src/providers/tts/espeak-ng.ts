@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { promisify } from "node:util";
 import { bytesToSamples, createResampler } from "../../modules/voice/audio.ts";
@@ -24,13 +24,70 @@ export function parseEspeakVoices(listing: string): TtsVoice[] {
 }
 
 /**
+ * The voice file of each language and alias in `espeak-ng --voices` ("en-gb" and "en" -> "gmw/en"). A
+ * variant (`+f3`, a female voice) applies to a voice file, not to a language name: `-v en-gb+f2` silently
+ * speaks the default voice, `-v gmw/en+f2` speaks the variant.
+ */
+export function parseEspeakVoiceFiles(listing: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const line of listing.split("\n").slice(1)) {
+    const columns = line.trim().split(/\s+/);
+    const [, language, , , file] = columns;
+    if (!language || !file || file.startsWith("mb/")) continue;
+    if (!files.has(language)) files.set(language, file);
+    for (const alias of line.matchAll(/\(([\w-]+) \d+\)/g))
+      if (alias[1] && !files.has(alias[1])) files.set(alias[1], file);
+  }
+  return files;
+}
+
+/**
  * Debian's espeak-ng as a child process per sentence: text on stdin, a WAV stream (22.05 kHz) on stdout,
  * resampled to 16 kHz as it arrives. First audio in ~10 ms; robotic but clear. Voices are its languages.
+ * A process for the last voice used is started ahead and waits for its text (a warm spare), so a sentence
+ * does not wait for a process to start and load its voice.
  */
 export function espeakTts(options: { binary?: string; wordsPerMinute?: number } = {}): TtsProvider {
   const binary = options.binary ?? BINARY;
   const speed = String(options.wordsPerMinute ?? 175);
+  let listing: Promise<string> | null = null;
+  const readListing = () => {
+    listing ??= promisify(execFile)(binary, ["--voices"]).then(({ stdout }) => stdout);
+    return listing;
+  };
+  let files: Promise<Map<string, string>> | null = null;
+  /** `language[+variant]` as espeak-ng's -v takes it (the language's voice file), or null if unknown. */
+  const resolve = async (voice: string): Promise<string | null> => {
+    files ??= readListing().then(parseEspeakVoiceFiles);
+    const [base = "", variant] = voice.split("+");
+    const file = (await files).get(base);
+    if (!file) return null;
+    return variant && /^[fm]\d$/.test(variant) ? `${file}+${variant}` : file;
+  };
   let listed: Promise<TtsVoice[]> | null = null;
+  let spare: { voice: string; child: ChildProcessWithoutNullStreams } | null = null;
+  let closed = false;
+
+  const launch = (voice: string) => {
+    const child = spawn(binary, ["--stdout", "-b", "1", "-s", speed, "-v", voice], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.on("error", () => {}); // surfaces as a failed exit where it is used
+    return child;
+  };
+  const drop = () => {
+    if (spare && spare.child.exitCode === null) spare.child.kill("SIGKILL");
+    spare = null;
+  };
+  function take(voice: string): ChildProcessWithoutNullStreams {
+    const warm = spare && spare.voice === voice && spare.child.exitCode === null ? spare.child : null;
+    if (!warm) drop();
+    spare = null;
+    setImmediate(() => {
+      if (!closed && !spare) spare = { voice, child: launch(voice) };
+    });
+    return warm ?? launch(voice);
+  }
 
   const provider: TtsProvider = {
     name: "espeak-ng",
@@ -41,19 +98,13 @@ export function espeakTts(options: { binary?: string; wordsPerMinute?: number } 
         : "Speech synthesis needs Debian's espeak-ng: run `node scripts/ensure-voice-tools.mjs` (as root) or `sudo apt-get install -y espeak-ng`.";
     },
     voices() {
-      listed ??= promisify(execFile)(binary, ["--voices"]).then(({ stdout }) => parseEspeakVoices(stdout));
+      listed ??= readListing().then(parseEspeakVoices);
       return listed;
     },
     async *synthesize(text, { voice, signal } = {}) {
       if (signal?.aborted || !text.trim()) return;
-      const known = voice ? (await provider.voices()).some((v) => v.id === voice) : false;
-      const child = spawn(
-        binary,
-        ["--stdout", "-b", "1", "-s", speed, "-v", known ? (voice as string) : "en-us"],
-        {
-          stdio: ["pipe", "pipe", "pipe"],
-        },
-      );
+      const resolved = voice ? await resolve(voice) : null;
+      const child = take(resolved ?? (await resolve("en-us")) ?? "en-us");
       const stop = () => child.kill("SIGKILL");
       signal?.addEventListener("abort", stop, { once: true });
       let errors = "";
@@ -98,6 +149,10 @@ export function espeakTts(options: { binary?: string; wordsPerMinute?: number } 
         signal?.removeEventListener("abort", stop);
         if (child.exitCode === null) stop();
       }
+    },
+    close() {
+      closed = true;
+      drop();
     },
   };
   return provider;

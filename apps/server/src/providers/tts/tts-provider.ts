@@ -1,3 +1,5 @@
+import type { AgentVoice } from "@switchboard/core";
+
 /** A voice a text-to-speech provider offers, as the agent editor's voice panel lists it. */
 export type TtsVoice = { id: string; name: string; language: string; gender: "female" | "male" | null };
 
@@ -12,8 +14,12 @@ export type TtsProvider = {
   voices(): Promise<TtsVoice[]>;
   /** The voice used when the agent names none this provider knows. */
   readonly defaultVoice: string;
+  /** The provider's voice for one of the agent voices (the pickers' list); else its `engineVoice`. */
+  voiceFor?(voice: AgentVoice): string;
   synthesize(
     text: string,
     options?: { voice?: string | null; signal?: AbortSignal },
   ): AsyncIterable<Int16Array>;
+  /** Stops processes or connections kept warm. */
+  close?(): void;
 };

@@ -70,3 +70,34 @@ describe.each(providers)("text to speech: $name", (provider) => {
     expect((await collect(provider, "   ")).samples.length).toBe(0);
   });
 });
+
+describe("espeak-ng voice files", () => {
+  it("maps each language and alias to its voice file, which a variant applies to", async () => {
+    const { parseEspeakVoiceFiles } = await import("./espeak-ng.ts");
+    const files = parseEspeakVoiceFiles(
+      [
+        "Pty Language       Age/Gender VoiceName          File                 Other Languages",
+        " 2  en-gb           --/M      English_(Great_Britain) gmw/en               (en 2)",
+        " 5  es-419          --/M      Spanish_(Latin_America) roa/es-419           (es-mx 6)(es 6)",
+        " 5  es              --/M      Spanish_(Spain)    roa/es",
+      ].join("\n"),
+    );
+    expect(files.get("en-gb")).toBe("gmw/en");
+    expect(files.get("en")).toBe("gmw/en");
+    expect(files.get("es-mx")).toBe("roa/es-419");
+    // The first entry for a name wins: "es" is Spain's own voice listed later, not Latin America's alias.
+    expect(files.get("es-419")).toBe("roa/es-419");
+  });
+
+  it("a variant changes the sound: the agents' voices differ", async () => {
+    const provider = espeakTts();
+    const sound = async (voice: string) => {
+      const chunks: Int16Array[] = [];
+      for await (const chunk of provider.synthesize("Hello there.", { voice })) chunks.push(chunk);
+      return Buffer.concat(chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength)));
+    };
+    const [female, male] = [await sound("en-gb+f2"), await sound("en-gb+m1")];
+    expect(female.equals(male)).toBe(false);
+    provider.close?.();
+  });
+});

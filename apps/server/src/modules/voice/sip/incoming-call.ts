@@ -26,6 +26,12 @@ import type { Call, SipCallDecision, SipCallLeg, SipCallTarget, SipContext, Sour
 
 export async function onInvite(ctx: SipContext, request: SipRequest, source: Source) {
   const { options, log, minSE, userAgent } = ctx;
+  const screened = options.screen?.(request, source);
+  if (screened) {
+    // Refused before any work, statelessly: no transaction kept, no resends (RFC 3261 §8.2.7).
+    ctx.transmit(buildResponse(ctx, request, screened.status, { toTag: randomToken(), source }), source);
+    return;
+  }
   const tx = openTransaction(ctx, request, source);
   const callId = getHeader(request, "Call-ID") ?? "";
   const localTag = randomToken();

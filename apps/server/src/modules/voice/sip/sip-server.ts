@@ -15,6 +15,7 @@
  */
 import { endCall, hangupCall, sendBye } from "./call-ending.ts";
 import { onResponse } from "./client-transactions.ts";
+import { sendRequest } from "./own-requests.ts";
 import { createPacer } from "./pacer.ts";
 import type { SipMessage } from "./sip-message.ts";
 import { onRequest } from "./sip-requests.ts";
@@ -39,6 +40,7 @@ export async function startSipServer(options: SipServerOptions): Promise<SipServ
 
   function receive(message: SipMessage, source: Source) {
     if (!ctx) return;
+    options.tap?.("in", message, source);
     try {
       if (message.kind === "response") onResponse(ctx, message);
       else onRequest(ctx, message, source);
@@ -53,6 +55,7 @@ export async function startSipServer(options: SipServerOptions): Promise<SipServ
     tcp: options.tcp,
     log,
     receive,
+    admit: options.admit,
   });
   const t1 = options.t1 ?? 500;
   const context: SipContext = {
@@ -65,7 +68,12 @@ export async function startSipServer(options: SipServerOptions): Promise<SipServ
     defaultSE: Math.max(minSE, options.sessionExpires ?? 1800),
     userAgent: options.userAgent ?? "Switchboard",
     pacer: createPacer(),
-    transmit: transport.transmit,
+    transmit: options.tap
+      ? (message, to) => {
+          options.tap?.("out", message, to);
+          transport.transmit(message, to);
+        }
+      : transport.transmit,
     timers: createSipTimers(),
     serverTx: new Map(),
     clientTx: new Map(),
@@ -80,6 +88,7 @@ export async function startSipServer(options: SipServerOptions): Promise<SipServ
     host: options.host,
     pacer,
     activeCalls: () => [...calls.values()].filter((call) => call.state !== "ended").length,
+    request: (message, dest) => sendRequest(context, message, dest),
     async close() {
       if (transport.closing) return;
       // Hang up every call (BYE, and tell the pipeline), give the BYEs a moment to leave, then close.

@@ -31,6 +31,8 @@ export async function startSipTransport(options: {
   tcp?: boolean;
   log?: SipLogger;
   receive: (message: SipMessage, source: Source) => void;
+  /** Flood limits: false drops what this address sent, unparsed. */
+  admit?: (address: string) => boolean;
 }): Promise<SipTransport> {
   const { log } = options;
   const connections = new Map<string, net.Socket>();
@@ -72,6 +74,7 @@ export async function startSipTransport(options: {
 
   udp.on("message", (data, rinfo) => {
     if (data.length <= 4 && data.every((b) => b === 0x0d || b === 0x0a || b === 0)) return; // keep-alive
+    if (options.admit && !options.admit(rinfo.address)) return;
     let message: SipMessage;
     try {
       message = parseSipMessage(data);
@@ -101,6 +104,7 @@ export async function startSipTransport(options: {
     });
     socket.on("error", () => {});
     socket.on("data", (chunk: Buffer) => {
+      if (options.admit && !options.admit(source.address)) return;
       let messages: SipMessage[];
       try {
         messages = parser.push(chunk);

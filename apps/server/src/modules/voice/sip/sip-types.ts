@@ -51,6 +51,15 @@ export type SipServerOptions = {
   /** RFC 3261 T1 in ms (tests shorten it). */
   t1?: number;
   userAgent?: string;
+  /** Flood limits (source-guard.ts): false drops a message from this address before it is parsed. */
+  admit?: (address: string) => boolean;
+  /**
+   * Screens a new INVITE before any work (no RTP port, no 100 Trying): a decision refuses it at once,
+   * statelessly (a refused source's retransmissions are answered again, never resent by us).
+   */
+  screen?: (request: SipRequest, source: SipRemote) => SipCallDecision;
+  /** Sees every message received and sent (SIP captures). */
+  tap?: (direction: "in" | "out", message: SipMessage, remote: SipRemote) => void;
 };
 
 export type SipServer = {
@@ -59,6 +68,11 @@ export type SipServer = {
   /** Calls in progress. */
   activeCalls(): number;
   readonly pacer: Pacer;
+  /**
+   * Sends a request of our own (REGISTER, OPTIONS ...) in a client transaction from our SIP port; resolves
+   * with its final response, or null when none came in time. The request's top Via carries the branch.
+   */
+  request(message: SipRequest, dest: SipRemote): Promise<SipResponse | null>;
   close(): Promise<void>;
 };
 

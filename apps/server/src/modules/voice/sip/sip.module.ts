@@ -1,8 +1,14 @@
 import net from "node:net";
 import type { AppContext } from "../../../app-context.ts";
 import type { CallLeg } from "../call-leg.ts";
+import type { SipEdge } from "./sip-edge-types.ts";
 import type { SipCallDecision, SipCallTarget, SipServer } from "./sip-server.ts";
 import { startSipServer } from "./sip-server.ts";
+
+/** Phone numbers (modules/numbers): the agent a dialled number reaches, or null. */
+export type SipNumberLookup = {
+  agentForNumber(user: string): Promise<{ agentAccountId: number } | null>;
+};
 
 /** Where answered SIP calls go: the voice module's `startCallSession`. */
 export type SipCallSink = { startCallSession(leg: CallLeg, options: { agentAccountId: number }): unknown };
@@ -20,13 +26,25 @@ function isLoopback(address: string): boolean {
 export function createSipCallRouter(deps: {
   loadAccount: AppContext["access"]["loadAccount"];
   voice: SipCallSink;
+  numbers?: SipNumberLookup;
+  /** SIP developer settings: allow-lists per organisation and our registrations (see sip-edge-types.ts). */
+  edge?: SipEdge;
 }) {
   return async (leg: CallLeg, target: SipCallTarget): Promise<SipCallDecision> => {
-    if (!isLoopback(target.remote.address)) return { status: 403 };
-    if (target.agentAccountId === null) return { status: 404 };
-    const account = await deps.loadAccount(target.agentAccountId);
+    // Without an edge policy, only callers on this machine; with one, sources the organisation allows.
+    if (!deps.edge && !isLoopback(target.remote.address)) return { status: 403 };
+    // A PBX we registered with calling our Contact (its extension) reaches the registration's agent.
+    const claimed = deps.edge?.claim(target) ?? null;
+    // sip:<E.164 number>@host reaches the agent the number is assigned to (before the agent-id form).
+    const byNumber =
+      !claimed && target.user && deps.numbers ? await deps.numbers.agentForNumber(target.user) : null;
+    const agentAccountId = claimed?.agentAccountId ?? byNumber?.agentAccountId ?? target.agentAccountId;
+    if (agentAccountId === null) return { status: 404 };
+    const account = await deps.loadAccount(agentAccountId);
     if (account?.accountType !== "agent") return { status: 404 };
     if (account.disabledAt) return { status: 403 };
+    if (deps.edge && !deps.edge.allows(account.organizationId ?? 0, target.remote.address))
+      return { status: 403 };
     deps.voice.startCallSession(leg, { agentAccountId: account.id });
     return undefined;
   };
@@ -37,7 +55,10 @@ export function createSipCallRouter(deps: {
  * with the app (hanging up its calls). A port already taken is logged and SIP stays off: the web app and
  * API still start.
  */
-export async function createSipModule(context: AppContext, deps: { voice: SipCallSink }) {
+export async function createSipModule(
+  context: AppContext,
+  deps: { voice: SipCallSink; numbers?: SipNumberLookup; edge?: SipEdge },
+) {
   const { config, log } = context;
   let server: SipServer | null = null;
   if (config.sipPort !== 0) {
@@ -46,7 +67,13 @@ export async function createSipModule(context: AppContext, deps: { voice: SipCal
         host: config.host,
         port: config.sipPort,
         log,
-        onCall: createSipCallRouter({ loadAccount: context.access.loadAccount, voice: deps.voice }),
+        onCall: createSipCallRouter({
+          loadAccount: context.access.loadAccount,
+          voice: deps.voice,
+          numbers: deps.numbers,
+          edge: deps.edge,
+        }),
+        ...(deps.edge ? { admit: deps.edge.admit, screen: deps.edge.screen, tap: deps.edge.tap } : {}),
       });
       log.info({ port: server.port }, `SIP calls: dial sip:<agent account id>@${config.host}:${server.port}`);
     } catch (error) {

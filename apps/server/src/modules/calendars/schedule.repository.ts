@@ -53,6 +53,33 @@ export function createScheduleRepository(db: Database) {
         .limit(1000);
     },
 
+    async find(id: number): Promise<BookingRow | null> {
+      const [row] = await db.select().from(scheduleBookings).where(eq(scheduleBookings.id, id));
+      return row ?? null;
+    },
+
+    async setStatus(id: number, status: BookingRow["status"]): Promise<BookingRow | null> {
+      const [row] = await db
+        .update(scheduleBookings)
+        .set({ status })
+        .where(eq(scheduleBookings.id, id))
+        .returning();
+      return row ?? null;
+    },
+
+    async setExternal(
+      id: number,
+      provider: "google" | "calendly",
+      externalId: string,
+    ): Promise<BookingRow | null> {
+      const [row] = await db
+        .update(scheduleBookings)
+        .set({ calendarProvider: provider, externalId })
+        .where(eq(scheduleBookings.id, id))
+        .returning();
+      return row ?? null;
+    },
+
     /**
      * Books unless the time overlaps a booked appointment of the same agent: checked and written in one
      * transaction under a lock on the agent, so two conversations cannot take the same time.

@@ -1,0 +1,480 @@
+/**
+ * Outbound calls: the agent places a call and talks with whoever answers. Other features (Tasks) use
+ * `place(...)`, which resolves when the call has ended:
+ *
+ *   place({ organizationId, agentAccountId, to, from?, variables?, taskId? })
+ *     → { callId, outcome: "answered" | "voicemail" | "no_answer" | "busy" | "failed",
+ *         answeredBy?: "person" | "machine", amdDecisionMs?, conversation?: { roomId, uuid },
+ *         durationSeconds, error? }
+ *
+ * Routes, first that applies: the organisation's outbound route (a SIP trunk: `resolveTrunk`, set by the
+ * SIP developer settings), else the sandbox carrier (a simulated callee in-process, answering as a person or
+ * as voicemail as `sandbox_callees` says). Answering-machine detection listens to the callee's first audio
+ * and decides person or machine within a few seconds; a person hears the agent at once. On a machine the
+ * agent does what its campaign says (`voicemailAction`): `leave_message` — after the beep it says its
+ * voicemail message word for word (`voicemailMessage` with the agent's variables and the call's — a task's
+ * columns — filled in; its greeting when it has none), then hangs up: outcome voicemail; `hang_up` — it
+ * hangs up at once: outcome no_answer. The decision and its timing are stored on the call's row and its
+ * conversation log row.
+ *
+ * Toll-fraud guards before dialling: the destination's country must be allowed for the organisation
+ * (settings `telephony.allowedCountries`, default the country of its own numbers, else US), and the
+ * organisation's calls in progress and calls of the last 24 hours must be under its limits
+ * (`telephony.maxConcurrentCalls`, `telephony.maxDailyCalls`, defaults OUTBOUND_CALLS_CONCURRENT and
+ * OUTBOUND_CALLS_DAILY). A refused call throws an ApiError (403 or 429) with the catalogue's message.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  type CampaignFields,
+  NUMBER_MESSAGES,
+  type OutboundCall,
+  type OutboundOutcome,
+} from "@switchboard/api";
+import { fillPlaceholders } from "@switchboard/core";
+import type { FastifyBaseLogger } from "fastify";
+import type { AccountRow } from "../../access/access.ts";
+import type { NumbersConfig } from "../../config.ts";
+import { ApiError, forbidden } from "../../http/api-error.ts";
+import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
+import type { ConversationsRepository } from "../runtime/conversations.repository.ts";
+import type { CallLeg } from "../voice/call-leg.ts";
+import type { CallSession, StartCallOptions } from "../voice/call-session.ts";
+import { type AmdOptions, createAnsweringMachineDetector } from "./answering-machine.ts";
+import type { NumbersRepository, OutboundCallRow } from "./numbers.repository.ts";
+import { answerAsSandboxCallee } from "./sandbox-callee.ts";
+import { type DialResult, dialSip, type SipTrunkTarget } from "./sip-uac.ts";
+
+export type PlaceCallInput = {
+  organizationId: number;
+  agentAccountId: number;
+  /** E.164. */
+  to: string;
+  /** The caller ID: one of the organisation's numbers or a verified one; default the agent's number. */
+  from?: string;
+  /** Values for the call (stored with it; a task's row). */
+  variables?: Record<string, string>;
+  taskId?: string;
+};
+
+export type PlacedCall = {
+  callId: string;
+  outcome: OutboundOutcome;
+  answeredBy?: "person" | "machine";
+  amdDecisionMs?: number;
+  conversation?: { roomId: string; uuid: string };
+  durationSeconds: number;
+  error?: string;
+};
+
+/** Calling code → country (ISO 3166 alpha-2) for the guard; NANP numbers are US unless a Canadian code. */
+const CALLING_CODES: [string, string][] = [
+  ["44", "GB"],
+  ["33", "FR"],
+  ["49", "DE"],
+  ["34", "ES"],
+  ["39", "IT"],
+  ["31", "NL"],
+  ["61", "AU"],
+  ["64", "NZ"],
+  ["52", "MX"],
+  ["55", "BR"],
+  ["91", "IN"],
+  ["81", "JP"],
+  ["353", "IE"],
+  ["27", "ZA"],
+];
+const CANADIAN_AREA_CODES = new Set(
+  "204 226 236 249 250 263 289 306 343 354 365 367 368 382 403 416 418 428 431 437 438 450 468 474 506 514 519 548 579 581 584 587 604 613 639 647 672 683 705 709 742 753 778 780 782 807 819 825 867 873 879 902 905".split(
+    " ",
+  ),
+);
+
+/** The country of an E.164 number, or null when it is not known here. */
+export function countryOfNumber(number: string): string | null {
+  const digits = number.replace(/^\+/, "");
+  if (digits.startsWith("1") && digits.length === 11)
+    return CANADIAN_AREA_CODES.has(digits.slice(1, 4)) ? "CA" : "US";
+  const match = [...CALLING_CODES]
+    .sort((a, b) => b[0].length - a[0].length)
+    .find(([code]) => digits.startsWith(code));
+  return match?.[1] ?? null;
+}
+
+export type TelephonySettings = {
+  allowedCountries?: string[];
+  maxConcurrentCalls?: number;
+  maxDailyCalls?: number;
+};
+
+export function telephonySettingsOf(org: AccountRow): TelephonySettings {
+  const value = (org.settings as Record<string, unknown>).telephony;
+  return value && typeof value === "object" ? (value as TelephonySettings) : {};
+}
+
+/** What dialling gave: the callee's leg once answered, or why not. */
+type Dialed = { kind: "answered"; leg: CallLeg } | Exclude<DialResult, { kind: "answered" }>;
+
+const newCallId = () => `OC${randomBytes(12).toString("hex")}`;
+
+export function toOutboundCall(row: OutboundCallRow): OutboundCall {
+  return {
+    callId: row.id,
+    agentId: row.agentAccountId,
+    to: row.toNumber,
+    from: row.fromNumber,
+    taskId: row.taskId,
+    route: row.route,
+    status: row.status,
+    outcome: row.outcome,
+    answeredBy: row.answeredBy,
+    amdDecisionMs: row.amdDecisionMs,
+    conversation:
+      row.roomId && row.conversationUuid ? { roomId: row.roomId, uuid: row.conversationUuid } : null,
+    durationSeconds: row.durationSeconds,
+    error: row.error,
+    createdAt: row.createdAt.getTime(),
+  };
+}
+
+export type OutboundCallsDeps = {
+  repo: NumbersRepository;
+  conversations: ConversationsRepository;
+  loadAccount: (id: number) => Promise<AccountRow | null>;
+  startCallSession: (leg: CallLeg, options: StartCallOptions) => CallSession;
+  tts: TtsProvider;
+  config: NumbersConfig;
+  log: FastifyBaseLogger;
+  /** The organisation's outbound route as a SIP trunk (SIP developer settings), or null. */
+  resolveTrunk?: (organizationId: number, to: string) => Promise<SipTrunkTarget | null>;
+  /** Our address for a trunk's replies and media (HOST; loopback when it listens everywhere). */
+  localHost: string;
+  /** Caller IDs the organisation verified (validateVerifiedNumber). */
+  isVerifiedCallerId: (organizationId: number, number: string) => Promise<boolean>;
+  amd?: Partial<AmdOptions>;
+  /** The campaign that places the agent's calls (production, else staging): its voicemail settings. */
+  campaignOf?: (agent: { id: number; orgId: number }) => Promise<CampaignFields | null>;
+  /** Sandbox carrier: how long an unanswered sandbox call rings (no_answer). */
+  sandboxRingMs?: number;
+};
+
+export function createOutboundCalls(deps: OutboundCallsDeps) {
+  const { repo, log } = deps;
+  const active = new Set<{ hangup(): void; done: Promise<unknown> }>();
+  let setTrunkResolver = deps.resolveTrunk;
+
+  async function guard(org: AccountRow, agent: AccountRow, to: string) {
+    const settings = telephonySettingsOf(org);
+    const own = agent.switchboardPhoneNumber ? countryOfNumber(agent.switchboardPhoneNumber) : null;
+    const allowed = settings.allowedCountries?.length ? settings.allowedCountries : [own ?? "US"];
+    const country = countryOfNumber(to);
+    if (!allowed.includes("*") && (!country || !allowed.includes(country)))
+      throw forbidden(NUMBER_MESSAGES.countryNotAllowed);
+    const concurrent = settings.maxConcurrentCalls ?? deps.config.outboundConcurrent;
+    if ((await repo.countLive(org.id)) >= concurrent)
+      throw new ApiError(429, NUMBER_MESSAGES.concurrentLimit);
+    const daily = settings.maxDailyCalls ?? deps.config.outboundDaily;
+    if ((await repo.countSince(org.id, new Date(Date.now() - 24 * 3600 * 1000))) >= daily)
+      throw new ApiError(429, NUMBER_MESSAGES.dailyLimit);
+  }
+
+  async function callerId(input: PlaceCallInput, agent: AccountRow): Promise<string | null> {
+    if (input.from && input.from !== agent.switchboardPhoneNumber) {
+      const row = await repo.findLive(input.from);
+      const ours = row?.orgId === input.organizationId;
+      if (!ours && !(await deps.isVerifiedCallerId(input.organizationId, input.from)))
+        throw forbidden(NUMBER_MESSAGES.noCallerId);
+      return input.from;
+    }
+    return agent.switchboardPhoneNumber ?? null;
+  }
+
+  /** Dials through the route that applies; the sandbox carrier answers in-process. */
+  async function dial(
+    row: OutboundCallRow,
+    trunk: SipTrunkTarget | null,
+    signal: AbortSignal,
+  ): Promise<Dialed> {
+    if (trunk)
+      return dialSip({
+        target: trunk,
+        to: row.toNumber,
+        from: row.fromNumber,
+        localHost: deps.localHost,
+        signal,
+      });
+    const callee = await repo.findCallee(row.orgId, row.toNumber);
+    const behaviour = callee?.behaviour ?? "person";
+    if (behaviour === "busy") return { kind: "busy", status: 486, reason: "486 Busy Here (sandbox callee)" };
+    if (behaviour === "no_answer") {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, deps.sandboxRingMs ?? 30_000);
+        signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      return { kind: "no_answer", status: 480, reason: "no answer (sandbox callee)" };
+    }
+    const answered = await answerAsSandboxCallee({
+      tts: deps.tts,
+      behaviour,
+      says: callee?.says ?? null,
+      from: row.fromNumber ?? "anonymous",
+      to: row.toNumber,
+    });
+    return { kind: "answered", leg: answered.leg };
+  }
+
+  /**
+   * Listens to the callee before the agent speaks: answering-machine detection, and for a machine the wait
+   * for its beep (or the end of its greeting). The leg the agent gets hears only what comes after.
+   */
+  function screen(leg: CallLeg) {
+    const amd = createAnsweringMachineDetector(deps.amd);
+    const listeners = { audio: [] as ((f: Int16Array) => void)[] };
+    let passing = false;
+    let lastFrameAt = Date.now();
+    let resolveReady!: (value: { answeredBy: "person" | "machine"; atMs: number } | null) => void;
+    const ready = new Promise<{ answeredBy: "person" | "machine"; atMs: number } | null>((resolve) => {
+      resolveReady = resolve;
+    });
+    const started = Date.now();
+    let hungUp = false;
+    const check = () => {
+      const decision = amd.decision;
+      if (!decision) return;
+      if (decision.answeredBy === "person") return open(decision.atMs);
+      // A machine: leave the message after the beep, or after its greeting ended (1.5 s quiet), or 20 s.
+      if (amd.beepAtMs !== null && amd.silenceMs >= 200) return open(decision.atMs);
+      if (amd.beepAtMs === null && amd.silenceMs >= 1500) return open(decision.atMs);
+      if (Date.now() - started > 20_000) return open(decision.atMs);
+    };
+    const open = (atMs: number) => {
+      if (passing) return;
+      passing = true;
+      clearInterval(idle);
+      resolveReady({ answeredBy: amd.decision?.answeredBy ?? "person", atMs });
+    };
+    leg.onAudio((frame) => {
+      lastFrameAt = Date.now();
+      if (passing) {
+        for (const listener of listeners.audio) listener(frame);
+        return;
+      }
+      amd.push(frame);
+      check();
+    });
+    // No audio at all (no RTP from the far end) counts as silence.
+    const idle = setInterval(() => {
+      const gap = Date.now() - lastFrameAt;
+      if (gap >= 100) {
+        amd.silence(Math.floor(gap / 20) * 20);
+        lastFrameAt = Date.now();
+      }
+      check();
+    }, 100);
+    leg.onHangup(() => {
+      hungUp = true;
+      clearInterval(idle);
+      resolveReady(null);
+    });
+    const agentLeg: CallLeg = {
+      info: leg.info,
+      onAudio: (listener) => void listeners.audio.push(listener),
+      onDtmf: (listener) => leg.onDtmf(listener),
+      onHangup: (listener) => leg.onHangup(listener),
+      sendAudio: (frame) => leg.sendAudio(frame),
+      clearAudio: () => leg.clearAudio(),
+      queuedFrames: () => leg.queuedFrames(),
+      hangup: (reason) => leg.hangup(reason),
+    };
+    return {
+      ready,
+      agentLeg,
+      stop: () => clearInterval(idle),
+      get hungUp() {
+        return hungUp;
+      },
+    };
+  }
+
+  /** What the agent does on a voicemail: hang up, or the message it leaves (null: its greeting as usual). */
+  async function voicemailOf(
+    row: OutboundCallRow,
+  ): Promise<{ action: "hang_up" } | { action: "leave_message"; message: string | null }> {
+    const campaign = await deps.campaignOf?.({ id: row.agentAccountId, orgId: row.orgId });
+    if (!campaign) return { action: "leave_message", message: null };
+    if (campaign.voicemailAction === "hang_up") return { action: "hang_up" };
+    const template = campaign.voicemailMessage?.trim() || campaign.greeting?.trim() || "";
+    const values = { ...(campaign.variables ?? {}), ...((row.variables as Record<string, string>) ?? {}) };
+    return { action: "leave_message", message: fillPlaceholders(template, values).trim() || null };
+  }
+
+  async function run(
+    row: OutboundCallRow,
+    trunk: SipTrunkTarget | null,
+    handle: { hangup(): void; done: Promise<unknown> },
+    signal: AbortSignal,
+  ): Promise<PlacedCall> {
+    const result: PlacedCall = { callId: row.id, outcome: "failed", durationSeconds: 0 };
+    const finish = async (patch: Partial<PlacedCall>) => {
+      Object.assign(result, patch);
+      await repo.updateCall(row.id, {
+        status: "completed",
+        outcome: result.outcome,
+        answeredBy: result.answeredBy ?? null,
+        amdDecisionMs: result.amdDecisionMs ?? null,
+        durationSeconds: Math.round(result.durationSeconds),
+        conversationUuid: result.conversation?.uuid ?? null,
+        roomId: result.conversation?.roomId ?? null,
+        error: result.error ?? null,
+        endedAt: new Date(),
+      });
+      log.info(
+        { callId: row.id, outcome: result.outcome, answeredBy: result.answeredBy },
+        "outbound call ended",
+      );
+      return result;
+    };
+    let dialed: Dialed;
+    try {
+      dialed = await dial(row, trunk, signal);
+    } catch (error) {
+      return finish({ outcome: "failed", error: error instanceof Error ? error.message : String(error) });
+    }
+    if (dialed.kind !== "answered")
+      return finish({ outcome: dialed.kind, error: dialed.kind === "failed" ? dialed.reason : undefined });
+    const answeredAt = Date.now();
+    await repo.updateCall(row.id, { status: "in-progress" });
+    const leg = dialed.leg;
+    const screening = screen(leg);
+    handle.hangup = () => leg.hangup("server shutting down");
+    try {
+      const decision = await screening.ready;
+      if (!decision) {
+        // The callee hung up before anyone spoke.
+        return await finish({ outcome: "answered", durationSeconds: (Date.now() - answeredAt) / 1000 });
+      }
+      const machine = decision.answeredBy === "machine";
+      await repo.updateCall(row.id, { answeredBy: decision.answeredBy, amdDecisionMs: decision.atMs });
+      const voicemail = machine ? await voicemailOf(row) : null;
+      if (voicemail?.action === "hang_up") {
+        leg.hangup("voicemail: hung up");
+        return await finish({
+          outcome: "no_answer",
+          answeredBy: "machine",
+          amdDecisionMs: decision.atMs,
+          durationSeconds: (Date.now() - answeredAt) / 1000,
+        });
+      }
+      const session = deps.startCallSession(screening.agentLeg, {
+        agentAccountId: row.agentAccountId,
+        stage: "production",
+        roomKind: "live",
+        direction: "outbound",
+        // The call's values (a task's columns) fill the agent's {placeholders}, as a text task's do.
+        variables: (row.variables as Record<string, string> | null) ?? {},
+        logData: () => ({
+          outboundCallId: row.id,
+          answeredBy: decision.answeredBy,
+          amdDecisionMs: decision.atMs,
+          ...(row.taskId ? { taskId: row.taskId } : {}),
+        }),
+        // On voicemail the agent says its message (it then hangs up), or, without one, its greeting.
+        ...(voicemail?.message ? { message: voicemail.message } : {}),
+        onTranscript:
+          machine && !voicemail?.message
+            ? (role, _text, final) => {
+                if (role === "agent" && final) setTimeout(() => session.hangup("message left"), 300);
+              }
+            : undefined,
+      });
+      const uuid = await session.ready;
+      const summary = await session.ended;
+      const conversation = uuid ? await deps.conversations.findConversation(uuid) : null;
+      return await finish({
+        outcome: summary.outcome === "failed" ? "failed" : machine ? "voicemail" : "answered",
+        answeredBy: decision.answeredBy,
+        amdDecisionMs: decision.atMs,
+        conversation: uuid && conversation ? { roomId: conversation.roomId, uuid } : undefined,
+        durationSeconds: (Date.now() - answeredAt) / 1000,
+        error: summary.error ?? undefined,
+      });
+    } finally {
+      screening.stop();
+    }
+  }
+
+  /** Checks, stores and dials; `done` resolves when the call has ended. */
+  async function start(input: PlaceCallInput): Promise<{ call: OutboundCallRow; done: Promise<PlacedCall> }> {
+    const [org, agent] = await Promise.all([
+      deps.loadAccount(input.organizationId),
+      deps.loadAccount(input.agentAccountId),
+    ]);
+    if (
+      org?.accountType !== "organization" ||
+      agent?.accountType !== "agent" ||
+      agent.organizationId !== org.id
+    )
+      throw new ApiError(404, "Agent not found");
+    if (agent.disabledAt || org.disabledAt) throw forbidden("This account is disabled.");
+    await guard(org, agent, input.to);
+    const from = await callerId(input, agent);
+    const trunk = (await setTrunkResolver?.(org.id, input.to)) ?? null;
+    const call = await repo.insertCall({
+      id: newCallId(),
+      orgId: org.id,
+      agentAccountId: agent.id,
+      toNumber: input.to,
+      fromNumber: from,
+      taskId: input.taskId ?? null,
+      route: trunk ? `sip:${trunk.host}:${trunk.port}` : "sandbox",
+      status: "dialing",
+      variables: input.variables ?? {},
+    });
+    // Until it ends, the call is one the server hangs up (or stops dialling) when it stops.
+    const controller = new AbortController();
+    const handle: { hangup(): void; done: Promise<unknown> } = {
+      hangup: () => controller.abort(),
+      done: Promise.resolve(),
+    };
+    active.add(handle);
+    const done = run(call, trunk, handle, controller.signal).catch(async (error: unknown) => {
+      log.error({ err: error, callId: call.id }, "outbound call failed");
+      await repo
+        .updateCall(call.id, {
+          status: "completed",
+          outcome: "failed",
+          error: String(error),
+          endedAt: new Date(),
+        })
+        .catch(() => {});
+      return { callId: call.id, outcome: "failed" as const, durationSeconds: 0, error: String(error) };
+    });
+    handle.done = done;
+    void done.finally(() => active.delete(handle));
+    return { call, done };
+  }
+
+  return {
+    start,
+    /** Places the call and resolves when it has ended (Tasks). Guards refuse with an ApiError. */
+    async place(input: PlaceCallInput): Promise<PlacedCall> {
+      const { done } = await start(input);
+      return done;
+    },
+    /** Lets the SIP developer settings name each organisation's trunk (its outbound route). */
+    useTrunkResolver(resolver: NonNullable<OutboundCallsDeps["resolveTrunk"]>) {
+      setTrunkResolver = resolver;
+    },
+    async stop() {
+      const ending = [...active].map((handle) => {
+        handle.hangup();
+        return handle.done.catch(() => {});
+      });
+      await Promise.all(ending);
+    },
+  };
+}
+
+export type OutboundCalls = ReturnType<typeof createOutboundCalls>;

@@ -1,0 +1,194 @@
+import { randomBytes } from "node:crypto";
+import dgram from "node:dgram";
+import type { AddressInfo } from "node:net";
+import sdpTransform from "sdp-transform";
+import { FRAME_MS, FRAME_SAMPLES } from "../src/modules/voice/call-leg.ts";
+import { buildRtp, parseRtp } from "../src/modules/voice/sip/rtp.ts";
+import { getHeader, parseSipMessage, type SipResponse } from "../src/modules/voice/sip/sip-message.ts";
+
+/**
+ * A small SIP user agent client for tests and benchmarks: dials over UDP on loopback with an offer of
+ * L16/16000 only (wideband, so the offline recogniser can hear it), sends the caller's audio as RTP in real
+ * time (20 ms packets, silence when the script is empty) and hands every received 20 ms frame to `onFrame`
+ * with its arrival time. BYE either way. Independent of the server's own SIP code except the RTP packer.
+ */
+export type SipTestCall = {
+  /** Queues caller audio (16 kHz PCM16) after what is queued; answers the packet index of its first frame. */
+  say(frames: Int16Array[]): number;
+  /** performance.now() when packet `index` was sent (undefined until then). */
+  sentAt(index: number): number | undefined;
+  onFrame(listener: (frame: Int16Array, at: number) => void): void;
+  hangup(): Promise<void>;
+  readonly ended: Promise<void>;
+};
+
+const rand = () => randomBytes(6).toString("hex");
+
+export async function dialSip(options: { port: number; user: string; host?: string }): Promise<SipTestCall> {
+  const host = options.host ?? "127.0.0.1";
+  const sip = dgram.createSocket("udp4");
+  const rtp = dgram.createSocket("udp4");
+  await Promise.all([
+    new Promise<void>((resolve) => sip.bind(0, host, resolve)),
+    new Promise<void>((resolve) => rtp.bind(0, host, resolve)),
+  ]);
+  const sipPort = (sip.address() as AddressInfo).port;
+  const rtpPort = (rtp.address() as AddressInfo).port;
+  const callId = `${rand()}@${host}`;
+  const fromTag = rand();
+  const target = `sip:${options.user}@${host}:${options.port}`;
+  let toHeader = `<sip:${options.user}@${host}>`;
+  let cseq = 1;
+  const listeners: ((frame: Int16Array, at: number) => void)[] = [];
+  let endedResolve!: () => void;
+  const ended = new Promise<void>((resolve) => {
+    endedResolve = resolve;
+  });
+
+  const send = (text: string) =>
+    new Promise<void>((resolve) => sip.send(Buffer.from(text), options.port, host, () => resolve()));
+  const request = (method: string, seq: number, body = "", extra: string[] = []) =>
+    [
+      `${method} ${target} SIP/2.0`,
+      `Via: SIP/2.0/UDP ${host}:${sipPort};branch=z9hG4bK${rand()};rport`,
+      "Max-Forwards: 70",
+      `From: <sip:bench@${host}>;tag=${fromTag}`,
+      `To: ${toHeader}`,
+      `Call-ID: ${callId}`,
+      `CSeq: ${seq} ${method}`,
+      `Contact: <sip:bench@${host}:${sipPort}>`,
+      ...extra,
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      "",
+      body,
+    ].join("\r\n");
+
+  const offer = sdpTransform.write({
+    version: 0,
+    origin: {
+      username: "-",
+      sessionId: 1,
+      sessionVersion: 1,
+      netType: "IN",
+      ipVer: 4,
+      address: host,
+    },
+    name: "-",
+    connection: { version: 4, ip: host },
+    timing: { start: 0, stop: 0 },
+    media: [
+      {
+        type: "audio",
+        port: rtpPort,
+        protocol: "RTP/AVP",
+        payloads: "96 101",
+        rtp: [
+          { payload: 96, codec: "L16", rate: 16_000 },
+          { payload: 101, codec: "telephone-event", rate: 16_000 },
+        ],
+        ptime: 20,
+        direction: "sendrecv",
+      },
+    ],
+  } as sdpTransform.SessionDescription);
+
+  const answered = new Promise<{ address: string; port: number }>((resolve, reject) => {
+    const timeout = setTimeout(() => reject(new Error("no answer to the INVITE")), 10_000);
+    sip.on("message", (data) => {
+      const message = parseSipMessage(data);
+      if (message.kind === "request") {
+        // The server hangs up (BYE) or asks something in the dialog: 200 OK to each.
+        const reply = [
+          "SIP/2.0 200 OK",
+          ...["Via", "From", "To", "Call-ID", "CSeq"].map((name) => `${name}: ${getHeader(message, name)}`),
+          "Content-Length: 0",
+          "",
+          "",
+        ].join("\r\n");
+        void send(reply);
+        if (message.method === "BYE") finish();
+        return;
+      }
+      const response = message as SipResponse;
+      const method = getHeader(response, "CSeq")?.split(" ")[1];
+      if (method !== "INVITE" || response.status < 200) return;
+      clearTimeout(timeout);
+      if (response.status >= 300) return reject(new Error(`INVITE answered ${response.status}`));
+      toHeader = getHeader(response, "To") ?? toHeader;
+      void send(request("ACK", 1));
+      const sdp = sdpTransform.parse(response.body.toString("utf8"));
+      const media = sdp.media[0];
+      resolve({ address: media?.connection?.ip ?? sdp.connection?.ip ?? host, port: media?.port ?? 0 });
+    });
+  });
+  await send(request("INVITE", cseq, offer, ["Content-Type: application/sdp"]));
+  const remote = await answered;
+
+  rtp.on("message", (data) => {
+    const packet = parseRtp(data);
+    if (packet?.payloadType !== 96) return;
+    const samples = new Int16Array(packet.payload.length >> 1);
+    for (let i = 0; i < samples.length; i++) samples[i] = packet.payload.readInt16BE(i * 2);
+    const at = performance.now();
+    for (const listener of listeners) listener(samples, at);
+  });
+
+  const script: Int16Array[] = [];
+  const sent: number[] = [];
+  const ssrc = randomBytes(4).readUInt32BE(0);
+  let sequence = 0;
+  const started = performance.now();
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  // Real-time sending against a clock (lateness never accumulates).
+  const pump = () => {
+    if (stopped) return;
+    while (started + sent.length * FRAME_MS <= performance.now()) {
+      const frame = script.shift() ?? new Int16Array(FRAME_SAMPLES);
+      const payload = Buffer.allocUnsafe(frame.length * 2);
+      for (let i = 0; i < frame.length; i++) payload.writeInt16BE(frame[i] as number, i * 2);
+      rtp.send(
+        buildRtp({
+          payloadType: 96,
+          marker: sequence === 0,
+          sequence: sequence & 0xffff,
+          timestamp: sequence * FRAME_SAMPLES,
+          ssrc,
+          payload,
+        }),
+        remote.port,
+        remote.address,
+      );
+      sequence++;
+      sent.push(performance.now());
+    }
+    timer = setTimeout(pump, Math.max(0, started + sent.length * FRAME_MS - performance.now()));
+  };
+  pump();
+
+  function finish() {
+    if (stopped) return;
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    sip.close();
+    rtp.close();
+    endedResolve();
+  }
+
+  return {
+    say(frames) {
+      const index = sent.length + script.length;
+      script.push(...frames);
+      return index;
+    },
+    sentAt: (index) => sent[index],
+    onFrame: (listener) => listeners.push(listener),
+    async hangup() {
+      if (stopped) return;
+      await send(request("BYE", ++cseq));
+      setTimeout(finish, 200);
+      await ended;
+    },
+    ended,
+  };
+}
