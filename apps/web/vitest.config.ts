@@ -9,6 +9,8 @@ export default mergeConfig(
       environment: "jsdom",
       include: ["src/**/*.test.{ts,tsx}"],
       setupFiles: ["src/test/setup.ts"],
+      // Route tests import the lazy shell and a product area on first render: slow on a busy machine.
+      testTimeout: 15_000,
     },
   }),
 );

@@ -11,9 +11,9 @@ import {
   storeTestSession,
   stubFetch,
 } from "../test/accounts.ts";
+import { routes } from "../test/app-routes.ts";
 import { offContract } from "../test/contract.ts";
 import { renderAt } from "../test/render.tsx";
-import { routes } from "./router.tsx";
 
 const assigned: string[] = [];
 
@@ -246,7 +246,7 @@ describe("the user menu", () => {
     renderAt("/app", null, { routes });
     await screen.findByRole("heading", { name: "Dashboard", level: 1 });
     await act(async () => {
-      fireEvent.click(screen.getByRole("button", { name: "User menu" }));
+      fireEvent.click(screen.getByRole("button", { name: /user menu$/ }));
     });
     const logoutItem = await screen.findByRole("menuitem", { name: "Log out" });
     expect(screen.getByRole("menuitem", { name: "Settings" })).toBeTruthy();
@@ -282,7 +282,7 @@ describe("the user menu", () => {
     renderAt("/app", null, { routes });
     await screen.findByRole("heading", { name: "Dashboard", level: 1 });
     await act(async () => {
-      fireEvent.click(screen.getByRole("button", { name: "User menu" }));
+      fireEvent.click(screen.getByRole("button", { name: /user menu$/ }));
     });
     await screen.findByRole("menuitem", { name: "Log out" });
     expect(screen.queryByRole("menuitem", { name: "View as…" })).toBeNull();

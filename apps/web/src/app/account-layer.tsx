@@ -25,14 +25,12 @@ import {
 import { errorMessage, exchangeOneTimeToken, fetchAccountView } from "../lib/shell-api.ts";
 import { AppPathContext } from "./account-context.ts";
 import { type AccountState, AccountStateContext, forgetSessionQueries } from "./account-state.ts";
+import { signInPath } from "./app-gate.tsx";
 import { useMobileApp } from "./environment.tsx";
 
 const EMPTY_APP_PATH: AppPath = { account: null, accounts: [], accountPrefix: "/app", rest: [] };
 
-/** `/signin?next=<where the user was going>`. */
-export function signInPath(next: string, page: "signin" | "signup" = "signin"): string {
-  return next && next !== "/app" ? `/${page}?next=${encodeURIComponent(next)}` : `/${page}`;
-}
+export { signInPath };
 
 /** A one-time token is single use: exchange each once, even when React runs an effect twice. */
 const exchanges = new Map<string, Promise<{ token: string; username: string; id: number }>>();

@@ -1,8 +1,8 @@
 import { screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { fakeAccount, fakeAccountView, signInAs } from "../test/accounts.ts";
+import { routes } from "../test/app-routes.ts";
 import { renderAt } from "../test/render.tsx";
-import { routes } from "./router.tsx";
 
 describe("the /app shell", () => {
   beforeEach(() => {

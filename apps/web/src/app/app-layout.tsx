@@ -16,7 +16,9 @@ import { useEffect } from "react";
 import { Link, Outlet, useLocation } from "react-router";
 import { HelpButton } from "../components/help-button.tsx";
 import { ThemeToggle } from "../components/theme-toggle.tsx";
+import { NotificationBell } from "../features/notifications/notification-bell.tsx";
 import { featureForSegments, visibleFeatures } from "../features/registry.ts";
+import { SearchButton } from "../features/search/search-button.tsx";
 import { appPath } from "../lib/account-path.ts";
 import { minWidthQuery } from "../lib/breakpoints.ts";
 import { brandName, useHostProfile } from "../lib/host-profile.ts";
@@ -85,7 +87,7 @@ export function AppLayout() {
 
   const main = switching ? (
     <Center py="xl">
-      <Loader size="sm" aria-label="Loading the account" />
+      <Loader size="sm" role="status" aria-label="Loading the account" />
     </Center>
   ) : (
     <Outlet />
@@ -134,6 +136,8 @@ export function AppLayout() {
             <ViewingBadge />
           </Group>
           <Group gap="xs" wrap="nowrap">
+            <SearchButton />
+            <NotificationBell />
             <ThemeToggle />
             <HelpButton />
             <UserMenu />

@@ -1,11 +1,5 @@
 import { Button, Center, Stack, Text, Title } from "@mantine/core";
-import {
-  data,
-  Link,
-  type LoaderFunctionArgs,
-  type ShouldRevalidateFunctionArgs,
-  useLoaderData,
-} from "react-router";
+import { data, Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import {
   type FeatureSlug,
   featureForSegments,
@@ -17,14 +11,13 @@ import {
 import { parseAppPath } from "../lib/account-path.ts";
 import { useAppPath } from "./account-context.ts";
 import { useOptionalAccountState } from "./account-state.ts";
-
-type AppPageData = { slug: FeatureSlug };
+import type { AppPageData } from "./app-gate.tsx";
 
 /**
- * Loader of the /app catch-all: finds the product area of the path and loads its chunk before the route
+ * The /app catch-all's loading for a signed-in visit (app-gate.tsx's loader calls it): finds the product area of the path and loads its chunk before the route
  * changes, so the top progress bar runs while it downloads. Unknown areas are a 404.
  */
-export async function appPageLoader({ request }: LoaderFunctionArgs): Promise<AppPageData> {
+export async function loadAppPage({ request }: LoaderFunctionArgs): Promise<{ slug: FeatureSlug }> {
   const parsed = parseAppPath(new URL(request.url).pathname);
   const slug = parsed ? featureForSegments(parsed.rest) : null;
   if (!slug) throw data("Not found", { status: 404 });
@@ -32,25 +25,23 @@ export async function appPageLoader({ request }: LoaderFunctionArgs): Promise<Ap
   return { slug };
 }
 
-/** Only a new path reloads the page: overlays and filters change the query alone. */
-export function shouldRevalidateAppPage({
-  currentUrl,
-  nextUrl,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  return currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate;
-}
-
-/** An area the permission flags (or the account type) do not open for the account in view. */
-function NotAvailable({ label }: { label: string }) {
+/**
+ * An area the permission flags (or the account type) do not open for the account in view. An
+ * organisation's area seen from a partner or reseller says where to find it: in the organisation.
+ */
+function NotAvailable({ label, inOrganization }: { label: string; inOrganization: string | null }) {
   const { accountPrefix } = useAppPath();
   return (
     <Center mih="60vh" p="md">
       <Stack align="center" gap="sm" maw={460} ta="center">
         <Title order={1}>{label}</Title>
-        <Text c="dimmed">This area is not available for the account in view.</Text>
-        <Button component={Link} to={accountPrefix}>
-          Go to the dashboard
+        <Text c="dimmed">
+          {inOrganization
+            ? `Each organisation has its own ${inOrganization}. Open the organisation from Accounts to work on them.`
+            : "This area is not available for the account in view."}
+        </Text>
+        <Button component={Link} to={inOrganization ? `${accountPrefix}/accounts` : accountPrefix}>
+          {inOrganization ? "Go to Accounts" : "Go to the dashboard"}
         </Button>
       </Stack>
     </Center>
@@ -60,6 +51,7 @@ function NotAvailable({ label }: { label: string }) {
 export function AppPage() {
   const { slug } = useLoaderData() as AppPageData;
   const state = useOptionalAccountState();
+  if (!slug) return null;
   const feature = getFeature(slug);
   if (
     state &&
@@ -68,7 +60,12 @@ export function AppPage() {
       accountType: state.view.account.accountType,
     })
   ) {
-    return <NotAvailable label={feature.label} />;
+    const accountType = state.view.account.accountType;
+    const inOrganization =
+      feature.organizationData && (accountType === "partner" || accountType === "reseller")
+        ? feature.organizationData
+        : null;
+    return <NotAvailable label={feature.label} inOrganization={inOrganization} />;
   }
   const Page = loadedFeature(slug);
   return Page ? <Page /> : null;

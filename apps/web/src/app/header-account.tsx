@@ -39,7 +39,9 @@ export function AccountSwitcher() {
   return (
     <UnstyledButton
       onClick={() => overlays.open("accountSearch")}
-      aria-label={`Account in view: ${account.displayName}. Switch account`}
+      // Named by what it shows (WCAG 2.5.3, label in name); what it does is its description and popup.
+      title="Switch account"
+      aria-haspopup="dialog"
       data-testid="account-in-view"
       px="xs"
       py={4}
@@ -85,7 +87,8 @@ export const UserMenuButton = forwardRef<
   { name: string; onClick?: () => void; onPointerEnter?: () => void }
 >(function UserMenuButton({ name, ...props }, ref) {
   return (
-    <UnstyledButton ref={ref} aria-label="User menu" title={name} {...props}>
+    // The initials shown are part of the accessible name (WCAG 2.5.3, label in name).
+    <UnstyledButton ref={ref} aria-label={`${initialsOf(name)}, user menu`} title={name} {...props}>
       <Avatar radius="xl" size={34} color="indigo">
         {initialsOf(name)}
       </Avatar>

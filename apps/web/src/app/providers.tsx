@@ -1,20 +1,54 @@
 import { MantineProvider } from "@mantine/core";
-import { Notifications } from "@mantine/notifications";
+import { useNotifications } from "@mantine/notifications";
 import { NavigationProgress } from "@mantine/nprogress";
-import { TOAST_AUTO_CLOSE_MS, TOAST_LIMIT } from "@switchboard/core";
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
-import { type ReactNode, useEffect } from "react";
-import { ConfirmHost } from "../components/confirm/confirm-host.tsx";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
+import { useConfirmState } from "../components/confirm/confirm-store.ts";
 import { applyAppScripts, lookupHost } from "../lib/host-lookup.ts";
 import { type HostProfile, HostProfileContext, MAIN_HOST_PROFILE } from "../lib/host-profile.ts";
 import { DEFAULT_THEME, themeColorSchemeManager } from "../lib/theme-storage.ts";
-import { theme } from "./theme.ts";
+import { cssVariablesResolver, theme } from "./theme.ts";
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 }
 
 const colorSchemeManager = themeColorSchemeManager();
+
+// The toast area and the confirm dialog load on first use, not with the first page (issue #23: the sign-in
+// page's first load stays small). Their stores are tiny and always there: a toast or a confirm asked for
+// before the component has loaded shows as soon as it has.
+const ToastArea = lazy(async () => ({ default: (await import("../components/toast-area.tsx")).ToastArea }));
+const ConfirmHost = lazy(async () => ({
+  default: (await import("../components/confirm/confirm-host.tsx")).ConfirmHost,
+}));
+
+/** Becomes true once `wanted` has been true, and stays so (a component loaded once stays mounted). */
+function useLatch(wanted: boolean): boolean {
+  const [latched, setLatched] = useState(wanted);
+  if (wanted && !latched) setLatched(true);
+  return latched || wanted;
+}
+
+function LazyNotifications() {
+  const shown = useLatch(useNotifications().notifications.length > 0);
+  if (!shown) return null;
+  return (
+    <Suspense fallback={null}>
+      <ToastArea />
+    </Suspense>
+  );
+}
+
+function LazyConfirmHost() {
+  const asked = useLatch(useConfirmState() !== null);
+  if (!asked) return null;
+  return (
+    <Suspense fallback={null}>
+      <ConfirmHost />
+    </Suspense>
+  );
+}
 
 const LOADING_HOST_PROFILE: HostProfile = { ...MAIN_HOST_PROFILE, loading: true };
 
@@ -60,14 +94,15 @@ export function Providers({
   return (
     <MantineProvider
       theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
       colorSchemeManager={colorSchemeManager}
       defaultColorScheme={DEFAULT_THEME}
       env={env}
     >
       <QueryClientProvider client={queryClient}>
-        <NavigationProgress size={3} data-testid="route-progress" />
-        <Notifications position="bottom-center" limit={TOAST_LIMIT} autoClose={TOAST_AUTO_CLOSE_MS} />
-        <ConfirmHost />
+        <NavigationProgress size={3} data-testid="route-progress" aria-label="Loading the page" />
+        <LazyNotifications />
+        <LazyConfirmHost />
         {hostProfile ? (
           <HostProfileContext.Provider value={hostProfile}>{children}</HostProfileContext.Provider>
         ) : (

@@ -32,7 +32,10 @@ describe("product areas", () => {
     expect(featureForSegments([])).toBe("dashboard");
     expect(featureForSegments(["inbox"])).toBe("inbox");
     expect(featureForSegments(["settings", "profile"])).toBe("settings");
-    expect(featureForSegments(["paymentSuccess"])).toBeNull();
+    expect(featureForSegments(["paymentSuccess"])).toBe("wallet");
+    expect(featureForSegments(["paymentCancel"])).toBe("wallet");
+    expect(featureForSegments(["stripePayoutConnectSuccess"])).toBe("wallet");
+    expect(featureForSegments(["stripePayoutConnectFailure"])).toBe("wallet");
     expect(featureForSegments(["nope"])).toBeNull();
   });
 
@@ -67,5 +70,14 @@ describe("permission-gated areas", () => {
     expect(labels(all, "partner")).toContain("Accounts");
     expect(labels(all, "organization")).toContain("Accounts");
     expect(labels(all, "agent")).not.toContain("Accounts");
+  });
+
+  it("an organisation's own data (contacts, tasks, knowledge, numbers, developer keys) is not a partner's area", () => {
+    const organizationAreas = ["Contacts", "Tasks", "Knowledge base", "Numbers", "Developers"];
+    expect(labels(all, "organization")).toEqual(expect.arrayContaining(organizationAreas));
+    expect(labels(all, "agent")).toEqual(expect.arrayContaining(organizationAreas));
+    const partner = labels(all, "partner");
+    for (const area of organizationAreas) expect(partner).not.toContain(area);
+    expect(partner).toEqual(expect.arrayContaining(["Dashboard", "Accounts", "Agents", "Inbox", "Calls"]));
   });
 });

@@ -45,6 +45,11 @@ export type FeatureDefinition = {
   permission?: PermissionFlag;
   /** Shown only when the account in view is of one of these types. */
   accountTypes?: readonly SegmentAccountType[];
+  /**
+   * An area whose data belongs to one organisation: shown for organisations and their agents; a partner or
+   * reseller is told to open the organisation from Accounts to work on this (what it holds, in words).
+   */
+  organizationData?: string;
 };
 
 /** The product areas of the sidebar, in order; `/app/<slug>` (after any account prefix) shows each. */
@@ -79,6 +84,7 @@ export const FEATURES: readonly FeatureDefinition[] = [
     label: "Contacts",
     icon: IconAddressBook,
     load: async () => (await import("./contacts/contacts-page.tsx")).ContactsPage,
+    organizationData: "contacts",
   },
   {
     slug: "logs",
@@ -92,24 +98,28 @@ export const FEATURES: readonly FeatureDefinition[] = [
     icon: IconListCheck,
     load: async () => (await import("./tasks/tasks-page.tsx")).TasksPage,
     permission: "canViewTasks",
+    organizationData: "task lists",
   },
   {
     slug: "knowledge-base",
     label: "Knowledge base",
     icon: IconBook,
     load: async () => (await import("./knowledge-base/knowledge-base-page.tsx")).KnowledgeBasePage,
+    organizationData: "knowledge bases",
   },
   {
     slug: "numbers",
     label: "Numbers",
     icon: IconDialpad,
     load: async () => (await import("./numbers/numbers-page.tsx")).NumbersPage,
+    organizationData: "phone numbers",
   },
   {
     slug: "developers",
     label: "Developers",
     icon: IconCode,
     load: async () => (await import("./developers/developers-page.tsx")).DevelopersPage,
+    organizationData: "API keys, webhooks and SIP settings",
   },
   {
     slug: "billing",
@@ -137,6 +147,14 @@ export const FEATURES: readonly FeatureDefinition[] = [
 export function featureForSegments(rest: readonly string[]): FeatureSlug | null {
   const first = rest[0];
   if (first === undefined) return "dashboard";
+  // The payment return pages (spec §2.2) belong to the wallet.
+  if (
+    first === "paymentSuccess" ||
+    first === "paymentCancel" ||
+    first === "stripePayoutConnectSuccess" ||
+    first === "stripePayoutConnectFailure"
+  )
+    return "wallet";
   return (FEATURE_SLUGS as readonly string[]).includes(first) ? (first as FeatureSlug) : null;
 }
 
@@ -150,6 +168,8 @@ export type FeatureAccess = {
 export function isFeatureVisible(feature: FeatureDefinition, access: FeatureAccess): boolean {
   if (feature.permission && access.permissions[feature.permission] !== true) return false;
   if (feature.accountTypes && !feature.accountTypes.includes(access.accountType)) return false;
+  if (feature.organizationData && access.accountType !== "organization" && access.accountType !== "agent")
+    return false;
   return true;
 }
 

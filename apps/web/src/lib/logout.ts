@@ -16,7 +16,7 @@ export function logoutDestination(isMobileApp: boolean): "/mobile/start" | "/app
 }
 
 /** The command the native app receives when the user logs out. */
-export const NATIVE_LOGOUT_MESSAGE = JSON.stringify({ command: "logout" });
+export const NATIVE_LOGOUT_MESSAGE = JSON.stringify({ command: "logout" }); // = encodeNativeCommand (native-bridge.ts)
 
 /** sessionStorage key: why the user was signed out, shown once on the sign-in page. */
 export const SIGNED_OUT_REASON_KEY = "signedOutReason";

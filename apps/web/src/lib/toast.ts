@@ -24,6 +24,8 @@ export function toastData(kind: ToastKind, message: ReactNode): NotificationData
 }
 
 function show(kind: ToastKind, message: ReactNode): string {
+  // One at a time even before the lazily mounted toast area has set the store's limit: the newest replaces.
+  notifications.clean();
   return notifications.show(toastData(kind, message));
 }
 

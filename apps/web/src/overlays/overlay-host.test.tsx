@@ -27,9 +27,9 @@ describe("OverlayHost", () => {
   });
 
   it("shows an honest placeholder for an allowed overlay that is not built", async () => {
-    renderAt("/app?docsPage=true", <OverlayHost />);
-    expect(await screen.findByRole("dialog", { name: "Docs page" })).toBeTruthy();
-    expect(screen.getByText("The “Docs page” screen is not built yet.")).toBeTruthy();
+    renderAt("/app?legacyLogin=true", <OverlayHost />);
+    expect(await screen.findByRole("dialog", { name: "Legacy login" })).toBeTruthy();
+    expect(screen.getByText("The “Legacy login” screen is not built yet.")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Close" })).toBeTruthy();
   });
 

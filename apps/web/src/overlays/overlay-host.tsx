@@ -42,7 +42,8 @@ function useRenderedOverlays(open: OpenOverlay[]): [Rendered[], (name: OverlayNa
 function OverlayLoading() {
   return (
     <Center py="xl">
-      <Loader size="sm" aria-label="Loading" />
+      {/* A span may not carry a label of its own: the status role names what is happening. */}
+      <Loader size="sm" role="status" aria-label="Loading" />
     </Center>
   );
 }

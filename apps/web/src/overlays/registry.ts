@@ -44,11 +44,64 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     title: "About Switchboard",
     component: lazyOverlay(() => import("./info-overlay.tsx"), "InfoOverlay"),
   },
+  createWebhook: {
+    title: "Add a webhook",
+    size: "lg",
+    component: lazyOverlay(
+      () => import("../features/developers/create-webhook-overlay.tsx"),
+      "CreateWebhookOverlay",
+    ),
+  },
+  docsPage: {
+    title: "Documentation",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/help/docs-overlay.tsx"), "DocsOverlay"),
+  },
+  form: {
+    title: "Contact support",
+    component: lazyOverlay(() => import("../features/help/support-form-overlay.tsx"), "SupportFormOverlay"),
+  },
   debug: {
     title: "Debug",
     presentation: "drawer",
     size: "lg",
     component: lazyOverlay(() => import("./debug-overlay.tsx"), "DebugOverlay"),
+  },
+
+  // Live call state (issue 16): the calls in progress, and one of them as it happens.
+  calling: {
+    title: "Calls in progress",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/voice/live-calls-overlays.tsx"), "LiveCallsOverlay"),
+  },
+  call: {
+    title: "Live call",
+    presentation: "drawer",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/voice/live-calls-overlays.tsx"), "LiveCallOverlay"),
+  },
+
+  // Money: the wallet's top-ups by card or lightning (issue 21).
+  addFunds: {
+    title: "Add funds",
+    component: lazyOverlay(() => import("../features/wallet/add-funds-overlay.tsx"), "AddFundsOverlay"),
+  },
+  withdraw: {
+    title: "Withdraw",
+    component: lazyOverlay(() => import("../features/wallet/withdraw-overlay.tsx"), "WithdrawOverlay"),
+  },
+  wallet: {
+    title: "Wallet",
+    component: lazyOverlay(() => import("../features/wallet/wallet-overlays.tsx"), "WalletOverlay"),
+  },
+  balances: {
+    title: "Balances",
+    component: lazyOverlay(() => import("../features/wallet/wallet-overlays.tsx"), "BalancesOverlay"),
+  },
+  transactions: {
+    title: "Transactions",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/wallet/wallet-overlays.tsx"), "TransactionsOverlay"),
   },
 
   // Accounts: switching, viewing as, taking over, the hierarchy (issue 3).
@@ -250,6 +303,14 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     component: lazyOverlay(() => import("../features/runtime/test-agent-overlay.tsx"), "TestAgentOverlay"),
   },
 
+  integrations: {
+    title: "Integrations",
+    size: "lg",
+    component: lazyOverlay(
+      () => import("../features/integrations/integrations-overlay.tsx"),
+      "IntegrationsOverlay",
+    ),
+  },
   schedule: {
     title: "Schedule",
     size: "lg",
@@ -261,6 +322,34 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     title: "Contacts",
     size: "lg",
     component: lazyOverlay(() => import("../features/contacts/contact-overlays.tsx"), "ContactsOverlay"),
+  },
+  // Tasks (issue 18): upload a list, one task, the limits.
+  uploadTaskList: {
+    title: "Upload a list",
+    size: "xl",
+    component: lazyOverlay(
+      () => import("../features/tasks/upload-task-list-overlay.tsx"),
+      "UploadTaskListOverlay",
+    ),
+  },
+  createTask: {
+    title: "New task",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/tasks/task-overlays.tsx"), "CreateTaskOverlay"),
+  },
+  editTask: {
+    title: "Task",
+    presentation: "drawer",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/tasks/task-overlays.tsx"), "EditTaskOverlay"),
+  },
+  taskSettings: {
+    title: "Task settings",
+    size: "lg",
+    component: lazyOverlay(
+      () => import("../features/tasks/task-settings-overlay.tsx"),
+      "TaskSettingsOverlay",
+    ),
   },
   createContact: {
     title: "New contact",
@@ -331,6 +420,18 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     title: "Username",
     component: lazyOverlay(() => import("../features/profile/edit-account-overlays.tsx"), "EditSlugOverlay"),
   },
+  search: {
+    title: "Search",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/search/search-overlay.tsx"), "SearchOverlay"),
+  },
+  shareProfile: {
+    title: "Share your page",
+    component: lazyOverlay(
+      () => import("../features/public-page/share-profile-overlay.tsx"),
+      "ShareProfileOverlay",
+    ),
+  },
   editSocial: {
     title: "Social links",
     component: lazyOverlay(() => import("../features/profile/edit-social-overlay.tsx"), "EditSocialOverlay"),
@@ -378,11 +479,20 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
   // Numbers and money: until their issues land, each says what is missing and what to do instead.
   selectNumber: {
     title: "Choose a phone number",
+    size: "lg",
     component: lazyOverlay(() => import("../features/numbers/number-overlays.tsx"), "SelectNumberOverlay"),
   },
   number: {
     title: "Phone number",
     component: lazyOverlay(() => import("../features/numbers/number-overlays.tsx"), "NumberOverlay"),
+  },
+  addCustomNumber: {
+    title: "Bring your own number",
+    component: lazyOverlay(() => import("../features/numbers/number-overlays.tsx"), "AddCustomNumberOverlay"),
+  },
+  callVerify: {
+    title: "Verify a caller ID",
+    component: lazyOverlay(() => import("../features/numbers/number-overlays.tsx"), "CallVerifyOverlay"),
   },
   requestAccess: {
     title: "Request access",
@@ -397,6 +507,7 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
   },
   upgrade: {
     title: "Upgrade to premium",
+    size: "xl",
     component: lazyOverlay(() => import("../features/billing/plan-overlays.tsx"), "UpgradeOverlay"),
   },
   premium: {
@@ -405,7 +516,26 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
   },
   selectPlan: {
     title: "Choose a plan",
+    size: "xl",
     component: lazyOverlay(() => import("../features/billing/plan-overlays.tsx"), "SelectPlanOverlay"),
+  },
+  planDetails: {
+    title: "Plan details",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/billing/plan-overlays.tsx"), "PlanDetailsOverlay"),
+  },
+  planOffered: {
+    title: "Plan offered to you",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/billing/plan-overlays.tsx"), "PlanOfferedOverlay"),
+  },
+  editPlan: {
+    title: "Edit plan prices",
+    component: lazyOverlay(() => import("../features/billing/edit-plan-overlay.tsx"), "EditPlanOverlay"),
+  },
+  subscription: {
+    title: "Subscription",
+    component: lazyOverlay(() => import("../features/billing/plan-overlays.tsx"), "SubscriptionOverlay"),
   },
 };
 

@@ -20,6 +20,9 @@ export function fakeCampaign(overrides: Partial<Campaign> = {}): Campaign {
     voice: null,
     greeting: null,
     variables: {},
+    knowledgeBaseIds: [],
+    voicemailAction: "leave_message",
+    voicemailMessage: null,
     ...overrides,
   };
 }

@@ -10,6 +10,7 @@ import {
   disableAccount,
   enableAccount,
   getAccount,
+  issueRefundToUser,
   listAgentAccounts,
   listOrganizations,
   listPartners,
@@ -277,5 +278,20 @@ export function useSaveAccountSetting(accountId: number) {
     mutationFn: (settings: Record<string, boolean | null>) =>
       callFor(saveAccountSetting, accountId, { body: { settings } }),
     onSuccess: invalidate,
+  });
+}
+
+/**
+ * Super admin: POST /internal/issueRefundToUser into the wallet of the account with this username. The key
+ * is made once per confirmed refund, so a repeated request (a double click, a retry) refunds once.
+ */
+export function useIssueRefund() {
+  const invalidate = useInvalidateAccounts();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CallInput<typeof issueRefundToUser>["body"]) => adminCall(issueRefundToUser, { body }),
+    onSuccess: async () => {
+      await Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: ["wallet"] })]);
+    },
   });
 }

@@ -10,6 +10,7 @@ import {
   Tabs,
   Text,
   Title,
+  VisuallyHidden,
 } from "@mantine/core";
 import IconDots from "@tabler/icons-react/dist/esm/icons/IconDots.mjs";
 import IconStar from "@tabler/icons-react/dist/esm/icons/IconStar.mjs";
@@ -107,11 +108,15 @@ function AgentTable({ agents, favorites }: { agents: AccountListItem[]; favorite
     <Table verticalSpacing="sm" highlightOnHover aria-label="All agents">
       <Table.Thead>
         <Table.Tr>
-          <Table.Th aria-label="Favourite" w={40} />
+          <Table.Th w={40}>
+            <VisuallyHidden>Favourite</VisuallyHidden>
+          </Table.Th>
           <Table.Th>Agent</Table.Th>
           <Table.Th>Number</Table.Th>
           <Table.Th>Created</Table.Th>
-          <Table.Th aria-label="Actions" />
+          <Table.Th>
+            <VisuallyHidden>Actions</VisuallyHidden>
+          </Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -195,7 +200,7 @@ function OrganizationAgents() {
     body = (
       <Stack gap="lg">
         <section aria-label="Favourites">
-          <Title order={4} mb="sm">
+          <Title order={2} size="h4" mb="sm">
             Favourites
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
@@ -205,7 +210,7 @@ function OrganizationAgents() {
           </SimpleGrid>
         </section>
         <section aria-label="All agents">
-          <Title order={4} mb="sm">
+          <Title order={2} size="h4" mb="sm">
             All agents ({list.length})
           </Title>
           <AgentTable agents={list} favorites={favorites} />

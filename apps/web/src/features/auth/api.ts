@@ -1,5 +1,7 @@
 import {
+  emailSchema,
   emailVerify,
+  phoneNumberSchema,
   type Session,
   signinEmail,
   signinPhoneNumber,
@@ -10,6 +12,14 @@ import { apiClient } from "../../lib/api-client.ts";
 import { readSession, saveSession } from "../../lib/session.ts";
 
 export type SignInChannel = "email" | "phone";
+
+/** Validates the address with the API's own schema; answers the normalised value or the message. */
+export function parseAddress(channel: SignInChannel, value: string): { value: string } | { error: string } {
+  const parsed = (channel === "email" ? emailSchema : phoneNumberSchema).safeParse(value);
+  return parsed.success
+    ? { value: parsed.data }
+    : { error: parsed.error.issues[0]?.message ?? "Check this field." };
+}
 
 /** POST /api/v1/signin/email or /signin/phoneNumber: sends a 6-digit code. Answers the server's message. */
 export async function requestSignInCode(
@@ -43,6 +53,8 @@ export type SignUpFields = {
   businessName?: string;
   number?: string;
   accountId?: number;
+  /** The referral link's `target` (who referred this sign-up). */
+  target?: string;
 };
 
 /** The token of the anonymous session kept in this browser, which sign-up turns into the new account. */

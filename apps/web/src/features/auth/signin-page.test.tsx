@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { routes } from "../../app/router.tsx";
 import { fakeAccountView, json, stubFetch } from "../../test/accounts.ts";
+import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
 
 const session = {
@@ -192,6 +192,22 @@ describe("/signup", () => {
     await click("Send code");
     await screen.findByLabelText("6-digit code");
     expect(calls[0]?.body).toEqual({ email: "new@example.com", accountId: 3 });
+  });
+
+  it("sends a referral link's target (or an invitation's ref) as target", async () => {
+    for (const [query, target] of [
+      ["?target=bluebird-dental", "bluebird-dental"],
+      ["?ref=acme-voice", "acme-voice"],
+    ] as const) {
+      const calls = stubFetch({ "POST /api/v1/signup/email": () => ({ success: true }) });
+      const { unmount } = renderAt(`/signup${query}`, null, { routes });
+      await ready("Create your account");
+      await type("E-mail address", "new@example.com");
+      await click("Send code");
+      await screen.findByLabelText("6-digit code");
+      expect(calls[0]?.body).toEqual({ email: "new@example.com", target });
+      unmount();
+    }
   });
 
   it("a temporary session visiting /app is sent to sign-up", async () => {

@@ -1,5 +1,4 @@
 import { Anchor, Button, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
-import { emailSchema, phoneNumberSchema } from "@switchboard/api";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
@@ -9,7 +8,7 @@ import { takeSignedOutReason } from "../../lib/logout.ts";
 import { safeNextPath } from "../../lib/next-path.ts";
 import { useStoredSession } from "../../lib/session.ts";
 import { errorMessage } from "../../lib/shell-api.ts";
-import { requestSignInCode, type SignInChannel, storeSession, verifySignInCode } from "./api.ts";
+import type { SignInChannel } from "./api.ts";
 import { AuthFrame, CodeStep, ErrorAlert } from "./auth-frame.tsx";
 
 const CHANNEL_LABELS: Record<SignInChannel, { field: string; placeholder: string; type: string }> = {
@@ -17,13 +16,11 @@ const CHANNEL_LABELS: Record<SignInChannel, { field: string; placeholder: string
   phone: { field: "Phone number", placeholder: "+1 555 010 0000", type: "tel" },
 };
 
-/** Validates the address with the API's own schema; answers the normalised value or the message. */
-function parseAddress(channel: SignInChannel, value: string): { value: string } | { error: string } {
-  const parsed = (channel === "email" ? emailSchema : phoneNumberSchema).safeParse(value);
-  return parsed.success
-    ? { value: parsed.data }
-    : { error: parsed.error.issues[0]?.message ?? "Check this field." };
-}
+/**
+ * The sign-in calls and the API's address schemas (they carry zod): loaded once the visitor starts typing,
+ * or on submit, so that the page itself renders on the first load's small bundle (issue #23).
+ */
+const loadAuthApi = () => import("./api.ts");
 
 /**
  * /signin: by e-mail or phone, request a code, then enter it (submit disabled until it has 6
@@ -43,25 +40,28 @@ export function SignInPage() {
   const [sentTo, setSentTo] = useState<{ address: string; message: string } | null>(null);
 
   const requestCode = useMutation({
-    mutationFn: (value: string) => requestSignInCode(channel, value),
+    mutationFn: async (value: string) => (await loadAuthApi()).requestSignInCode(channel, value),
     onSuccess: (message, value) =>
       setSentTo({ address: value, message: message ?? `We sent a 6-digit code to ${value}.` }),
   });
   const verify = useMutation({
-    mutationFn: (code: string) =>
-      verifySignInCode(channel, sentTo?.address ?? "", code, mobileApp.isMobileApp),
-    onSuccess: (answer) => {
+    mutationFn: async (code: string) => {
+      const api = await loadAuthApi();
+      const answer = await api.verifySignInCode(channel, sentTo?.address ?? "", code, mobileApp.isMobileApp);
+      return { answer, api };
+    },
+    onSuccess: ({ answer, api }) => {
       forgetSessionQueries(queryClient);
-      storeSession(answer);
+      api.storeSession(answer);
       navigate(next, { replace: true });
     },
   });
 
   if (session && !session.userData?.temporary && !verify.isSuccess) return <Navigate to={next} replace />;
 
-  const submitAddress = (event: FormEvent) => {
+  const submitAddress = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = parseAddress(channel, address);
+    const parsed = (await loadAuthApi()).parseAddress(channel, address);
     if ("error" in parsed) {
       setAddressError(parsed.error);
       return;
@@ -114,7 +114,7 @@ export function SignInPage() {
           <ErrorAlert message={requestCode.isError ? errorMessage(requestCode.error) : null} />
         </CodeStep>
       ) : (
-        <form onSubmit={submitAddress} noValidate>
+        <form onSubmit={(event) => void submitAddress(event)} noValidate>
           <Stack gap="sm">
             <SegmentedControl
               fullWidth
@@ -138,7 +138,10 @@ export function SignInPage() {
               placeholder={labels.placeholder}
               autoComplete={channel === "email" ? "email" : "tel"}
               value={address}
-              onChange={(event) => setAddress(event.currentTarget.value)}
+              onChange={(event) => {
+                void loadAuthApi();
+                setAddress(event.currentTarget.value);
+              }}
               error={addressError}
               required
               autoFocus

@@ -1,5 +1,5 @@
 import { Anchor, Button, Stack, Text, TextInput } from "@mantine/core";
-import { signupEmail } from "@switchboard/api";
+import { REFERRAL_PARAM, signupEmail } from "@switchboard/api";
 
 /** The server's own sign-up body schema (defined for this route, so never missing). */
 const signupBodySchema = signupEmail.body as NonNullable<typeof signupEmail.body>;
@@ -19,13 +19,18 @@ import { AuthFrame, CodeStep, ErrorAlert } from "./auth-frame.tsx";
 type FieldErrors = Partial<Record<"email" | "name" | "businessName" | "number", string>>;
 
 /** Validates the form with the API's own sign-up schema. */
-function parseFields(values: Record<keyof FieldErrors, string>, accountId: number | undefined) {
+function parseFields(
+  values: Record<keyof FieldErrors, string>,
+  accountId: number | undefined,
+  target: string | undefined,
+) {
   const body = {
     email: values.email,
     ...(values.name.trim() ? { name: values.name } : {}),
     ...(values.businessName.trim() ? { businessName: values.businessName } : {}),
     ...(values.number.trim() ? { number: values.number } : {}),
     ...(accountId ? { accountId } : {}),
+    ...(target ? { target } : {}),
   };
   const parsed = signupBodySchema.safeParse(body);
   if (parsed.success) return { fields: parsed.data as SignUpFields };
@@ -54,6 +59,9 @@ export function SignUpPage() {
   // On a white-label host, sign-up creates the organisation under that host's partner.
   const accountId =
     Number.isSafeInteger(parentId) && parentId > 0 ? parentId : host.isMainHost ? undefined : host.profileId;
+  // A referral link (`?target=<username>`, or the e-mailed invitation's `?ref=<username>`) names who
+  // referred this sign-up.
+  const target = (params.get(REFERRAL_PARAM) ?? params.get("ref"))?.trim().slice(0, 60) || undefined;
   const navigate = useNavigate();
   const mobileApp = useMobileApp();
   const queryClient = useQueryClient();
@@ -99,7 +107,7 @@ export function SignUpPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = parseFields(values, accountId);
+    const parsed = parseFields(values, accountId, target);
     if ("errors" in parsed) {
       setErrors(parsed.errors ?? {});
       return;

@@ -1,4 +1,15 @@
-import { ActionIcon, Button, Group, Menu, Stack, Table, Text, Title, UnstyledButton } from "@mantine/core";
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Menu,
+  Stack,
+  Table,
+  Text,
+  Title,
+  UnstyledButton,
+  VisuallyHidden,
+} from "@mantine/core";
 import IconDots from "@tabler/icons-react/dist/esm/icons/IconDots.mjs";
 import type { ReactNode } from "react";
 import { usePermission } from "../../app/account-state.ts";
@@ -114,7 +125,9 @@ export function ContactsPage() {
             <Table.Th>Name</Table.Th>
             <Table.Th>Phone numbers and e-mails</Table.Th>
             <Table.Th>Updated</Table.Th>
-            <Table.Th aria-label="Actions" />
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

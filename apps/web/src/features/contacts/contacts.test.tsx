@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { routes } from "../../app/router.tsx";
 import { type FetchCall, json, signInAs } from "../../test/accounts.ts";
+import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
 import { CONTACT_NAMES_KEY } from "./display-names.ts";
 

@@ -66,7 +66,8 @@ function UsagePanel() {
           </SimpleGrid>
           {usage.data.totalCost !== undefined ? (
             <Text size="sm">
-              Total at list prices: <b>${usage.data.totalCost.toFixed(2)}</b>
+              Total {usage.data.plan ? `at the ${usage.data.plan} plan's prices` : "at list prices"}:{" "}
+              <b>${usage.data.totalCost.toFixed(2)}</b>
             </Text>
           ) : null}
         </>

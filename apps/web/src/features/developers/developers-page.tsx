@@ -17,7 +17,14 @@ import { EmptyState, ErrorState, LoadingState } from "../../components/query-sta
 import { errorMessage } from "../../lib/shell-api.ts";
 import { toast } from "../../lib/toast.ts";
 import { useHandset, useInboxRealtime, useSimulateInbound } from "../inbox/api.ts";
+import { SandboxDialPad } from "../numbers/sandbox-phone.tsx";
 import { ApiTokensCard } from "./api-tokens-card.tsx";
+import {
+  SipAllowlistCard,
+  SipCapturesCard,
+  SipOutboundRoutesCard,
+  SipRegistrationCard,
+} from "./sip-cards.tsx";
 import { WebhooksCard } from "./webhooks-card.tsx";
 
 const HANDSET_KEY = "phone-simulator-number";
@@ -188,11 +195,19 @@ export function DevelopersPage() {
       <Title order={1}>Developers</Title>
       <Text c="dimmed">
         Connect Switchboard to your systems: receive your organisation's events, call the API from your
-        servers, and try text conversations on the sandbox carrier.
+        servers, connect your SIP trunk or PBX, and try text conversations on the sandbox carrier.
       </Text>
       <WebhooksCard />
       <ApiTokensCard />
+      <Title order={2} size="h3">
+        SIP
+      </Title>
+      <SipAllowlistCard />
+      <SipOutboundRoutesCard />
+      <SipRegistrationCard />
+      <SipCapturesCard />
       <PhoneSimulator />
+      <SandboxDialPad />
     </Stack>
   );
 }

@@ -36,7 +36,7 @@ const TYPE_OPTIONS = [
   ...WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type })),
 ];
 
-function NewWebhookForm({ onSecret }: { onSecret: (secret: string) => void }) {
+export function NewWebhookForm({ onSecret }: { onSecret: (secret: string) => void }) {
   const [url, setUrl] = useState("");
   const [label, setLabel] = useState("");
   const [type, setType] = useState<Webhook["type"]>("all");

@@ -39,6 +39,7 @@ import { useEffect, useState } from "react";
 import { useAccountKey, useAccountState } from "../../app/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 import { getTargetAccountId, readToken } from "../../lib/session.ts";
+import { applyCallEvent } from "../voice/live-calls-api.ts";
 import { connectRealtime, type RealtimeStatus } from "./realtime.ts";
 
 export type { ConversationDetail, ConversationListItem, InboxFolder, InboxMessage };
@@ -111,9 +112,13 @@ export function useActivity(folder: InboxFolder) {
   return query;
 }
 
+/**
+ * Marks the lists and counts stale. A load already in flight is kept rather than aborted and sent again
+ * (issue #23 item 10: no GET fired twice with the first aborted); realtime events patch the caches too.
+ */
 function invalidateLists(queryClient: QueryClient) {
-  void queryClient.invalidateQueries({ queryKey: [INBOX_KEY, "list"] });
-  void queryClient.invalidateQueries({ queryKey: [INBOX_KEY, "activity"] });
+  void queryClient.invalidateQueries({ queryKey: [INBOX_KEY, "list"] }, { cancelRefetch: false });
+  void queryClient.invalidateQueries({ queryKey: [INBOX_KEY, "activity"] }, { cancelRefetch: false });
 }
 
 /** Adds a message to the open conversation's cache unless it is already there (no duplicates). */
@@ -196,7 +201,8 @@ export function applyRealtimeEvent(queryClient: QueryClient, event: RealtimeEven
         (old) => withMessage(old, event.message),
       );
       invalidateLists(queryClient);
-      void queryClient.invalidateQueries({ queryKey: [INBOX_KEY, "handset"] });
+      // The phone simulator's handset: a fetch in flight is let finish (not cancelled).
+      void queryClient.invalidateQueries({ queryKey: [INBOX_KEY, "handset"] }, { cancelRefetch: false });
       break;
     case "room":
     case "reaction":
@@ -208,11 +214,24 @@ export function applyRealtimeEvent(queryClient: QueryClient, event: RealtimeEven
       });
       break;
     case "handset":
-      void queryClient.invalidateQueries({ queryKey: [INBOX_KEY, "handset"] });
+      void queryClient.invalidateQueries({ queryKey: [INBOX_KEY, "handset"] }, { cancelRefetch: false });
       break;
     case "contacts":
       void queryClient.invalidateQueries({ queryKey: ["contacts"] });
       invalidateLists(queryClient);
+      break;
+    case "tasks":
+      // Task lists and counts (Tasks page, features/tasks/api.ts): a fetch in flight is let finish.
+      void queryClient.invalidateQueries({ queryKey: ["tasks"] }, { cancelRefetch: false });
+      break;
+    case "call":
+      // Live call state (features/voice/live-calls-api.ts): the calls in progress and their captions.
+      applyCallEvent(queryClient, event);
+      break;
+    case "sip":
+      // The SIP registration's state (Developers page, features/developers/sip-api.ts).
+      // A fetch in flight is let finish (not cancelled): the next one follows it.
+      void queryClient.invalidateQueries({ queryKey: ["sip", "registration"] }, { cancelRefetch: false });
       break;
     default:
       break;
@@ -233,7 +252,7 @@ export function useInboxRealtime(): RealtimeStatus {
       onStatus: setStatus,
       onResync: () => {
         invalidateLists(queryClient);
-        void queryClient.invalidateQueries({ queryKey: [INBOX_KEY, "room"] });
+        void queryClient.invalidateQueries({ queryKey: [INBOX_KEY, "room"] }, { cancelRefetch: false });
       },
     });
     return () => connection.close();
@@ -379,8 +398,12 @@ export async function startConversation(address: string): Promise<string> {
 // The sandbox carrier's phone simulator -------------------------------------------------------------
 
 export function useHandset(number: string | null) {
-  const [accountId, viewingAs] = useAccountKey();
+  const { view, viewingAs } = useAccountState();
+  const accountId = view.account.id;
+  // The handset texts an organisation's agents: a partner or reseller in view has none of its own.
+  const ownsAgents = view.account.accountType === "organization" || view.account.accountType === "agent";
   return useQuery({
+    enabled: ownsAgents,
     queryKey: [INBOX_KEY, "handset", accountId, viewingAs, number],
     queryFn: ({ signal }) => apiClient.call(sandboxHandset, { query: number ? { number } : {}, signal }),
   });

@@ -38,16 +38,18 @@ export function ConversationList(props: {
       </EmptyState>
     );
   return (
-    <Stack gap={4} aria-label="Conversations" role="list">
-      {rooms.map((room) => (
-        <ConversationRow
-          key={room.roomId}
-          room={room}
-          active={room.roomId === props.active}
-          highlighted={room.roomId === props.highlightId}
-          onSelect={() => props.onSelect(room.roomId)}
-        />
-      ))}
+    <Stack gap={4}>
+      <Stack component="ul" gap={4} aria-label="Conversations" m={0} p={0} style={{ listStyle: "none" }}>
+        {rooms.map((room) => (
+          <ConversationRow
+            key={room.roomId}
+            room={room}
+            active={room.roomId === props.active}
+            highlighted={room.roomId === props.highlightId}
+            onSelect={() => props.onSelect(room.roomId)}
+          />
+        ))}
+      </Stack>
       <div ref={end.ref} key={rooms.length} />
       {list.isFetchingNextPage ? <LoadingState label="Loading more…" /> : null}
     </Stack>
@@ -61,46 +63,48 @@ function ConversationRow(props: {
   onSelect: () => void;
 }) {
   const { room } = props;
+  const name = `${room.displayName}${room.unread ? ", unread" : ""}`;
   return (
-    <UnstyledButton
-      role="listitem"
-      aria-current={props.active ? "true" : undefined}
-      aria-label={`${room.displayName}${room.unread ? ", unread" : ""}`}
-      onClick={props.onSelect}
-      p="sm"
-      style={{
-        borderRadius: 8,
-        background: props.active
-          ? "var(--mantine-color-blue-light)"
-          : props.highlighted
-            ? "var(--mantine-color-yellow-light)"
-            : undefined,
-      }}
-    >
-      <Group justify="space-between" wrap="nowrap" gap="xs">
-        <Text fw={room.unread ? 700 : 500} truncate>
-          {room.displayName}
-        </Text>
-        <Group gap={4} wrap="nowrap">
-          {room.room.status !== "open" ? (
-            <Badge size="xs" color="gray" variant="light">
-              {room.room.status}
-            </Badge>
-          ) : null}
-          {room.unreadCount > 0 ? (
-            <Badge size="sm" circle aria-label={`${room.unreadCount} unread`}>
-              {room.unreadCount}
-            </Badge>
-          ) : room.unread ? (
-            <Badge size="xs" variant="dot">
-              unread
-            </Badge>
-          ) : null}
+    <li aria-label={name}>
+      <UnstyledButton
+        aria-current={props.active ? "true" : undefined}
+        onClick={props.onSelect}
+        w="100%"
+        p="sm"
+        style={{
+          borderRadius: 8,
+          background: props.active
+            ? "var(--mantine-color-blue-light)"
+            : props.highlighted
+              ? "var(--mantine-color-yellow-light)"
+              : undefined,
+        }}
+      >
+        <Group justify="space-between" wrap="nowrap" gap="xs">
+          <Text fw={room.unread ? 700 : 500} truncate>
+            {room.displayName}
+          </Text>
+          <Group gap={4} wrap="nowrap">
+            {room.room.status !== "open" ? (
+              <Badge size="xs" color="gray" variant="light">
+                {room.room.status}
+              </Badge>
+            ) : null}
+            {room.unreadCount > 0 ? (
+              <Badge size="sm" circle aria-label={`${room.unreadCount} unread`}>
+                {room.unreadCount}
+              </Badge>
+            ) : room.unread ? (
+              <Badge size="xs" variant="dot">
+                unread
+              </Badge>
+            ) : null}
+          </Group>
         </Group>
-      </Group>
-      <Text size="sm" c="dimmed" truncate>
-        {room.lastMessage?.text || "No messages yet"}
-      </Text>
-    </UnstyledButton>
+        <Text size="sm" c="dimmed" truncate>
+          {room.lastMessage?.text || "No messages yet"}
+        </Text>
+      </UnstyledButton>
+    </li>
   );
 }

@@ -17,6 +17,7 @@ import IconDots from "@tabler/icons-react/dist/esm/icons/IconDots.mjs";
 import IconX from "@tabler/icons-react/dist/esm/icons/IconX.mjs";
 import { useEffect, useRef } from "react";
 import { usePermission } from "../../app/account-state.ts";
+import { useMobileApp } from "../../app/environment.tsx";
 import { ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { errorMessage } from "../../lib/shell-api.ts";
 import { toast } from "../../lib/toast.ts";
@@ -31,6 +32,7 @@ import {
   useUnarchive,
 } from "./api.ts";
 import { MessageBubble } from "./message-bubble.tsx";
+import { usePhoneContactLookup } from "./phone-contact-lookup.ts";
 import { Reply } from "./reply.tsx";
 
 export function ConversationView(props: { roomId: string; folder: InboxFolder; onClose: () => void }) {
@@ -43,6 +45,8 @@ export function ConversationView(props: { roomId: string; folder: InboxFolder; o
   const block = useBlock();
   const rate = useRate();
   const canEdit = usePermission("canEditOrg");
+  const mobileApp = useMobileApp();
+  const lookup = usePhoneContactLookup(canEdit);
   const viewport = useRef<HTMLDivElement>(null);
   const detail = conversation.data;
   const lastId = detail?.messages.at(-1)?.id;
@@ -67,9 +71,10 @@ export function ConversationView(props: { roomId: string; folder: InboxFolder; o
 
   return (
     <Card withBorder padding="md" aria-label={`Conversation with ${detail.conversation.displayName}`}>
-      <Group justify="space-between" mb="sm" wrap="nowrap">
-        <Stack gap={0}>
-          <Title order={3} size="h4">
+      {/* Narrow panes wrap the actions under the name rather than squeezing the name a word per line. */}
+      <Group justify="space-between" mb="sm" gap="xs" wrap="wrap">
+        <Stack gap={0} style={{ flex: "1 1 14rem", minWidth: 0 }}>
+          <Title order={3} size="h4" style={{ overflowWrap: "anywhere" }}>
             {detail.conversation.displayName}
           </Title>
           <Text size="sm" c="dimmed">
@@ -77,9 +82,10 @@ export function ConversationView(props: { roomId: string; folder: InboxFolder; o
             {room.agentNumber ? ` (${formatPhoneNumber(room.agentNumber)})` : ""}
           </Text>
         </Stack>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
           <Switch
             label="AI agent"
+            styles={{ label: { whiteSpace: "nowrap" } }}
             checked={detail.aiAgentEnabled}
             disabled={!canEdit || setAi.isPending}
             onChange={(e) =>
@@ -96,6 +102,21 @@ export function ConversationView(props: { roomId: string; folder: InboxFolder; o
               <Menu.Item onClick={() => markUnread.mutate({ roomId: room.id, folder }, { onError: failed })}>
                 Mark unread
               </Menu.Item>
+              {mobileApp.isMobileApp && room.externalAddress ? (
+                <Menu.Item
+                  onClick={() =>
+                    lookup.mutate(room.externalAddress as string, {
+                      onSuccess: (name) =>
+                        toast.success(
+                          canEdit ? `Saved ${name} as a contact.` : `This is ${name} in your phone.`,
+                        ),
+                      onError: failed,
+                    })
+                  }
+                >
+                  Look up in phone contacts
+                </Menu.Item>
+              ) : null}
               {canEdit && room.status === "open" ? (
                 <Menu.Item
                   onClick={() => close.mutate({ roomId: room.id, archive: false }, { onError: failed })}

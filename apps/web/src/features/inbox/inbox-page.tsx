@@ -10,13 +10,16 @@ import {
   Switch,
   Title,
 } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import { INBOX_MESSAGES, type InboxFolder } from "@switchboard/api";
+import IconArrowLeft from "@tabler/icons-react/dist/esm/icons/IconArrowLeft.mjs";
 import IconPencilPlus from "@tabler/icons-react/dist/esm/icons/IconPencilPlus.mjs";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { useAccountState, usePermission } from "../../app/account-state.ts";
 import { confirm } from "../../components/confirm/confirm-store.ts";
 import { EmptyState } from "../../components/query-state.tsx";
+import { minWidthQuery } from "../../lib/breakpoints.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useActivity, useHandset, useInboxRealtime } from "./api.ts";
 import { Compose } from "./compose.tsx";
@@ -66,7 +69,23 @@ function useInboxQuery() {
   };
 }
 
+/**
+ * The inbox belongs to an organisation or an agent: on any other account in view it says so, without
+ * asking the server for an inbox the account does not have.
+ */
 export function InboxPage() {
+  const { view } = useAccountState();
+  if (view.account.accountType !== "organization" && view.account.accountType !== "agent")
+    return (
+      <Stack gap="md">
+        <Title order={1}>Inbox</Title>
+        <Alert color="yellow">{INBOX_MESSAGES.noAccountId}</Alert>
+      </Stack>
+    );
+  return <Inbox />;
+}
+
+function Inbox() {
   const query = useInboxQuery();
   const status = useInboxRealtime();
   const [unreadOnly, setUnreadOnly] = useState(false);
@@ -77,9 +96,9 @@ export function InboxPage() {
   const handset = useHandset(null);
   const priority = useActivity("priority");
   const junk = useActivity("agent");
-
-  if (view.account.accountType !== "organization" && view.account.accountType !== "agent")
-    return <Alert color="yellow">{INBOX_MESSAGES.noAccountId}</Alert>;
+  // Below the sm breakpoint one pane shows at a time: the list, or the open conversation (or draft) with a
+  // way back to the list.
+  const twoPanes = useMediaQuery(minWidthQuery("sm"), true, { getInitialValueInEffect: false });
 
   const switchFolder = async (value: string) => {
     const folder = value === "agent" ? "agent" : "priority";
@@ -106,12 +125,21 @@ export function InboxPage() {
     else query.openDraft();
   };
 
+  const paneOpen = query.draft || query.active !== null;
+  const cancelDraft = () => {
+    setDraftText("");
+    query.closeDraft();
+  };
+
   return (
     <Stack gap="md">
       <Group justify="space-between">
         <Group gap="xs">
           <Title order={1}>Inbox</Title>
+          {/* One width for every state: "Connecting" turning "Live" must not reflow the header (layout
+              shift on narrow screens). */}
           <Badge
+            w={136}
             variant="dot"
             color={status === "live" ? "teal" : status === "connecting" ? "yellow" : "red"}
             aria-label={`Realtime ${status}`}
@@ -125,15 +153,25 @@ export function InboxPage() {
           </Button>
         ) : null}
       </Group>
+      {!twoPanes && paneOpen ? (
+        <Button
+          variant="subtle"
+          leftSection={<IconArrowLeft size={16} />}
+          onClick={query.draft ? cancelDraft : () => query.select(null)}
+          style={{ alignSelf: "flex-start" }}
+        >
+          Back to conversations
+        </Button>
+      ) : null}
       <Box
         style={{
           display: "grid",
-          gridTemplateColumns: "minmax(260px, 360px) 1fr",
+          gridTemplateColumns: twoPanes ? "minmax(260px, 360px) minmax(0, 1fr)" : "minmax(0, 1fr)",
           gap: 16,
           alignItems: "start",
         }}
       >
-        <Stack gap="sm">
+        <Stack gap="sm" display={twoPanes || !paneOpen ? undefined : "none"}>
           <SegmentedControl
             fullWidth
             value={query.folder}
@@ -165,10 +203,7 @@ export function InboxPage() {
           <Compose
             text={draftText}
             setText={setDraftText}
-            onCancel={() => {
-              setDraftText("");
-              query.closeDraft();
-            }}
+            onCancel={cancelDraft}
             onStarted={(roomId) => {
               setDraftText("");
               query.select(roomId);
@@ -181,11 +216,11 @@ export function InboxPage() {
             folder={query.folder}
             onClose={() => query.select(null)}
           />
-        ) : (
+        ) : twoPanes ? (
           <Card withBorder>
             <EmptyState>No conversation open. Choose a conversation on the left.</EmptyState>
           </Card>
-        )}
+        ) : null}
       </Box>
     </Stack>
   );

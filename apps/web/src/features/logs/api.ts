@@ -14,6 +14,7 @@ import {
   type LogScreenState,
 } from "@switchboard/core";
 import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
+import { useRef } from "react";
 import { useAccountKey } from "../../app/account-state.ts";
 import { apiClient, withViewingAs } from "../../lib/api-client.ts";
 import { getTargetAccountId, readToken } from "../../lib/session.ts";
@@ -84,7 +85,12 @@ export function useAgentTimeZones(agentIds: readonly number[]): Readonly<Record<
     const agentId = agentIds[index];
     if (agentId !== undefined && typeof result.data === "string" && result.data) zones[agentId] = result.data;
   });
-  return zones;
+  // The same object while the zones are the same, so the page's table re-renders only when one arrives.
+  const kept = useRef(zones);
+  const before = Object.entries(kept.current);
+  if (before.length !== Object.keys(zones).length || before.some(([id, zone]) => zones[Number(id)] !== zone))
+    kept.current = zones;
+  return kept.current;
 }
 
 export function useTranscript(roomId: string, uuid: string) {

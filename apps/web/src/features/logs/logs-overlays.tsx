@@ -33,6 +33,7 @@ import type { OverlayComponentProps } from "../../overlays/registry.ts";
 import { type LogField, useLogFields, useTranscript } from "./api.ts";
 import { fieldLabel } from "./log-format.ts";
 import { defaultColumns, searchWithLogState, useLogScreenState } from "./log-screen-query.ts";
+import { speakerOf, TranscriptBubble } from "./transcript-bubble.tsx";
 
 /** Applies a new screen state and closes the overlay in one history step. */
 function useApplyAndClose(name: OverlayName) {
@@ -298,7 +299,6 @@ export function CallTranscriptOverlay({ value }: OverlayComponentProps) {
       </Alert>
     );
   const { conversation, info } = transcript.data;
-  const time = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
   return (
     <Stack gap="sm" aria-label="Transcript">
       <Group gap="xs">
@@ -312,22 +312,7 @@ export function CallTranscriptOverlay({ value }: OverlayComponentProps) {
       </Group>
       {conversation.length === 0 ? <Text c="dimmed">No messages in this conversation.</Text> : null}
       {conversation.map((message) => (
-        <Paper
-          key={message.id}
-          withBorder
-          p="sm"
-          bg={message.role === "assistant" ? "var(--mantine-color-blue-light)" : undefined}
-          ml={message.role === "assistant" ? 0 : "xl"}
-          mr={message.role === "assistant" ? "xl" : 0}
-        >
-          <Group justify="space-between" mb={4}>
-            <Text size="xs" fw={600}>
-              {message.role === "assistant" ? "Agent" : message.role === "user" ? "Caller" : message.role}
-            </Text>
-            <Text size="xs" c="dimmed">
-              {time.format(message.createdAt)}
-            </Text>
-          </Group>
+        <TranscriptBubble key={message.id} who={speakerOf(message.role)} at={message.createdAt}>
           {message.text ? (
             <Text size="sm" style={{ whiteSpace: "pre-wrap" }}>
               {message.text}
@@ -343,7 +328,7 @@ export function CallTranscriptOverlay({ value }: OverlayComponentProps) {
               {message.error ?? "This turn failed."}
             </Text>
           ) : null}
-        </Paper>
+        </TranscriptBubble>
       ))}
     </Stack>
   );

@@ -1,11 +1,24 @@
-import { Alert, Button, Group, Menu, ScrollArea, Select, Stack, Table, Text, Title } from "@mantine/core";
+import {
+  Alert,
+  Button,
+  Group,
+  Menu,
+  ScrollArea,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from "@mantine/core";
 import { describeFilters, PAGE_SIZES } from "@switchboard/core";
 import IconColumns from "@tabler/icons-react/dist/esm/icons/IconColumns.mjs";
 import IconFilter from "@tabler/icons-react/dist/esm/icons/IconFilter.mjs";
-import { useMemo, useState } from "react";
+import { useDeferredValue, useMemo, useState } from "react";
 import { usePermission } from "../../app/account-state.ts";
 import { EmptyState, LoadingState } from "../../components/query-state.tsx";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
+import { LiveCallsButton } from "../voice/live-calls-button.tsx";
 import { useAgentTimeZones, useLogFields, useLogs } from "./api.ts";
 import { DateRangePicker } from "./date-range-picker.tsx";
 import { ExportButtons } from "./export-buttons.tsx";
@@ -32,11 +45,12 @@ export function LogsPage() {
   );
   // The rows carry the columns shown (the chosen ones, else the defaults), and so does an export.
   const view = useMemo(() => ({ ...state, fields: columns }), [state, columns]);
-  // The rows also carry their agent, whose time zone their dates and times are shown in.
-  const shown = useMemo(
-    () => (columns.includes("agentId") ? view : { ...view, fields: [...columns, "agentId"] }),
-    [view, columns],
-  );
+  // The rows also carry their agent, whose time zone their dates and times are shown in, and their
+  // recording (played in the call details).
+  const shown = useMemo(() => {
+    const extra = ["agentId", "recordingUrl"].filter((field) => !columns.includes(field));
+    return extra.length === 0 ? view : { ...view, fields: [...columns, ...extra] };
+  }, [view, columns]);
   // Default columns depend on the account's fields: ask for the rows once those are known, not twice
   // (issue #23 item 10).
   const logs = useLogs(shown, { enabled: state.fields.length > 0 || !fields.isPending });
@@ -44,9 +58,14 @@ export function LogsPage() {
   const page = state.page ?? 1;
   const pageSize = state.pageSize ?? PAGE_SIZES.logs;
   // A failed fetch empties the list and clears hasMore (spec §8).
-  const rows: Row[] = logs.isError ? [] : (logs.data?.logs ?? []);
-  const hasMore = logs.isError ? false : (logs.data?.pagination.hasMore ?? false);
-  const total = logs.isError ? 0 : (logs.data?.totalCount ?? 0);
+  // The table (up to a page of rows, each with its buttons and menu) renders from a deferred copy of the
+  // answer: React renders it in slices between other work instead of one long task that blocks input
+  // (issue #23: total blocking time). Until that copy has the first answer the loading state stays.
+  const data = useDeferredValue(logs.data);
+  const pending = logs.isPending || (logs.data !== undefined && data === undefined);
+  const rows: Row[] = logs.isError ? [] : (data?.logs ?? []);
+  const hasMore = logs.isError ? false : (data?.pagination.hasMore ?? false);
+  const total = logs.isError ? 0 : (data?.totalCount ?? 0);
   const types = useMemo(
     () => Object.fromEntries((fields.data?.fields ?? []).map((field) => [field.name, field.type])),
     [fields.data],
@@ -58,7 +77,8 @@ export function LogsPage() {
       ),
     [rows],
   );
-  const zones = useAgentTimeZones(agentIds);
+  // The agents' time zones arrive after the rows: the table's second render is deferred too.
+  const zones = useDeferredValue(useAgentTimeZones(agentIds));
   // Dates and times of a row in its agent's time zone (issue #23 item 6).
   const cellContext = (field: string, row: Row): CellContext => ({
     type: types[field],
@@ -69,7 +89,10 @@ export function LogsPage() {
     <Stack gap="md">
       <Group justify="space-between" align="end">
         <Title order={1}>Calls</Title>
-        <ExportButtons state={view} total={total} />
+        <Group gap="xs">
+          <LiveCallsButton />
+          <ExportButtons state={view} total={total} />
+        </Group>
       </Group>
       <Group gap="sm" align="end" wrap="wrap">
         <LogSearch state={state} set={set} />
@@ -109,7 +132,7 @@ export function LogsPage() {
           </Stack>
         </Alert>
       ) : null}
-      {logs.isPending ? (
+      {pending ? (
         <LoadingState label="Loading calls…" />
       ) : rows.length === 0 && !logs.isError ? (
         <EmptyState>No calls in this date range{summary ? " match these filters" : ""}.</EmptyState>
@@ -121,7 +144,9 @@ export function LogsPage() {
                 {columns.map((column) => (
                   <Table.Th key={column}>{fieldLabel(column, labels)}</Table.Th>
                 ))}
-                <Table.Th aria-label="Actions" />
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -171,7 +196,8 @@ export function LogsPage() {
           </Table>
         </ScrollArea>
       ) : null}
-      <Group justify="space-between">
+      {/* Shown with the rows, not under the loading state: the table would push it down (layout shift). */}
+      <Group justify="space-between" display={pending ? "none" : undefined}>
         <Text size="sm" c="dimmed" aria-label="Call count">
           {total.toLocaleString()} {total === 1 ? "call" : "calls"}
         </Text>

@@ -1,4 +1,4 @@
-import { Alert, Code, Modal, Table, Text } from "@mantine/core";
+import { Alert, Code, Modal, Stack, Table, Text } from "@mantine/core";
 import { LOG_FIXED_FIELDS } from "@switchboard/core";
 import { LoadingState } from "../../components/query-state.tsx";
 import { errorMessage } from "../../lib/shell-api.ts";
@@ -55,6 +55,25 @@ function KeyValues({ entries }: { entries: Array<[string, string]> }) {
   );
 }
 
+/** The call's recording (agents that record calls): caller on the left, agent on the right. */
+function Recording({ row }: { row: Row }) {
+  const url = typeof row.recordingUrl === "string" ? row.recordingUrl : null;
+  if (!url) return null;
+  return (
+    <Stack gap={4}>
+      <Text fw={500}>Recording</Text>
+      {/* biome-ignore lint/a11y/useMediaCaption: a phone call's recording; its transcript is the caption. */}
+      <audio controls preload="metadata" src={url} aria-label="Call recording" style={{ width: "100%" }} />
+      <Text size="xs" c="dimmed">
+        Caller on the left channel, agent on the right.{" "}
+        <a href={url} download>
+          Download
+        </a>
+      </Text>
+    </Stack>
+  );
+}
+
 export function RowDialog({
   dialog,
   close,
@@ -78,11 +97,14 @@ export function RowDialog({
   return (
     <Modal opened onClose={close} title={title} size="lg" transitionProps={{ duration: 150 }}>
       {dialog.kind === "details" ? (
-        <KeyValues
-          entries={fixed
-            .filter((field) => field in row)
-            .map((field) => [fieldLabel(field), formatCell(field, row[field], cellContext(field, row))])}
-        />
+        <Stack gap="md">
+          <KeyValues
+            entries={fixed
+              .filter((field) => field in row)
+              .map((field) => [fieldLabel(field), formatCell(field, row[field], cellContext(field, row))])}
+          />
+          <Recording row={row} />
+        </Stack>
       ) : dialog.kind === "stats" ? (
         <CallStats row={row} />
       ) : dialog.kind === "data" ? (

@@ -1,4 +1,5 @@
 import type { NativeBridge } from "../../lib/logout.ts";
+import { encodeNativeCommand } from "../../lib/native-bridge.ts";
 
 /**
  * The expert-call booking page (onboarding step SCHEDULE_CALL). A white-label host sends its users to its own
@@ -16,7 +17,7 @@ let requestCounter = 0;
 
 /** The native app's openUrl command: the target URL and a request id (product spec §5). */
 export function openUrlCommand(url: string, requestId = `openUrl-${Date.now()}-${++requestCounter}`): string {
-  return JSON.stringify({ command: "openUrl", url, requestId });
+  return encodeNativeCommand({ command: "openUrl", url, requestId });
 }
 
 /** Opens the booking page: a new tab, or the in-app URL opener inside the mobile app. */

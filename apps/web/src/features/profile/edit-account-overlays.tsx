@@ -102,9 +102,11 @@ export function EditUserAccountOverlay({ name }: OverlayComponentProps) {
 }
 
 /** `?editSlug`: the account's username (unique; 3 to 30 lower-case letters, digits and dashes). */
-export function EditSlugOverlay({ name }: OverlayComponentProps) {
+export function EditSlugOverlay({ name, value, close }: OverlayComponentProps) {
   const { view } = useAccountState();
-  const back = useBackToSettings(name);
+  const toSettings = useBackToSettings(name);
+  // Opened from the public page card (`editSlug=page`): back closes instead of returning to settings.
+  const back = value === "page" ? close : toSettings;
   const save = useUpdateUsername();
   const form = useSchemaForm(
     bodySchemaOf(updateUsername),

@@ -81,7 +81,7 @@ function MessageBubble({ message }: { message: ChatMessage }) {
           </Text>
         </Paper>
       ) : (
-        <Loader size="xs" type="dots" aria-label="The agent is answering" />
+        <Loader size="xs" type="dots" role="status" aria-label="The agent is answering" />
       )}
     </Stack>
   );

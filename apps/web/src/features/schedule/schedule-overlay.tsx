@@ -1,4 +1,4 @@
-import { Badge, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Badge, Button, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { type Booking, getSchedule } from "@switchboard/api";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
@@ -6,6 +6,7 @@ import { useAccountKey } from "../../app/account-state.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { apiClient } from "../../lib/api-client.ts";
 import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { overlayAccountId } from "../accounts/account-kinds.ts";
 import { useAgentTimeZones } from "../logs/api.ts";
 
@@ -53,6 +54,7 @@ function byDay(bookings: Booking[], formatsOf: (booking: Booking) => Formats): [
 /** `?schedule` (every agent of the organisation) or `?schedule=<agentId>`: upcoming bookings. */
 export function ScheduleOverlay({ value }: OverlayComponentProps) {
   const agentId = overlayAccountId(value);
+  const overlays = useOverlays();
   const [accountId, viewingAs] = useAccountKey();
   const schedule = useQuery({
     queryKey: ["schedule", accountId, viewingAs, agentId],
@@ -71,13 +73,26 @@ export function ScheduleOverlay({ value }: OverlayComponentProps) {
   if (schedule.isError) return <ErrorState error={schedule.error} onRetry={() => void schedule.refetch()} />;
   if (schedule.data.bookings.length === 0)
     return (
-      <EmptyState>No upcoming bookings. Bookings the agent makes on calls and chats appear here.</EmptyState>
+      <EmptyState
+        action={
+          <Button size="xs" variant="light" onClick={() => overlays.open("integrations", "calendar")}>
+            Connect a calendar
+          </Button>
+        }
+      >
+        No upcoming bookings. Bookings the agent makes on calls and chats appear here.
+      </EmptyState>
     );
   return (
     <Stack gap="md" aria-label="Bookings">
-      <Text size="sm" c="dimmed">
-        Times in {shownZones.join(", ")}.
-      </Text>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          Times in {shownZones.join(", ")}.
+        </Text>
+        <Button size="xs" variant="subtle" onClick={() => overlays.open("integrations", "calendar")}>
+          Calendars
+        </Button>
+      </Group>
       {byDay(schedule.data.bookings, formatsOf).map(([day, bookings]) => (
         <Stack key={day} gap={4}>
           <Title order={5}>{day}</Title>
@@ -94,6 +109,11 @@ export function ScheduleOverlay({ value }: OverlayComponentProps) {
                       <Text size="sm" fw={500}>
                         {booking.name}
                       </Text>
+                      {booking.calendar ? (
+                        <Badge color="blue" variant="outline" size="sm">
+                          {booking.calendar === "google" ? "In Google Calendar" : "In Calendly"}
+                        </Badge>
+                      ) : null}
                       {booking.status === "cancelled" ? (
                         <Badge color="gray" size="sm">
                           Cancelled

@@ -3,6 +3,8 @@ import { useAccountState } from "../../app/account-state.ts";
 import { confirm } from "../../components/confirm/confirm-store.ts";
 import { toast } from "../../lib/toast.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
+import { PublicPageCard } from "../public-page/public-page-card.tsx";
+import { MobileAppCard } from "./mobile-app-card.tsx";
 import { ModelSettingsCard } from "./model-settings-card.tsx";
 
 /** Settings: profile and account, the organisation's model, and the preferences kept in this browser. */
@@ -44,7 +46,9 @@ export function SettingsPage() {
           </Button>
         </Stack>
       </Card>
+      {showModel ? <PublicPageCard /> : null}
       {showModel ? <ModelSettingsCard /> : null}
+      <MobileAppCard />
       <Card withBorder padding="lg" maw={520}>
         <Stack gap="sm">
           <Title order={2} size="h4">

@@ -52,8 +52,17 @@ function CaptionLine({ caption }: { caption: Caption }) {
  * The browser test call with an agent: Call / Hang up, mute, the microphone's level, live captions of both
  * sides, and what went wrong (microphone blocked or missing, the call refused or dropped). Loaded lazily.
  */
-export function CallPanel({ agentId, stage }: { agentId: number; stage?: "staging" | "production" }) {
-  const { call, state } = useVoiceCall({ agentId, stage });
+export function CallPanel({
+  agentId,
+  stage,
+  number,
+}: {
+  agentId?: number;
+  stage?: "staging" | "production";
+  /** Call one of the organisation's numbers instead (the sandbox phone). */
+  number?: string;
+}) {
+  const { call, state } = useVoiceCall(number ? { number } : { agentId: agentId ?? 0, stage });
   const viewport = useRef<HTMLDivElement>(null);
   const active = state.status === "connecting" || state.status === "live";
   const status = STATUS[state.status];

@@ -17,14 +17,14 @@ afterEach(() => {
 describe("a browser test call before it connects", () => {
   it("says the microphone was blocked when the person or the browser refuses it", async () => {
     withMicrophone(() => Promise.reject(new DOMException("denied", "NotAllowedError")));
-    const call = new VoiceCall({ agentId: 7 });
+    const call = new VoiceCall(() => "ws://localhost/api/v1/voice/call?agentId=7");
     await call.start();
     expect(call.getState()).toMatchObject({ status: "denied", message: VOICE_MESSAGES.microphoneDenied });
   });
 
   it("says there is no microphone when none is found, or the page cannot have one", async () => {
     withMicrophone(() => Promise.reject(new DOMException("none", "NotFoundError")));
-    const call = new VoiceCall({ agentId: 7 });
+    const call = new VoiceCall(() => "ws://localhost/api/v1/voice/call?agentId=7");
     await call.start();
     expect(call.getState()).toMatchObject({ status: "no-microphone", message: VOICE_MESSAGES.noMicrophone });
 
@@ -38,7 +38,7 @@ describe("a browser test call before it connects", () => {
     let grant!: (stream: MediaStream) => void;
     withMicrophone(() => new Promise((resolve) => (grant = resolve)));
     const stop = vi.fn();
-    const call = new VoiceCall({ agentId: 7 });
+    const call = new VoiceCall(() => "ws://localhost/api/v1/voice/call?agentId=7");
     const started = call.start();
     expect(call.getState().status).toBe("connecting");
     call.hangup();

@@ -1,5 +1,4 @@
 import { VOICE_MESSAGES, type VoiceCallServerMessage } from "@switchboard/api";
-import { getTargetAccountId, readStoredViewingAs, readToken } from "../../lib/session.ts";
 import { loadCallWorklets, MIC_PROCESSOR, PLAYER_PROCESSOR } from "./audio-worklet.ts";
 import { addCaption, type Caption } from "./captions.ts";
 
@@ -36,22 +35,6 @@ const INITIAL: CallState = {
   uuid: null,
 };
 
-export type CallTarget = { agentId: number; stage?: "staging" | "production" };
-
-/** The call's address: the same token, account in view and viewing-as as every API call. */
-function callUrl(target: CallTarget): string {
-  const address = new URL("/api/v1/voice/call", window.location.origin.replace(/^http/, "ws"));
-  const token = readToken();
-  if (token) address.searchParams.set("token", token);
-  const targetAccountId = getTargetAccountId();
-  if (targetAccountId !== null) address.searchParams.set("targetAccountId", String(targetAccountId));
-  const viewingAs = readStoredViewingAs();
-  if (viewingAs) address.searchParams.set("viewingAs", viewingAs);
-  address.searchParams.set("agentId", String(target.agentId));
-  if (target.stage) address.searchParams.set("stage", target.stage);
-  return address.toString();
-}
-
 function microphoneError(error: unknown): { status: CallStatus; message: string } {
   const name = error instanceof DOMException ? error.name : "";
   if (name === "NotAllowedError" || name === "SecurityError")
@@ -79,7 +62,8 @@ export class VoiceCall {
   /** Bumped by every start and stop: work of an older attempt ends quietly. */
   private attempt = 0;
 
-  constructor(private readonly target: CallTarget) {}
+  /** `url` answers the call's WebSocket address when the call connects (call-url.ts for the app's calls). */
+  constructor(private readonly url: () => string) {}
 
   getState = (): CallState => this.state;
 
@@ -148,7 +132,7 @@ export class VoiceCall {
   }
 
   private connect(attempt: number) {
-    const socket = new WebSocket(callUrl(this.target));
+    const socket = new WebSocket(this.url());
     socket.binaryType = "arraybuffer";
     this.socket = socket;
     socket.onmessage = (event: MessageEvent<ArrayBuffer | string>) => {

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { routes } from "../../app/router.tsx";
 import { type FetchCall, fakeAccount, fakeAccountView, signInAs } from "../../test/accounts.ts";
+import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
 
 const LOAD = { timeout: 15_000 };
@@ -147,7 +147,7 @@ describe("the walkthrough card", () => {
     const region = await card();
     const number = within(region).getByRole("listitem", { name: "Add a phone number" });
     await act(async () => {
-      fireEvent.click(within(number).getByRole("button", { name: "Mark “Add a phone number” as done" }));
+      fireEvent.click(within(number).getByRole("button", { name: "Mark as done: Add a phone number" }));
     });
     await waitFor(() =>
       expect(server.stored().walkthrough).toEqual({ version: 1, completed: ["SETUP_AGENT", "ADD_NUMBER"] }),

@@ -164,7 +164,7 @@ export function WalkthroughCard() {
                               current.includes(step) ? current : [...current, step],
                             );
                           }}
-                          aria-label={`Mark “${copy.title}” as done`}
+                          aria-label={`Mark as done: ${copy.title}`}
                         >
                           Mark as done
                         </Button>

@@ -1,12 +1,34 @@
-import { Button, Divider, Group, Stack, Switch, Text, Textarea, TextInput, Title } from "@mantine/core";
-import { type Account, PARTNER_SETTING_KEYS } from "@switchboard/api";
+import {
+  Button,
+  Divider,
+  Group,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import {
+  type Account,
+  issueRefundBodySchema,
+  PARTNER_SETTING_KEYS,
+  REFERRAL_MESSAGES,
+} from "@switchboard/api";
 import { useState } from "react";
 import { useAccountState } from "../../../app/account-state.ts";
+import { confirm } from "../../../components/confirm/confirm-store.ts";
 import { ActionError } from "../../../components/query-state.tsx";
 import { toast } from "../../../lib/toast.ts";
 import type { OverlayComponentProps } from "../../../overlays/registry.ts";
 import { AccountSummary } from "../account-summary.tsx";
-import { useSaveAccountSetting, useSetAccountEnabled, useUpdateOrganizationFlags } from "../api.ts";
+import {
+  useIssueRefund,
+  useSaveAccountSetting,
+  useSetAccountEnabled,
+  useUpdateOrganizationFlags,
+} from "../api.ts";
 import { WithOverlayAccount } from "./overlay-account.tsx";
 
 /** Messages of the product's error catalogue (spec §8), word for word. */
@@ -78,6 +100,105 @@ function EnableDisable({ account }: { account: Account }) {
   );
 }
 
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+/**
+ * Super admin: refund into the account's wallet (an agent account's organisation), in dollars or satoshis,
+ * after a confirmation. The spec's messages: 'The refund for the issue has been processed.' (then the
+ * account reloads) and 'Something went wrong.'.
+ */
+function Refund({ account }: { account: Account }) {
+  const refund = useIssueRefund();
+  const [unit, setUnit] = useState<"usd" | "sats">("usd");
+  const [amount, setAmount] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const submit = async () => {
+    setDone(null);
+    const body = {
+      username: account.username,
+      ...(unit === "usd" ? { usdAmount: amount.trim() } : { satsAmount: amount.trim() }),
+      idempotencyKey: crypto.randomUUID(),
+    };
+    const parsed = issueRefundBodySchema.safeParse(body);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? REFERRAL_MESSAGES.refundFailed);
+      return;
+    }
+    setError(null);
+    const shown =
+      parsed.data.usdAmount !== undefined
+        ? usd.format(parsed.data.usdAmount)
+        : `${(parsed.data.satsAmount ?? 0).toLocaleString("en-US")} sats`;
+    const name = account.displayName || account.username;
+    const confirmed = await confirm({
+      title: `Refund ${shown}?`,
+      details: `${shown} will be added to the wallet of ${name}. This cannot be undone here.`,
+      confirmText: "Refund",
+      confirmColor: "red",
+    });
+    if (!confirmed) return;
+    refund.mutate(parsed.data, {
+      onSuccess: (answer) => {
+        toast.success(REFERRAL_MESSAGES.refunded);
+        setDone(
+          `${REFERRAL_MESSAGES.refunded} ${usd.format(answer.refundedCents / 100)} was added to the wallet.`,
+        );
+        setAmount("");
+      },
+      onError: () => toast.error(REFERRAL_MESSAGES.refundFailed),
+    });
+  };
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+      noValidate
+    >
+      <Stack gap="sm">
+        <SegmentedControl
+          w="fit-content"
+          size="xs"
+          value={unit}
+          onChange={(value) => setUnit(value as "usd" | "sats")}
+          data={[
+            { value: "usd", label: "USD" },
+            { value: "sats", label: "Satoshis" },
+          ]}
+          aria-label="Refund currency"
+        />
+        <Group align="flex-start" gap="xs">
+          <TextInput
+            label={unit === "usd" ? "Refund amount (USD)" : "Refund amount (sats)"}
+            inputMode="decimal"
+            value={amount}
+            error={error}
+            onChange={(event) => setAmount(event.currentTarget.value)}
+          />
+          <Button type="submit" mt={25} color="red" variant="light" loading={refund.isPending}>
+            Refund
+          </Button>
+        </Group>
+        {refund.isError ? (
+          <Stack gap={4}>
+            <Text size="sm" c="red" role="alert">
+              {REFERRAL_MESSAGES.refundFailed}
+            </Text>
+            <ActionError error={refund.error} />
+          </Stack>
+        ) : null}
+        {done ? (
+          <Text size="sm" c="teal" role="status">
+            {done}
+          </Text>
+        ) : null}
+      </Stack>
+    </form>
+  );
+}
+
 /** Premium and SMS-enabled flags, and the partner-controlled settings, for those acting above it. */
 function Flags({ account }: { account: Account }) {
   const flags = useUpdateOrganizationFlags(account.id);
@@ -145,6 +266,11 @@ export function OrgAdminOverlay({ name, value }: OverlayComponentProps) {
                 Access
               </Title>
               <EnableDisable account={account} />
+              <Divider />
+              <Title order={3} size="h5">
+                Refund
+              </Title>
+              <Refund account={account} />
               <Divider />
             </>
           ) : null}

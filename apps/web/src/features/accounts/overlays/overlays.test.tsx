@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { routes } from "../../../app/router.tsx";
 import { fakeAccount, fakeAccountView, json, permissions, signInAs } from "../../../test/accounts.ts";
+import { routes } from "../../../test/app-routes.ts";
 import { renderAt } from "../../../test/render.tsx";
 
 const reseller = fakeAccount({

@@ -13,6 +13,9 @@ export const FIELD_LABELS: Record<keyof CampaignFields, string> = {
   language: "Language",
   voice: "Voice",
   variables: "Variables",
+  knowledgeBaseIds: "Knowledge bases",
+  voicemailAction: "On voicemail",
+  voicemailMessage: "Voicemail message",
 };
 
 /** A field's value as text to compare and show (objects as indented JSON with sorted keys). */

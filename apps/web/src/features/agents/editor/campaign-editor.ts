@@ -53,10 +53,19 @@ export const CAMPAIGN_FIELD_KEYS = [
   "voice",
   "greeting",
   "variables",
+  "knowledgeBaseIds",
+  "voicemailAction",
+  "voicemailMessage",
 ] as const satisfies readonly (keyof CampaignFields)[];
 
 export function fieldsOf(campaign: CampaignFields): CampaignFields {
-  return Object.fromEntries(CAMPAIGN_FIELD_KEYS.map((key) => [key, campaign[key]])) as CampaignFields;
+  const fields = Object.fromEntries(CAMPAIGN_FIELD_KEYS.map((key) => [key, campaign[key]])) as CampaignFields;
+  // A campaign saved before knowledge bases existed has none.
+  fields.knowledgeBaseIds ??= [];
+  // ... nor voicemail settings.
+  fields.voicemailAction ??= "leave_message";
+  fields.voicemailMessage ??= null;
+  return fields;
 }
 
 /**

@@ -2,6 +2,7 @@ import { AgentSettingsForm } from "../overlays/agent-settings-form.tsx";
 import type { CampaignEditor, CampaignEditorState } from "./campaign-editor.ts";
 import { AdvancedPanel, CampaignIdPanel, LinksPanel } from "./panels/about-panels.tsx";
 import { ActionsPanel } from "./panels/actions-panel.tsx";
+import { KnowledgePanel } from "./panels/knowledge-panel.tsx";
 import { PromptPanel } from "./panels/prompt-panel.tsx";
 import { PublishPanel } from "./panels/publish-panel.tsx";
 import { RoutesPanel } from "./panels/routes-panel.tsx";
@@ -20,6 +21,7 @@ const PANELS: Record<EditorPanelId, (props: PanelProps) => React.ReactNode> = {
   fields: FieldsPanel,
   variables: VariablesPanel,
   actions: ActionsPanel,
+  knowledge: KnowledgePanel,
   routes: RoutesPanel,
   timezone: TimezonePanel,
   language: LanguagePanel,

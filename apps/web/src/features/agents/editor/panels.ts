@@ -5,6 +5,7 @@ export const EDITOR_PANELS = [
   { id: "fields", label: "Fields" },
   { id: "variables", label: "Variables" },
   { id: "actions", label: "Actions" },
+  { id: "knowledge", label: "Knowledge" },
   { id: "routes", label: "Routes" },
   { id: "timezone", label: "Time zone" },
   { id: "language", label: "Language" },

@@ -1,6 +1,7 @@
 import { Button, Group, Radio, Select, SimpleGrid, Stack, Text } from "@mantine/core";
 import { findTimezoneByUtc, resolveTimezone, TIMEZONES } from "@switchboard/core";
 import { useState } from "react";
+import { VoicePreviewButton } from "../../voice/voice-preview-button.tsx";
 import type { OnboardingWizard } from "../use-onboarding.ts";
 import { DEFAULT_VOICE_ID, languageLabel, VOICE_CHOICES } from "../voices.ts";
 import { StepLayout } from "./step-layout.tsx";
@@ -62,17 +63,21 @@ export function VoiceStep({ wizard }: { wizard: OnboardingWizard }) {
       <Radio.Group value={value} onChange={setValue} label="Voice">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} mt="xs">
           {VOICE_CHOICES.map((voice) => (
-            <Radio.Card key={voice.id} value={voice.id} radius="md" p="md" aria-label={voice.name}>
-              <Group wrap="nowrap" align="flex-start">
-                <Radio.Indicator />
-                <Stack gap={2}>
-                  <Text fw={600}>{voice.name}</Text>
-                  <Text size="sm" c="dimmed">
-                    {voice.description} · {languageLabel(voice.language)}
-                  </Text>
-                </Stack>
-              </Group>
-            </Radio.Card>
+            <Group key={voice.id} wrap="nowrap" gap="xs" align="center">
+              <Radio.Card value={voice.id} radius="md" p="md" aria-label={voice.name} style={{ flex: 1 }}>
+                <Group wrap="nowrap" align="flex-start">
+                  <Radio.Indicator />
+                  <Stack gap={2}>
+                    <Text fw={600}>{voice.name}</Text>
+                    <Text size="sm" c="dimmed">
+                      {voice.description} · {languageLabel(voice.language)}
+                    </Text>
+                  </Stack>
+                </Group>
+              </Radio.Card>
+              {/* Beside the card, not in it: the card is a button itself. */}
+              <VoicePreviewButton voiceId={voice.id} voiceName={voice.name} />
+            </Group>
           ))}
         </SimpleGrid>
       </Radio.Group>

@@ -21,8 +21,10 @@ import {
   type TemplateField,
 } from "@switchboard/core";
 import type { UseQueryResult } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/query-state.tsx";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
+import { useIntegrationConnected } from "../../integrations/api.ts";
 import type { Template } from "../api.ts";
 import { humanise } from "../step-info.ts";
 import type { OnboardingWizard } from "../use-onboarding.ts";
@@ -293,10 +295,11 @@ export function SetupTemplateStep({ wizard }: { wizard: OnboardingWizard }) {
 
 const INTEGRATION_TEXT: Record<string, string> = {
   calendar:
-    "Lets your agent check free times and book appointments in your calendar. Until one is connected, bookings go to your account's own schedule.",
+    "Lets your agent check free times and book appointments in your calendar (Google Calendar or Calendly). Until one is connected, bookings go to your account's own schedule.",
+  jobnimbus: "Lets your agent pass the leads it takes to JobNimbus, with your team's workflows.",
 };
 
-/** SETUP_INTEGRATIONS: the template's integrations, one at a time. */
+/** SETUP_INTEGRATIONS: the template's integrations, one at a time, each connected for real. */
 export function SetupIntegrationsStep({ wizard }: { wizard: OnboardingWizard }) {
   const overlays = useOverlays();
   const integrations = wizard.state.templateIntegrations;
@@ -309,13 +312,42 @@ export function SetupIntegrationsStep({ wizard }: { wizard: OnboardingWizard }) 
       </StepLayout>
     );
   }
+  return (
+    <IntegrationStep
+      key={name}
+      wizard={wizard}
+      name={name}
+      openIntegrations={() => overlays.open("integrations", name)}
+      onBack={back}
+    />
+  );
+}
+
+function IntegrationStep({
+  wizard,
+  name,
+  openIntegrations,
+  onBack,
+}: {
+  wizard: OnboardingWizard;
+  name: string;
+  openIntegrations: () => void;
+  onBack: () => void;
+}) {
   const label = humanise(name);
-  const connected = wizard.state.connectedIntegrations[name] === true;
+  const live = useIntegrationConnected(name);
+  const connected = live ?? wizard.state.connectedIntegrations[name] === true;
+  // The wizard remembers what the server says is connected.
+  useEffect(() => {
+    if (live !== undefined && live !== (wizard.state.connectedIntegrations[name] === true)) {
+      wizard.dispatch({ type: "setIntegrationConnected", integration: name, connected: live });
+    }
+  }, [live, name, wizard]);
   return (
     <StepLayout
       title={`Connect ${label}`}
-      description={`Integration ${wizard.state.integrationIndex + 1} of ${integrations.length}.`}
-      onBack={back}
+      description={`Integration ${wizard.state.integrationIndex + 1} of ${wizard.state.templateIntegrations.length}.`}
+      onBack={onBack}
       footer={
         <Button onClick={() => wizard.dispatch({ type: "next" })}>
           {connected ? "Next" : "Skip for now"}
@@ -327,20 +359,18 @@ export function SetupIntegrationsStep({ wizard }: { wizard: OnboardingWizard }) 
           `Your template works with ${label}. Connect it so your agent can pass on what it learns to ${label}.`}
       </Text>
       <Group>
-        <Button variant="light" onClick={() => overlays.open("integrations", name)}>
-          Open integrations
+        <Button variant="light" onClick={openIntegrations}>
+          {connected ? `Manage ${label}` : `Connect ${label}`}
         </Button>
-        <Switch
-          label={`${label} is connected`}
-          checked={connected}
-          onChange={(event) =>
-            wizard.dispatch({
-              type: "setIntegrationConnected",
-              integration: name,
-              connected: event.currentTarget.checked,
-            })
-          }
-        />
+        {live === undefined ? (
+          <Text size="sm" c="dimmed">
+            Checking…
+          </Text>
+        ) : (
+          <Badge color={connected ? "teal" : "gray"} role="status">
+            {connected ? `${label} is connected` : `${label} is not connected`}
+          </Badge>
+        )}
       </Group>
     </StepLayout>
   );

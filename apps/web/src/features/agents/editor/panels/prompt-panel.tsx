@@ -1,4 +1,5 @@
-import { Button, Card, Group, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import { Button, Card, Group, SegmentedControl, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import type { VoicemailAction } from "@switchboard/api";
 import { useState } from "react";
 import { ActionError } from "../../../../components/query-state.tsx";
 import { useRunPrompt } from "../../api.ts";
@@ -49,6 +50,44 @@ function TryIt({ agentId, editor }: Pick<PanelProps, "agentId" | "editor">) {
   );
 }
 
+/** What the agent does when a voicemail answers its outbound call (tasks): leave a message, or hang up. */
+function VoicemailSettings({ editor, state }: Pick<PanelProps, "editor" | "state">) {
+  const action = state.draft.voicemailAction ?? "leave_message";
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500} id="voicemail-action-label">
+        On voicemail
+      </Text>
+      <Text size="xs" c="dimmed">
+        When a voicemail answers an outbound call, the agent leaves its message after the beep, or hangs up
+        (the call counts as not answered and is tried again).
+      </Text>
+      <SegmentedControl
+        aria-labelledby="voicemail-action-label"
+        value={action}
+        onChange={(value) => editor.edit({ voicemailAction: value as VoicemailAction })}
+        data={[
+          { value: "leave_message", label: "Leave a message" },
+          { value: "hang_up", label: "Hang up" },
+        ]}
+        style={{ alignSelf: "flex-start" }}
+      />
+      {action === "leave_message" ? (
+        <Textarea
+          label="Voicemail message"
+          description="Said word for word after the beep. Use {name} or any column of a task list; empty: the greeting."
+          autosize
+          minRows={2}
+          maxRows={6}
+          maxLength={2000}
+          value={state.draft.voicemailMessage ?? ""}
+          onChange={(event) => editor.edit({ voicemailMessage: event.currentTarget.value || null })}
+        />
+      ) : null}
+    </Stack>
+  );
+}
+
 /** The instructions (the prompt) and the greeting the agent opens with. */
 export function PromptPanel({ agentId, editor, state }: PanelProps) {
   return (
@@ -70,6 +109,7 @@ export function PromptPanel({ agentId, editor, state }: PanelProps) {
         value={state.draft.greeting ?? ""}
         onChange={(event) => editor.edit({ greeting: event.currentTarget.value || null })}
       />
+      <VoicemailSettings editor={editor} state={state} />
       <Text size="xs" c="dimmed">
         Changes save on their own 1.5 seconds after you stop typing; publish to make them live.
       </Text>

@@ -1,4 +1,14 @@
-import { ActionIcon, Button, Checkbox, Group, Stack, Table, Text, TextInput } from "@mantine/core";
+import {
+  ActionIcon,
+  Button,
+  Checkbox,
+  Group,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from "@mantine/core";
 import type { AgentVersion } from "@switchboard/api";
 import IconPencil from "@tabler/icons-react/dist/esm/icons/IconPencil.mjs";
 import { useQueryClient } from "@tanstack/react-query";
@@ -143,7 +153,9 @@ export function VersionsPanel({ agentId, editor }: PanelProps) {
                 <Table.Th>Title</Table.Th>
                 <Table.Th>Made</Table.Th>
                 <Table.Th>From</Table.Th>
-                <Table.Th aria-label="Actions" />
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

@@ -1,4 +1,4 @@
-import { Radio, Select, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Divider, Group, Radio, Select, SimpleGrid, Stack, Text } from "@mantine/core";
 import {
   AGENT_LANGUAGES,
   AGENT_VOICES,
@@ -6,6 +6,8 @@ import {
   findTimezoneByValue,
   TIMEZONES,
 } from "@switchboard/core";
+import { CallSettingsCard } from "../../../voice/call-settings-card.tsx";
+import { VoicePreviewButton } from "../../../voice/voice-preview-button.tsx";
 import type { PanelProps } from "../panel-content.tsx";
 
 const TIMEZONE_OPTIONS = TIMEZONES.map((entry) => ({ value: entry.value, label: entry.text }));
@@ -55,7 +57,17 @@ export function LanguagePanel({ editor, state }: PanelProps) {
   );
 }
 
-export function VoicesPanel({ editor, state }: PanelProps) {
+export function VoicesPanel({ agentId, editor, state }: PanelProps) {
+  return (
+    <Stack gap="lg">
+      <VoicePicker editor={editor} state={state} />
+      <Divider />
+      <CallSettingsCard agentId={agentId} />
+    </Stack>
+  );
+}
+
+function VoicePicker({ editor, state }: Omit<PanelProps, "agentId">) {
   return (
     <Radio.Group
       label="Voice"
@@ -65,12 +77,15 @@ export function VoicesPanel({ editor, state }: PanelProps) {
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }} mt="sm">
         {AGENT_VOICES.map((voice) => (
-          <Radio.Card key={voice.id} value={voice.id} p="sm" radius="md">
-            <Text fw={600}>{voice.name}</Text>
-            <Text size="sm" c="dimmed">
-              {voice.description} · {voice.language}
-            </Text>
-          </Radio.Card>
+          <Group key={voice.id} wrap="nowrap" gap="xs" align="center">
+            <Radio.Card value={voice.id} p="sm" radius="md" aria-label={voice.name} style={{ flex: 1 }}>
+              <Text fw={600}>{voice.name}</Text>
+              <Text size="sm" c="dimmed">
+                {voice.description} · {voice.language}
+              </Text>
+            </Radio.Card>
+            <VoicePreviewButton voiceId={voice.id} voiceName={voice.name} />
+          </Group>
         ))}
       </SimpleGrid>
     </Radio.Group>

@@ -1,0 +1,76 @@
+import { ActionIcon, Tooltip } from "@mantine/core";
+import { previewVoice } from "@switchboard/api";
+import IconPlayerPlay from "@tabler/icons-react/dist/esm/icons/IconPlayerPlay.mjs";
+import IconPlayerStop from "@tabler/icons-react/dist/esm/icons/IconPlayerStop.mjs";
+import { useEffect, useRef, useState } from "react";
+import { readToken } from "../../lib/session.ts";
+import { toast } from "../../lib/toast.ts";
+
+/** The one sample playing: starting another stops it. */
+let playing: { audio: HTMLAudioElement; stop: () => void } | null = null;
+
+/**
+ * Plays a short sample of an agent voice (GET /api/v1/voice/preview, made by the speech engine calls use);
+ * a second press stops it. Lives inside a voice card, so it does not select the card.
+ */
+export function VoicePreviewButton({ voiceId, voiceName }: { voiceId: string; voiceName: string }) {
+  const [state, setState] = useState<"idle" | "loading" | "playing">("idle");
+  const mine = useRef<HTMLAudioElement | null>(null);
+  useEffect(
+    () => () => {
+      if (playing && playing.audio === mine.current) playing.stop();
+    },
+    [],
+  );
+
+  const stop = () => {
+    if (playing?.audio === mine.current) playing?.stop();
+  };
+  const play = () => {
+    playing?.stop();
+    const token = readToken() ?? "";
+    const audio = new Audio(
+      `${previewVoice.path}?${new URLSearchParams({ token, voice: voiceId }).toString()}`,
+    );
+    mine.current = audio;
+    const done = () => {
+      audio.pause();
+      setState("idle");
+      if (playing?.audio === audio) playing = null;
+    };
+    playing = { audio, stop: done };
+    audio.addEventListener("playing", () => setState("playing"));
+    audio.addEventListener("ended", done);
+    audio.addEventListener("error", () => {
+      done();
+      toast.error(`The sample of ${voiceName} could not be played.`);
+    });
+    setState("loading");
+    audio.play().catch(() => {
+      // Refused (no user gesture reached it) or failed: the error event reports a failed load.
+      if (state !== "playing") setState("idle");
+    });
+  };
+
+  const label = state === "idle" ? `Play a sample of ${voiceName}` : `Stop the sample of ${voiceName}`;
+  return (
+    <Tooltip label={label} withinPortal>
+      <ActionIcon
+        variant="light"
+        size="lg"
+        radius="xl"
+        aria-label={label}
+        loading={state === "loading"}
+        onClick={(event) => {
+          event.stopPropagation();
+          event.preventDefault();
+          if (state === "idle") play();
+          else stop();
+        }}
+        data-testid={`voice-preview-${voiceId}`}
+      >
+        {state === "playing" ? <IconPlayerStop size={16} /> : <IconPlayerPlay size={16} />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
