@@ -110,6 +110,26 @@ test.describe("permission flags", () => {
     await expect(sidebar(page).getByRole("link", { name: "Wallet" })).toBeVisible();
   });
 
+  test("a super admin is sent to an organisation for its contacts, and finds them there", async ({
+    page,
+  }) => {
+    await signInAs(page, DEMO.superAdmin);
+    await expect(sidebar(page).getByRole("link", { name: "Accounts" })).toBeVisible();
+    await expect(sidebar(page).getByRole("link", { name: "Contacts" })).toHaveCount(0);
+    await expect(sidebar(page).getByRole("link", { name: "Developers" })).toHaveCount(0);
+    await page.goto("/app/contacts");
+    await expect(page.getByText("Each organisation has its own contacts.")).toBeVisible();
+    await page.getByRole("link", { name: "Go to Accounts" }).click();
+    await expect(page).toHaveURL(/\/app\/accounts$/);
+    await page.getByTestId("account-in-view").click();
+    const dialog = page.getByRole("dialog", { name: "Switch account" });
+    await dialog.getByLabel("Search accounts").fill("Bluebird");
+    await dialog.getByRole("button", { name: `${DEMO_NAMES.organization} (Organization)` }).click();
+    await expectInView(page, DEMO_NAMES.organization, "Organization");
+    await sidebar(page).getByRole("link", { name: "Contacts" }).click();
+    await expect(page.getByRole("heading", { name: "Contacts", level: 1 })).toBeVisible();
+  });
+
   test("an address naming another account type fails with Account type does not match", async ({ page }) => {
     const orgId = await homeAccountId(page.request, DEMO.owner);
     await signInAs(page, DEMO.owner);

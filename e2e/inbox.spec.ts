@@ -129,5 +129,6 @@ test("a new message is created by its first text: a draft left without one leave
   await expect(
     conversation.getByLabel("Messages").getByText("Your crown is ready for pick-up."),
   ).toBeVisible();
-  await expect(row).toContainText("Your crown is ready for pick-up.");
+  // The list refreshes after the send; give it the time a busy machine takes.
+  await expect(row).toContainText("Your crown is ready for pick-up.", { timeout: 15_000 });
 });

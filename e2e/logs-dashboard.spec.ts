@@ -7,7 +7,11 @@ import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
 
 test("the owner filters the calls, adds two columns, reloads, and exports the view as CSV", async ({
   page,
+  problems,
 }) => {
+  // Chromium now and then reports a streamed answer as aborted when the page has read it to the end
+  // before the loader's completion notice arrives. The file's rows are checked whole below.
+  problems.allow(/request failed net::ERR_ABORTED GET \/api\/v2\/logs\?.*format=csv/);
   await signInAs(page, DEMO.owner, "/app/logs");
   const table = page.getByRole("table", { name: "Calls" });
   await expect(table.getByRole("row").nth(1)).toBeVisible();
@@ -137,7 +141,12 @@ test("each Calls field has one label, and appointment times read as times", asyn
 
 test("the owner adds a custom metric with a formula and sees its figure; an invalid formula shows the spec's message", async ({
   page,
+  problems,
 }) => {
+  // A long journey: two editors, a duplicate, a reload and the figures checked against the API.
+  test.setTimeout(60_000);
+  // The editor's preview is cancelled when the formula changes again or the editor closes.
+  problems.allow(/request failed net::ERR_ABORTED POST \/api\/v2\/dashboard\/metrics\/evaluate\?/);
   const token = encodeURIComponent(await rootSession(page.request, DEMO.owner));
   const filters = encodeURIComponent(JSON.stringify({ duration: { value: 300, op: "gt" } }));
   const expected = await page.request.get(`/api/v2/logs?token=${token}&filters=${filters}&pageSize=1`);
@@ -227,7 +236,8 @@ test("the calls have a search box: a number searches the caller's number, words 
         (rows, index) => rows.map((row) => row.querySelectorAll("td")[index]?.textContent ?? ""),
         from,
       );
-  const digits = ((await fromCells())[0] ?? "").replace(/\D/g, "");
+  // Browser calls of other journeys come from "web", not a number: take the first row from a phone number.
+  const digits = (await fromCells()).map((cell) => cell.replace(/\D/g, "")).find((d) => d.length >= 7) ?? "";
   expect(digits.length).toBeGreaterThanOrEqual(7);
   const tail = digits.slice(-7);
 

@@ -94,6 +94,13 @@ test("a new organisation owner goes through the onboarding wizard from a templat
   await page.getByRole("option", { name: /Pacific Time \(US & Canada\)/ }).click();
   await wizard.getByRole("button", { name: "Next" }).click();
   await expect(wizard.getByRole("heading", { name: "Choose your agent's voice" })).toBeVisible();
+  // A sample of the voice plays before choosing it (a WAV the speech engine made).
+  const sample = page.waitForResponse((response) => response.url().includes("/api/v1/voice/preview"));
+  await wizard.getByRole("button", { name: "Play a sample of Miles" }).click();
+  const answer = await sample;
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()["content-type"]).toBe("audio/wav");
+  await expect(wizard.getByRole("button", { name: "Stop the sample of Miles" })).toBeVisible();
   await wizard.getByRole("radio", { name: "Miles" }).click();
   await wizard.getByRole("button", { name: "Next" }).click();
 

@@ -39,7 +39,8 @@ export default defineConfig({
     cwd: "..",
     url: `http://127.0.0.1:${port}/readyz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // The server migrates a fresh database and seeds the demo before it answers: slow on a busy machine.
+    timeout: 180_000,
     env: { E2E_PORT: String(port) },
     stdout: "pipe",
     stderr: "pipe",

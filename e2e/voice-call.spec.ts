@@ -73,6 +73,13 @@ test("the owner calls the Front Desk agent from the editor, asks a question and 
   await signInAs(page, DEMO.owner, `/app/agents?editAgent=${agentId}`);
   const editor = page.getByRole("dialog", { name: "Edit agent" });
   await expect(editor.getByTestId("agent-editor")).toBeVisible();
+  // Recording is off by default; the owner switches it on in the Voices panel.
+  await editor.getByRole("navigation", { name: "Agent editor panels" }).getByText("Voices").click();
+  const record = editor.getByRole("switch", { name: "Record calls" });
+  await expect(record).not.toBeChecked();
+  await record.click();
+  await editor.getByRole("button", { name: "Save call settings" }).click();
+  await expect(editor.getByTestId("saved-note")).toContainText("Saved at");
   await editor.getByRole("button", { name: "Call", exact: true }).click();
 
   const call = page.getByRole("dialog", { name: "Test call" });
@@ -109,4 +116,91 @@ test("the owner calls the Front Desk agent from the editor, asks a question and 
   const transcript = page.getByRole("dialog", { name: "Transcript" });
   await expect(transcript).toContainText("do you see children", { timeout: 10_000 });
   await expect(transcript).toContainText("Yes, we see children from age 3, and their first visit is free.");
+
+  // Its recording plays in the call details: a stereo WAV (caller left, agent right).
+  await page.keyboard.press("Escape");
+  await expect(transcript).toBeHidden();
+  await row.getByRole("button", { name: "More about this call" }).click();
+  await page.getByRole("menuitem", { name: "Call details" }).click();
+  const details = page.getByRole("dialog", { name: "Call details" });
+  const audio = details.getByLabel("Call recording");
+  await expect(audio).toBeVisible();
+  const src = (await audio.getAttribute("src")) as string;
+  expect(src).toMatch(/\/files\/recordings\/[0-9a-f]+\.wav$/);
+  await expect
+    .poll(async () => audio.evaluate((element: HTMLAudioElement) => element.readyState), { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(1);
+  expect(await audio.evaluate((element: HTMLAudioElement) => element.duration)).toBeGreaterThan(5);
+  const wav = await page.request.get(src);
+  expect(wav.headers()["content-type"]).toBe("audio/wav");
+  const bytes = await wav.body();
+  expect(bytes.readUInt16LE(22)).toBe(2); // channels
+  expect(bytes.readUInt32LE(24)).toBe(16_000); // sample rate
+});
+
+test("a colleague sees the call in progress in Calls, listens in, and hangs it up", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const agentId = await frontDeskId(page.request);
+  await signInAs(page, DEMO.admin, `/app/agents?editAgent=${agentId}`);
+  const editor = page.getByRole("dialog", { name: "Edit agent" });
+  await expect(editor.getByTestId("agent-editor")).toBeVisible();
+  await editor.getByRole("button", { name: "Call", exact: true }).click();
+  const call = page.getByRole("dialog", { name: "Test call" });
+  await call.getByRole("button", { name: "Call", exact: true }).click();
+  await expect(call.getByTestId("call-status")).toHaveText("On the call", { timeout: 15_000 });
+
+  // The owner, in another browser, sees it among the calls in progress and listens in.
+  const watcherContext = await browser.newContext({ baseURL });
+  try {
+    const watcher = await watcherContext.newPage();
+    await signInAs(watcher, DEMO.owner, "/app/logs");
+    await watcher.getByRole("button", { name: /^Live calls \(\d+ in progress\)$/ }).click();
+    const list = watcher.getByRole("dialog", { name: "Calls in progress" });
+    const row = list.getByRole("row").filter({ hasText: DEMO.admin });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText("Front Desk");
+    await expect(row).toContainText("Test call");
+    await row.getByRole("button", { name: /^Listen in/ }).click();
+    const live = watcher.getByRole("dialog", { name: "Live call" });
+    await expect(live.getByText("Live", { exact: true })).toBeVisible();
+    const transcript = live.getByLabel("Live transcript");
+    await expect(transcript).toContainText("Thank you for calling Bluebird Dental", { timeout: 15_000 });
+    await expect(transcript).toContainText(/do you see children/i, { timeout: 25_000 });
+    await expect(transcript).toContainText("Yes, we see children from age 3", { timeout: 15_000 });
+
+    await live.getByRole("button", { name: "Hang up" }).click();
+    await expect(live.getByRole("status").filter({ hasText: "The call has ended." })).toBeVisible();
+    await expect(live.getByText("Ended", { exact: true })).toBeVisible();
+    // The caller hears the agent end the call.
+    await expect(call.getByTestId("call-status")).toHaveText("Call ended", { timeout: 10_000 });
+    await expect(call.getByTestId("call-ended")).toHaveText("Someone in your team ended the call.");
+  } finally {
+    await watcherContext.close();
+  }
+});
+
+test("a visitor of the agent's public page talks to it in the browser", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto("/bluebird-front-desk");
+  const chat = page.getByRole("region", { name: "Chat with Front Desk" });
+  await chat.getByRole("button", { name: "Talk to Front Desk" }).click();
+  const status = chat.locator("#call-status");
+  await expect(status).toHaveText("On the call", { timeout: 15_000 });
+  const call = chat.getByRole("log", { name: "Call" });
+  await expect(call.locator(".msg.agent").first()).toContainText(
+    "Thank you for calling Bluebird Dental, how can I help you today?",
+    { timeout: 15_000 },
+  );
+  await expect(call.locator(".msg.visitor").first()).toHaveText(/do you see children/i, { timeout: 25_000 });
+  await expect(call.locator(".msg.agent").nth(1)).toContainText(
+    "Yes, we see children from age 3, and their first visit is free.",
+    { timeout: 15_000 },
+  );
+  await chat.getByRole("button", { name: "Hang up" }).click();
+  await expect(status).toHaveText("You hung up.");
+  await expect(chat.getByRole("button", { name: "Talk to Front Desk" })).toBeVisible();
 });

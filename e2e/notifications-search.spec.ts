@@ -1,0 +1,87 @@
+import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
+
+// Notifications and search (issue 22): a text that arrives shows on the header's bell at once (realtime,
+// no reload) and opens its conversation; the search box finds a contact and a conversation, by keyboard.
+
+test("a new text rings the bell in realtime; search finds a contact and a conversation", async ({
+  page,
+  problems,
+}) => {
+  test.setTimeout(90_000);
+  // Opening one conversation and then another (from search) cancels the first one's inbox loads.
+  // The inbox and the bell refetch on each realtime event (the agent's reply) until the page closes.
+  problems.allow(
+    /request failed net::ERR_ABORTED GET \/api\/v1\/(conversations|activity|activityAgent|notifications|sandbox\/sms\/handset)\b/,
+  );
+  await signInAs(page, DEMO.owner, "/app");
+  const bell = page.getByTestId("notification-bell");
+  await expect(bell).toBeVisible();
+  // Start from a clear bell.
+  const token = await rootSession(page.request, DEMO.owner);
+  await page.request.post(`/api/v1/notifications?token=${encodeURIComponent(token)}`, {
+    data: { clearAll: true },
+  });
+  const from = `+1503555${String(Date.now()).slice(-4)}`;
+  const sent = await page.request.post(`/api/v1/sandbox/sms/inbound?token=${encodeURIComponent(token)}`, {
+    data: { from, to: "+15035550123", text: "Can I move my appointment?" },
+  });
+  expect(sent.ok(), await sent.text()).toBe(true);
+  // Other journeys may text the same organisation meanwhile: at least this one is counted.
+  await expect(bell).toHaveAttribute("aria-label", /Notifications: \d+ unread/, { timeout: 10_000 });
+  await bell.click();
+  const panel = page.getByRole("dialog", { name: "Notifications" });
+  const item = panel
+    .getByRole("button", { name: /New message from/ })
+    .filter({ hasText: "Can I move my appointment?" });
+  await expect(item).toBeVisible();
+  await item.click();
+  await expect(page).toHaveURL(/\/app\/inbox\?active=/);
+
+  // Search: the demo contact and her conversation, by keyboard.
+  await page.keyboard.press("Control+k");
+  const search = page.getByRole("dialog", { name: "Search" });
+  await search.getByRole("combobox", { name: "Search" }).fill("Maria");
+  const results = search.getByRole("listbox", { name: "Results" });
+  await expect(results.getByRole("option").filter({ hasText: "Contact" }).first()).toContainText(
+    "Maria Lopez",
+  );
+  await expect(results.getByRole("option").filter({ hasText: "Conversation" }).first()).toBeVisible();
+  const conversation = results.getByRole("option").filter({ hasText: "Conversation" }).first();
+  // Arrow down until the conversation is selected, then Enter opens it in the inbox.
+  for (let i = 0; i < 5 && (await conversation.getAttribute("aria-selected")) !== "true"; i++)
+    await page.keyboard.press("ArrowDown");
+  await expect(conversation).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("Enter");
+  await expect(search).toBeHidden();
+  await expect(page).toHaveURL(/\/app\/inbox\?active=/);
+  await page.waitForLoadState("networkidle"); // the inbox finishes loading before the page closes
+});
+
+test("the owner reads the documentation, writes to support, and the super admin's bell has it", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signInAs(page, DEMO.owner, "/app");
+  await page.getByRole("button", { name: "Help" }).click();
+  await page.getByRole("button", { name: "Read the documentation" }).click();
+  const docs = page.getByRole("dialog", { name: "Documentation" });
+  await docs.getByRole("button", { name: /Phone numbers/ }).click();
+  await expect(docs.getByRole("heading", { name: "Keep your existing number" })).toBeVisible();
+  await expect(page).toHaveURL(/docsPage=numbers/);
+  await docs.getByRole("button", { name: "Contact support" }).click();
+
+  const form = page.getByRole("dialog", { name: "Contact support" });
+  const note = `Forwarding test ${Math.random().toString(36).slice(2, 8)} never arrives.`;
+  await form.getByRole("textbox", { name: "Message" }).fill("Help");
+  await expect(form.getByRole("button", { name: "Send" })).toBeDisabled();
+  await form.getByRole("textbox", { name: "Message" }).fill(note);
+  await form.getByRole("button", { name: "Send" }).click();
+  await expect(form.getByRole("status")).toContainText("Thank you. Our support team will answer by e-mail.");
+  await form.getByRole("button", { name: "Done" }).click();
+  await expect(form).toBeHidden();
+
+  await signInAs(page, DEMO.superAdmin, "/app");
+  await page.getByTestId("notification-bell").click();
+  const popover = page.getByRole("dialog", { name: "Notifications" });
+  await expect(popover.getByText(note)).toBeVisible();
+});
