@@ -4,9 +4,9 @@
 // Baseline: a bare fetch of the same stream, read to its first chunk. N = 500 turns (BENCH_SIZE=smoke: 50).
 // Target: engine p50 under 20 ms.
 
+import type { AgentCalendar } from "../apps/server/src/modules/calendars/agent-calendar.ts";
 import { buildAgentTools, enabledFunctions } from "../apps/server/src/modules/runtime/agent-tools.ts";
 import { runTurn } from "../apps/server/src/modules/runtime/conversation-engine.ts";
-import type { ScheduleRepository } from "../apps/server/src/modules/runtime/schedule.repository.ts";
 import { buildSystemPrompt } from "../apps/server/src/modules/runtime/system-prompt.ts";
 import { createLanguageModel } from "../apps/server/src/providers/llm/language-model.ts";
 import { startModelServer } from "../apps/server/test/model-protocol-server.ts";
@@ -56,7 +56,7 @@ const tools = buildAgentTools(
     preview: true,
     state: { collected: {}, outcome: {} },
     now: Date.now,
-    schedule: {} as ScheduleRepository,
+    calendar: {} as AgentCalendar,
     sms: { kind: "none", send: async () => {} },
     webhookSettings: async () => null,
     toolTimeoutMs: 1000,

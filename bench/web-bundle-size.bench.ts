@@ -1,46 +1,83 @@
-// Initial JavaScript of the /app shell, gzip: what the browser must fetch before the shell can render.
-// It is the entry script plus every module it preloads, as the built index.html lists them; every
-// overlay and feature page is a lazy chunk and is not counted. Target: at most 200 KB gzip.
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+// JavaScript of the first load, gzip (issue #23): what the browser actually fetches before a signed-out
+// visit to /app shows the sign-in page. The production build is served by the real server on a loopback
+// port (bench/web-server.ts); Debian's Chromium (Playwright) opens /app with empty storage, is sent to
+// /signin and the page is counted once its "E-mail address" field shows. Every JavaScript response up to
+// then is counted at its gzip size (level 9, as scripts/compress-dist.mjs stores it beside the file: the
+// browser is served .br when it may, so gzip is the comparable figure). Target: at most 150 KB gzip.
+// It also prints the static figure it used to report (entry script plus the modules index.html preloads).
+// BENCH_SIZE=smoke changes nothing: one page load is already small. BENCH_BUILD=1 rebuilds first.
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { chromium } from "@playwright/test";
+import { CHROMIUM, CHROMIUM_FLAGS, DIST, ensureBuild, startWebServer } from "./web-server.ts";
 
-const TARGET_KB = 200;
-const root = path.resolve(import.meta.dirname, "..");
-const dist = path.join(root, "apps/web/dist");
-const indexFile = path.join(dist, "index.html");
+const TARGET_KB = 150;
 
-if (!existsSync(indexFile)) {
-  const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-  if (build.status !== 0) process.exit(1);
+function gzipKb(file: string): number {
+  const precompressed = `${file}.gz`;
+  const bytes = existsSync(precompressed)
+    ? readFileSync(precompressed).length
+    : gzipSync(readFileSync(file), { level: 9 }).length;
+  return bytes / 1024;
 }
 
-const html = readFileSync(indexFile, "utf8");
-const initial = new Set<string>();
+ensureBuild();
+
+// The static figure: entry plus modulepreload links of the built index.html.
+const html = readFileSync(path.join(DIST, "index.html"), "utf8");
+const declared = new Set<string>();
 for (const match of html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g))
-  initial.add(match[1] as string);
+  declared.add(match[1] as string);
 for (const match of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g))
-  initial.add(match[1] as string);
-const css = [...html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1] as string);
+  declared.add(match[1] as string);
+const declaredKb = [...declared].reduce((sum, file) => sum + gzipKb(path.join(DIST, file)), 0);
 
-const gzipKb = (file: string) => gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length / 1024;
-let jsTotal = 0;
-for (const file of initial) {
-  const kb = gzipKb(file);
-  jsTotal += kb;
-  console.log(`  ${file.padEnd(48)} ${kb.toFixed(1).padStart(7)} KB gzip`);
+const server = await startWebServer();
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+let loadedKb = 0;
+let transferredKb = 0;
+const loaded: { file: string; kb: number }[] = [];
+try {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  const scripts = new Map<string, string>();
+  const encoded = new Map<string, number>();
+  cdp.on("Network.responseReceived", (event) => {
+    if (event.type === "Script") scripts.set(event.requestId, event.response.url);
+  });
+  cdp.on("Network.loadingFinished", (event) => encoded.set(event.requestId, event.encodedDataLength));
+  await page.goto(`${server.origin}/app`);
+  await page.getByLabel("E-mail address").waitFor({ state: "visible", timeout: 30_000 });
+  if (!new URL(page.url()).pathname.startsWith("/signin")) throw new Error(`ended on ${page.url()}`);
+  for (const [requestId, url] of scripts) {
+    const file = new URL(url).pathname;
+    const kb = gzipKb(path.join(DIST, file));
+    loaded.push({ file, kb });
+    loadedKb += kb;
+    transferredKb += (encoded.get(requestId) ?? 0) / 1024;
+  }
+} finally {
+  await browser.close();
+  await server.stop();
 }
-const cssTotal = css.reduce((sum, file) => sum + gzipKb(file), 0);
-const allChunks = readdirSync(path.join(dist, "assets")).filter((file) => file.endsWith(".js")).length;
 
+for (const { file, kb } of loaded.sort((a, b) => b.kb - a.kb))
+  console.log(`  ${file.padEnd(48)} ${kb.toFixed(1).padStart(7)} KB gzip`);
 console.log(
-  `initial JS (gzip): ${jsTotal.toFixed(1)} KB in ${initial.size} file(s); target <= ${TARGET_KB} KB`,
+  `first load, signed-out /app -> sign-in page: ${loadedKb.toFixed(1)} KB JS gzip in ${loaded.length} file(s) (${transferredKb.toFixed(1)} KB on the wire); target <= ${TARGET_KB} KB`,
 );
-console.log(`initial CSS (gzip): ${cssTotal.toFixed(1)} KB`);
-console.log(`JS chunks in the build: ${allChunks}, of which ${allChunks - initial.size} load on demand`);
-console.log(`ratio to target: ${(jsTotal / TARGET_KB).toFixed(2)}`);
-if (jsTotal > TARGET_KB) {
-  console.error(`initial JS ${jsTotal.toFixed(1)} KB is over the ${TARGET_KB} KB target`);
+console.log(
+  `entry + preloads of index.html (static): ${declaredKb.toFixed(1)} KB gzip in ${declared.size} file(s)`,
+);
+console.log(`ratio to target: ${(loadedKb / TARGET_KB).toFixed(2)}`);
+if (loaded.length === 0) {
+  console.error("no JavaScript was counted");
+  process.exit(1);
+}
+if (loadedKb > TARGET_KB) {
+  console.error(`first-load JS ${loadedKb.toFixed(1)} KB is over the ${TARGET_KB} KB target`);
   process.exit(1);
 }

@@ -20,8 +20,12 @@ const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/serv
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.LOG_LEVEL || "warn",
+    // SIP on a port of this e2e server's own (E2E_PORT + 2000), so parallel suites do not fight over 5060.
+    SIP_PORT: process.env.SIP_PORT || String(Number(port) + 2000),
     // The webhook journey's receiver listens on loopback, which only the operator may open.
     OUTBOUND_ALLOWLIST: process.env.OUTBOUND_ALLOWLIST || "127.0.0.1:*",
+    // The usage sweep every few seconds, so the usage journey sees its texts debited while it waits.
+    USAGE_DEBIT_INTERVAL_SECONDS: process.env.USAGE_DEBIT_INTERVAL_SECONDS || "3",
   },
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

@@ -59,7 +59,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     input: CallInput<T> = {},
   ): Promise<RouteResponse<T>> {
     const query: Record<string, unknown> = {};
-    if (route.auth !== "none") {
+    // A public use of a guarded path (a payment link's checkout: "the same path without token ... with
+    // slug added") goes without the caller's token.
+    const anonymous =
+      route.anonymousWith !== undefined &&
+      typeof (input.body as Record<string, unknown> | undefined)?.[route.anonymousWith] === "string";
+    if (route.auth !== "none" && !anonymous) {
       query.token = options.getToken?.();
       query.targetAccountId = options.getTargetAccountId?.();
     }

@@ -3,12 +3,19 @@ import { ADMIN_USER_MESSAGES } from "./routes/admin-users.ts";
 import { AGENT_MESSAGES } from "./routes/agents.ts";
 import { APP_MESSAGES } from "./routes/apps.ts";
 import { AUTH_MESSAGES } from "./routes/auth.ts";
+import { CALENDAR_MESSAGES } from "./routes/calendars.ts";
 import { CARRIER_MESSAGES } from "./routes/carrier.ts";
 import { CONTACT_MESSAGES } from "./routes/contacts.ts";
 import { DOMAIN_MESSAGES } from "./routes/domains.ts";
 import { HIERARCHY_MESSAGES } from "./routes/hierarchy.ts";
 import { INBOX_MESSAGES } from "./routes/inbox.ts";
+import { KB_MESSAGES } from "./routes/knowledge-base.ts";
+import { NUMBER_MESSAGES } from "./routes/numbers.ts";
+import { PUBLIC_MESSAGES } from "./routes/public.ts";
+import { REFERRAL_MESSAGES } from "./routes/referrals.ts";
 import { RUNTIME_MESSAGES } from "./routes/runtime.ts";
+import { SIP_MESSAGES } from "./routes/sip-settings.ts";
+import { TASK_MESSAGES } from "./routes/tasks.ts";
 import { TEMPLATE_MESSAGES } from "./routes/templates.ts";
 import { TOKEN_MESSAGES } from "./routes/tokens.ts";
 import { VOICE_MESSAGES } from "./routes/voice.ts";
@@ -22,6 +29,7 @@ import { WEBHOOK_MESSAGES } from "./routes/webhooks.ts";
 export const MESSAGE_CATALOGUE = {
   accounts: ACCOUNT_MESSAGES,
   auth: AUTH_MESSAGES,
+  calendars: CALENDAR_MESSAGES,
   adminUsers: ADMIN_USER_MESSAGES,
   agents: AGENT_MESSAGES,
   apps: APP_MESSAGES,
@@ -30,7 +38,13 @@ export const MESSAGE_CATALOGUE = {
   domains: DOMAIN_MESSAGES,
   hierarchy: HIERARCHY_MESSAGES,
   inbox: INBOX_MESSAGES,
+  numbers: NUMBER_MESSAGES,
+  public: PUBLIC_MESSAGES,
+  referrals: REFERRAL_MESSAGES,
+  knowledgeBase: KB_MESSAGES,
   runtime: RUNTIME_MESSAGES,
+  sip: SIP_MESSAGES,
+  tasks: TASK_MESSAGES,
   templates: TEMPLATE_MESSAGES,
   tokens: TOKEN_MESSAGES,
   voice: VOICE_MESSAGES,

@@ -31,6 +31,11 @@ export type RouteDefinition<
    * (their e-mail, phone, sessions) or makes credentials.
    */
   sessionOnly?: true;
+  /**
+   * A body field that, sent without any token, makes the call public (the catalogue's "the same path
+   * without token ... with slug added"): the handler then gets no `access` and must act on that field only.
+   */
+  anonymousWith?: string;
   query?: Q;
   params?: P;
   body?: B;

@@ -38,6 +38,10 @@ export type CampaignApp = z.infer<typeof campaignAppSchema>;
 export const actionSchema = z.looseObject({ name: z.string().trim().min(1).max(100) });
 export type Action = z.infer<typeof actionSchema>;
 
+/** What an agent does when answering-machine detection finds a voicemail on an outbound call. */
+export const VOICEMAIL_ACTIONS = ["leave_message", "hang_up"] as const;
+export type VoicemailAction = (typeof VOICEMAIL_ACTIONS)[number];
+
 /** The configuration fields of a campaign (product spec §3 Campaign) as stored and answered. */
 export const campaignFieldsSchema = z.object({
   agentInstructions: z.string(),
@@ -54,6 +58,15 @@ export const campaignFieldsSchema = z.object({
   greeting: z.string().nullable(),
   /** Values of the template variables (`{key}` in the instructions). */
   variables: z.record(z.string(), z.string()),
+  /** The organisation's knowledge bases the agent searches (its knowledge tool). */
+  knowledgeBaseIds: z.array(z.number().int()),
+  /**
+   * Outbound calls a voicemail answered: leave `voicemailMessage` after the beep, then hang up
+   * (`leave_message`), or hang up at once (`hang_up`).
+   */
+  voicemailAction: z.enum(VOICEMAIL_ACTIONS),
+  /** The message left on a voicemail ({key} variables and a task's columns filled in); the greeting when null. */
+  voicemailMessage: z.string().nullable(),
 });
 export type CampaignFields = z.infer<typeof campaignFieldsSchema>;
 
@@ -126,6 +139,9 @@ export const saveCampaign = defineRoute({
     voice: z.string().max(200).nullable().optional(),
     greeting: z.string().max(2000).nullable().optional(),
     variables: z.record(z.string(), z.string().max(2000)).optional(),
+    knowledgeBaseIds: z.array(idSchema).max(20).optional(),
+    voicemailAction: z.enum(VOICEMAIL_ACTIONS).optional(),
+    voicemailMessage: z.string().max(2000).nullable().optional(),
   }),
   response: z.object({ success: z.literal(true), campaign: campaignSchema }),
 });

@@ -66,6 +66,8 @@ export const signupEmail = defineRoute({
     accountId: idSchema.optional(),
     externalAccountId: z.string().max(200).optional(),
     tempUserToken: z.string().max(200).optional(),
+    /** The referral link's `target`: the username of the account that referred this sign-up. */
+    target: z.string().trim().max(60).optional(),
   }),
   response: ok,
 });

@@ -346,6 +346,7 @@ export const getPublicMessages = defineRoute({
   query: z.object({
     preview: queryBooleanSchema.default(false),
     limit: z.coerce.number().int().min(1).max(200).default(50),
+    token: z.string().max(200).optional().describe("The visitor's own session token"),
   }),
   response: publicMessagesSchema,
 });
@@ -528,7 +529,19 @@ export type RealtimeEvent =
   | { type: "read"; roomId: string | null; userId: number }
   | { type: "reaction"; roomId: string; messageId: number }
   | { type: "handset"; number: string }
-  | { type: "contacts" };
+  | { type: "contacts" }
+  /** The organisation's SIP settings changed state (its registration to a PBX). */
+  | { type: "sip"; what: "registration" }
+  /** The organisation's notifications changed: `unread` is how many are not cleared. */
+  | { type: "notification"; unread: number }
+  /** Tasks changed (created, ran, paused): lists and counts reload; `listId` when one list's did. */
+  | { type: "tasks"; listId: number | null }
+  /**
+   * A voice call of the organisation started or ended, or one side finished a sentence (`caption`, final
+   * captions only): the live calls list and a watched call's transcript follow it.
+   */
+  | { type: "call"; what: "started" | "ended"; uuid: string }
+  | { type: "call"; what: "caption"; uuid: string; role: "caller" | "agent"; text: string };
 
 export const realtime = defineRoute({
   id: "realtime",

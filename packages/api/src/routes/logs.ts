@@ -253,7 +253,7 @@ export const getUsageStats = defineRoute({
   method: "GET",
   path: "/api/v2/stats/usage",
   summary:
-    "Metered usage of the target account: phone numbers, model tokens, voice and advanced-voice minutes, outbound and inbound SMS messages, for the billing period (`billingPeriod=current|previous`; periods start on the day of month the account was created) or startDate..endDate (ISO dates), with list-price costs (giveCosts, per bucket; combineCosts adds their total) and, with timeseries, buckets per day, week or month keyed MM-DD-YYYY (the current period padded with zero days to 30).",
+    "Metered usage of the target account: phone numbers, model tokens, voice and advanced-voice minutes, outbound and inbound SMS messages, for the billing period (`billingPeriod=current|previous`; periods start on the day of month the account was created) or startDate..endDate (ISO dates), with costs (giveCosts, per bucket; combineCosts adds their total) priced by the tiers of the organisation's plan (its subscription's, else the Free plan; list prices above organisations and for buckets a plan does not price) exactly as the usage debits charge the wallet, and, with timeseries, buckets per day, week or month keyed MM-DD-YYYY (the current period padded with zero days to 30). For an organisation's current period, debitedCents is what the usage debits charged so far.",
   tag: "Stats",
   auth: "token",
   permission: "canViewOrg",
@@ -274,8 +274,12 @@ export const getUsageStats = defineRoute({
     usage: usageBucketsSchema,
     costs: usageBucketsSchema.optional(),
     totalCost: z.number().optional(),
-    /** USD per unit of each bucket (list prices of this deployment). */
+    /** USD per unit (minute, message, token, number) of each bucket: what the next unit costs. */
     prices: usageBucketsSchema,
+    /** The plan whose tiers priced the usage; null: list prices. */
+    plan: z.string().nullable().optional(),
+    /** An organisation's current period: cents the usage debits charged so far (paid and owed). */
+    debitedCents: z.number().int().optional(),
     timeseries: z.array(usagePointSchema).optional(),
   }),
 });

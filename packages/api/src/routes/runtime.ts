@@ -302,6 +302,8 @@ export const bookingSchema = z.object({
   notes: z.string().nullable(),
   status: z.enum(["booked", "cancelled"]),
   source: z.enum(["agent", "manual"]),
+  /** Also written to this connected calendar (null: only the account's own schedule). */
+  calendar: z.enum(["google", "calendly"]).nullable(),
   roomId: z.string().nullable(),
   uuid: z.string().nullable(),
   createdAt: z.number(),

@@ -19,7 +19,12 @@ export const VOICE_MESSAGES = {
   microphoneDenied: "Microphone access was denied. Allow it in the browser's site settings and try again.",
   connectionLost: "The connection to the call was lost.",
   insecurePage: "The browser allows the microphone only on HTTPS pages or on localhost.",
+  unknownVoice: "Unknown voice.",
+  publicCallsLimited: "Too many calls from this browser. Try again later.",
 } as const;
+
+/** Calls a public page's visitor may start in an hour (one session, one browser). */
+export const PUBLIC_CALLS_PER_HOUR = 5;
 
 /** Sample rate of the call's audio, both ways. */
 export const VOICE_SAMPLE_RATE = 16_000;
@@ -59,4 +64,170 @@ export const voiceCall = defineRoute({
   produces: "websocket",
 });
 
-export const voiceRoutes = [voiceCall] as const;
+/**
+ * How an agent takes turns on calls, and whether its calls are recorded (kept in the agent account's
+ * `details.callSettings`). Ranges are the server's; a value outside them is refused.
+ */
+export const CALL_SETTINGS_DEFAULTS = {
+  endpointSilenceMs: 500,
+  bargeInMinSpeechMs: 400,
+  recordCalls: false,
+} as const;
+
+export const callSettingsFieldsSchema = z.object({
+  /** Silence after the caller's last word before the agent answers. */
+  endpointSilenceMs: z.number().int().min(200).max(3000),
+  /** Interruption sensitivity: how long the caller must talk over the agent to stop it (shorter: a backchannel). */
+  bargeInMinSpeechMs: z.number().int().min(60).max(2000),
+  /** Record calls: a stereo WAV (caller left, agent right) linked from the call in Calls. */
+  recordCalls: z.boolean(),
+});
+export type CallSettingsFields = z.infer<typeof callSettingsFieldsSchema>;
+
+const callSettingsAnswer = z.object({
+  success: z.literal(true),
+  agentId: z.number().int(),
+  settings: callSettingsFieldsSchema,
+});
+
+export const getCallSettings = defineRoute({
+  id: "getCallSettings",
+  method: "GET",
+  path: "/api/v1/voice/settings",
+  summary:
+    "The agent's call settings (agentId below the target, or the target agent): end-of-turn silence, interruption sensitivity, recording.",
+  tag: "Voice",
+  auth: "token",
+  permission: "canViewOrg",
+  query: z.object({ agentId: idSchema.optional() }),
+  response: callSettingsAnswer,
+});
+
+export const saveCallSettings = defineRoute({
+  id: "saveCallSettings",
+  method: "POST",
+  path: "/api/v1/voice/settings",
+  summary: "Change the agent's call settings; fields left out keep their value.",
+  tag: "Voice",
+  auth: "token",
+  permission: "canEditOrg",
+  body: callSettingsFieldsSchema.partial().extend({ agentId: idSchema.optional() }),
+  response: callSettingsAnswer,
+});
+
+export const TWILIO_VOICE_MESSAGES = {
+  badSignature: "The X-Twilio-Signature header does not match this request.",
+  notLoopback:
+    "Set TWILIO_AUTH_TOKEN to take calls from Twilio; without it only callers on this machine are answered.",
+  noAgent: "No agent answers this number.",
+} as const;
+
+/** The agent a Twilio voice webhook reaches: `agentId`, else the agent whose phone number was called. */
+export const twilioVoiceQuerySchema = z.object({ agentId: idSchema.optional() });
+
+export const twilioVoiceAnswer = defineRoute({
+  id: "twilioVoiceAnswer",
+  method: "POST",
+  path: "/api/v1/voice/twilio/answer",
+  summary:
+    "Twilio's voice webhook (form-encoded: CallSid, From, To, ...). Checks X-Twilio-Signature against TWILIO_AUTH_TOKEN and PUBLIC_URL (without a token, only requests from this machine are answered). Answers TwiML <Connect><Stream> to the media stream WebSocket for the agent (agentId, else the agent whose phone number is To); an unknown agent hears a short message and the call ends.",
+  tag: "Voice",
+  auth: "none",
+  query: twilioVoiceQuerySchema,
+  produces: "text/xml",
+});
+
+export const twilioMediaStream = defineRoute({
+  id: "twilioMediaStream",
+  method: "GET",
+  path: "/api/v1/voice/twilio/stream",
+  summary:
+    "WebSocket: Twilio Media Streams for a call answered by twilioVoiceAnswer (its start message carries the signed parameters the answer gave). In: connected, start, media (base64 μ-law 8 kHz), dtmf, mark, stop. Out: media (the agent's speech, paced in real time), mark, and clear on barge-in. A plain GET answers 426.",
+  tag: "Voice",
+  auth: "none",
+  produces: "websocket",
+});
+
+export const previewVoice = defineRoute({
+  id: "previewVoice",
+  method: "GET",
+  path: "/api/v1/voice/preview",
+  summary:
+    "A short sample of one of the agent voices (AGENT_VOICES' id) saying `text`, or a greeting in the voice's language: a mono 16 kHz WAV, made by the speech engine calls use. 503 with the missing tool when speech is unavailable here.",
+  tag: "Voice",
+  auth: "token",
+  query: z.object({
+    voice: z.string().trim().min(1).max(40),
+    text: z.string().trim().min(1).max(200).optional(),
+  }),
+  produces: "audio/wav",
+});
+
+export const publicVoiceCall = defineRoute({
+  id: "publicVoiceCall",
+  method: "GET",
+  path: "/api/v1/voice/public/{username}",
+  summary: `WebSocket: a visitor of a public page (or the website widget) talks to the page's agent (an agent's or an organisation's username; the published agent answers). The visitor's anonymous session (allocateTempUserSession) as token=. The same messages as voiceCall; the call is a conversation of the organisation (Calls, webhooks, usage). At most ${PUBLIC_CALLS_PER_HOUR} calls an hour per visitor. A plain GET answers 426.`,
+  tag: "Voice",
+  auth: "none",
+  params: z.object({ username: z.string().trim().min(1).max(100) }),
+  query: z.object({ token: z.string().max(200).optional() }),
+  produces: "websocket",
+});
+
+/** A voice call in progress in the organisation (SIP, phone number, Twilio or a browser test call). */
+export const liveCallSchema = z.object({
+  uuid: z.string(),
+  roomId: z.string(),
+  agentId: z.number().int(),
+  agentName: z.string(),
+  direction: z.enum(["inbound", "outbound"]),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  /** `staging` for the editor's test calls. */
+  stage: stageSchema,
+  startedAt: z.number().int(),
+});
+export type LiveCall = z.infer<typeof liveCallSchema>;
+
+export const LIVE_CALL_MESSAGES = {
+  notLive: "This call is not in progress.",
+  hungUp: "The call was ended.",
+} as const;
+
+export const listLiveCalls = defineRoute({
+  id: "listLiveCalls",
+  method: "GET",
+  path: "/api/v1/voice/live",
+  summary:
+    "The voice calls in progress in the target's organisation (or agent), newest first. The realtime WebSocket's `call` events say when the list changes.",
+  tag: "Voice",
+  auth: "token",
+  permission: "canViewOrg",
+  response: z.object({ success: z.literal(true), calls: z.array(liveCallSchema) }),
+});
+
+export const hangUpLiveCall = defineRoute({
+  id: "hangUpLiveCall",
+  method: "POST",
+  path: "/api/v1/voice/live/{uuid}/hangup",
+  summary:
+    "Ends a call in progress (on whichever server instance carries it): the agent hangs up and the call is stored as ended by the agent.",
+  tag: "Voice",
+  auth: "token",
+  permission: "canEditOrg",
+  params: z.object({ uuid: z.string().min(1).max(64) }),
+  response: z.object({ success: z.literal(true), message: z.string() }),
+});
+
+export const voiceRoutes = [
+  publicVoiceCall,
+  listLiveCalls,
+  hangUpLiveCall,
+  voiceCall,
+  getCallSettings,
+  saveCallSettings,
+  previewVoice,
+  twilioVoiceAnswer,
+  twilioMediaStream,
+] as const;

@@ -6,6 +6,7 @@ export * from "./form-field.ts";
 export * from "./media-url.ts";
 export * from "./numeric.ts";
 export * from "./phone.ts";
+export * from "./placeholders.ts";
 export * from "./plain-record.ts";
 export * from "./pluralize.ts";
 export * from "./url.ts";

@@ -1,5 +1,5 @@
 /**
- * The eight default dashboard metrics of product spec §9, as data. Each row of a conversation log is
+ * The default dashboard metrics: the eight of product spec §9 and the three of outbound tasks, as data. Each row of a conversation log is
  * one call, carrying `duration` (seconds), `direction` ("inbound" | "outbound"), `transfer` (1 when
  * the call was transferred, else 0 or empty; stored as text) and collected data such as
  * `appointmentBooked` (true/false, possibly as the text "true"/"false"). Filters are empty: every
@@ -9,6 +9,13 @@ import type { SavedMetric } from "./metric.ts";
 
 /** Field of the collected data the appointment metrics read. */
 export const APPOINTMENT_BOOKED_FIELD = "appointmentBooked";
+
+/**
+ * Fields outbound tasks add to the log rows of the conversations they produce: `taskCompleted` (true once
+ * the task completed), and on calls `taskCall` (1), `taskAnswered` and `taskBooked` (1 or 0): the rates
+ * below run over the rows with taskCall 1 (their filters).
+ */
+export const TASK_METRIC_FIELDS = ["taskCompleted", "taskCall", "taskAnswered", "taskBooked"] as const;
 
 export const DEFAULT_METRICS: readonly SavedMetric[] = [
   {
@@ -96,5 +103,38 @@ export const DEFAULT_METRICS: readonly SavedMetric[] = [
     scale: 1,
     format: "integer",
     precision: 0,
+  },
+  {
+    // Outbound tasks (issue #18): tasks that completed, with the conversation they produced.
+    name: "tasksCompleted",
+    title: "Tasks Completed",
+    filters: {},
+    formula: "taskCompleted = true",
+    aggregation: "count",
+    scale: 1,
+    format: "integer",
+    precision: 0,
+  },
+  {
+    // Share of the tasks' calls a person answered.
+    name: "answerRate",
+    title: "Answer Rate",
+    filters: { taskCall: { value: 1, op: "eq" } },
+    formula: "taskAnswered",
+    aggregation: "avg",
+    scale: 100,
+    format: "percentage",
+    precision: 1,
+  },
+  {
+    // Bookings per 100 of the tasks' calls.
+    name: "bookedPer100Calls",
+    title: "Booked per 100 Calls",
+    filters: { taskCall: { value: 1, op: "eq" } },
+    formula: "taskBooked",
+    aggregation: "avg",
+    scale: 100,
+    format: "integer",
+    precision: 1,
   },
 ];

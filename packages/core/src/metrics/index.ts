@@ -5,7 +5,7 @@ export {
   formatMetric,
   formatMetricValue,
 } from "./compute.ts";
-export { APPOINTMENT_BOOKED_FIELD, DEFAULT_METRICS } from "./default-metrics.ts";
+export { APPOINTMENT_BOOKED_FIELD, DEFAULT_METRICS, TASK_METRIC_FIELDS } from "./default-metrics.ts";
 export {
   createMetric,
   METRIC_AGGREGATIONS,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FormulaError } from "../formula/errors.ts";
 import { FORMULA_LOG_FIELDS, validateFormula } from "../formula/validator.ts";
 import { computeMetric, formatMetric, formatMetricValue } from "./compute.ts";
-import { APPOINTMENT_BOOKED_FIELD, DEFAULT_METRICS } from "./default-metrics.ts";
+import { APPOINTMENT_BOOKED_FIELD, DEFAULT_METRICS, TASK_METRIC_FIELDS } from "./default-metrics.ts";
 import { createMetric, type Metric, toSavedMetric } from "./metric.ts";
 
 describe("Metric", () => {
@@ -132,7 +132,7 @@ describe("formatMetricValue", () => {
 });
 
 describe("DEFAULT_METRICS", () => {
-  it("are the eight metrics of spec §9, titles as written there", () => {
+  it("are the eight metrics of spec §9, titles as written there, then the three of tasks", () => {
     expect(DEFAULT_METRICS.map((metric) => metric.title)).toEqual([
       "Minutes Saved",
       "Calls Answered",
@@ -142,14 +142,21 @@ describe("DEFAULT_METRICS", () => {
       "Calls Transfered",
       "Inbound Calls",
       "Outbound Calls",
+      "Tasks Completed",
+      "Answer Rate",
+      "Booked per 100 Calls",
     ]);
-    expect(new Set(DEFAULT_METRICS.map((metric) => metric.name)).size).toBe(8);
+    expect(new Set(DEFAULT_METRICS.map((metric) => metric.name)).size).toBe(11);
   });
 
   it("have formulas that validate against the log fields plus appointmentBooked", () => {
     for (const metric of DEFAULT_METRICS) {
       expect(
-        validateFormula(metric.formula, [...FORMULA_LOG_FIELDS, APPOINTMENT_BOOKED_FIELD]),
+        validateFormula(metric.formula, [
+          ...FORMULA_LOG_FIELDS,
+          APPOINTMENT_BOOKED_FIELD,
+          ...TASK_METRIC_FIELDS,
+        ]),
         metric.name,
       ).toEqual({
         valid: true,
@@ -166,8 +173,24 @@ describe("DEFAULT_METRICS", () => {
   const calls = [
     { direction: "inbound", duration: 120, transfer: "0", appointmentBooked: true },
     { direction: "inbound", duration: 45, transfer: "1", appointmentBooked: false },
-    { direction: "outbound", duration: 0, transfer: "" },
-    { direction: "outbound", duration: 300, transfer: "1", appointmentBooked: "true" },
+    {
+      direction: "outbound",
+      duration: 0,
+      transfer: "",
+      taskCompleted: true,
+      taskCall: 1,
+      taskAnswered: 0,
+      taskBooked: 0,
+    },
+    {
+      direction: "outbound",
+      duration: 300,
+      transfer: "1",
+      appointmentBooked: "true",
+      taskCall: 1,
+      taskAnswered: 1,
+      taskBooked: 1,
+    },
     { direction: "inbound", duration: 75, transfer: 0, appointmentBooked: "false" },
     { direction: "inbound", duration: 0, transfer: "", appointmentBooked: null },
   ];
@@ -181,10 +204,16 @@ describe("DEFAULT_METRICS", () => {
     ["callsTransfered", 2, "2"],
     ["inboundCalls", 4, "4"],
     ["outboundCalls", 2, "2"],
+    // Row 3 completed a task; rows 3 and 4 are task calls (4 answered and booked).
+    ["tasksCompleted", 1, "1"],
+    ["answerRate", 50, "50.0%"],
+    ["bookedPer100Calls", 50, "50.0"],
   ])("%s over the sample calls is %s (%s)", (name, value, text) => {
     const metric = DEFAULT_METRICS.find((candidate) => candidate.name === name);
     if (metric === undefined) throw new Error(`no default metric ${name}`);
-    const computed = computeMetric(metric, calls);
+    // The task rates' filters (taskCall = 1), applied as the server applies them.
+    const rows = Object.keys(metric.filters).length > 0 ? calls.filter((row) => row.taskCall === 1) : calls;
+    const computed = computeMetric(metric, rows);
     expect(computed).toBeCloseTo(value, 9);
     expect(formatMetric(metric, computed)).toBe(text);
   });

@@ -1,0 +1,166 @@
+// Tasks (issue 18): (1) import of a CSV list of ROWS rows through POST /api/v2/tasks/csv (multipart,
+// streamed through csv-parse, validated, inserted in one transaction): time and peak memory of the process;
+// (2) the scheduler dispatching DISPATCH due text tasks through the sandbox carrier (dispatch passes, run
+// jobs, the inbox's SMS path, outcome, webhook, next pass): tasks per second, while a client reads the inbox
+// list (GET /api/v1/conversations, page of 20) one request after another: its p95 against the inbox list's
+// target (25 ms, bench/inbox-list.bench.ts).
+// One server in this process (buildApp, LOG_LEVEL silent), as the server tests build it.
+// Full size: 100,000 rows and 10,000 tasks on PostgreSQL (BENCH_DATABASE_URL or DATABASE_URL, default
+// postgres://postgres@127.0.0.1:5432/test; a database of its own, dropped after). BENCH_SIZE=smoke: 2,000
+// rows and 300 tasks on PGlite. BENCH_PART=import: only (1); BENCH_ROWS: another number of rows to import.
+
+import { randomBytes } from "node:crypto";
+import * as api from "@switchboard/api";
+import pg from "pg";
+import { buildApp } from "../apps/server/src/app.ts";
+import { openPglite, openPostgres } from "../apps/server/src/db/client.ts";
+import { testClient } from "../apps/server/test/api-client.ts";
+import { buildHierarchy, prepareSmsAgent } from "../apps/server/test/fixtures.ts";
+import { testConfig } from "../apps/server/test/helpers.ts";
+
+const SMOKE = process.env.BENCH_SIZE === "smoke";
+const ROWS = Number(process.env.BENCH_ROWS) || (SMOKE ? 2_000 : 100_000);
+const DISPATCH = SMOKE ? 300 : 10_000;
+const IMPORT_ONLY = process.env.BENCH_PART === "import";
+const TARGET_P95_MS = 25;
+const AGENT_NUMBER = "+15035550123";
+const serverUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+async function admin(statement: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+
+function csvOf(rows: number, offset: number): string {
+  const lines = ["Phone Number,Name,E-mail,Timezone,Appointment"];
+  for (let i = 0; i < rows; i++) {
+    const n = offset + i;
+    // Fictional 555-01xx style numbers spread over area codes: all distinct, all valid.
+    const area = 201 + Math.floor(n / 10_000);
+    const line = String(n % 10_000).padStart(4, "0");
+    lines.push(`(${area}) 555-${line},Person ${n},p${n}@example.com,America/New_York,Tuesday ${n % 12}am`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function main() {
+  let dbName: string | null = null;
+  let database: Awaited<ReturnType<typeof openPglite>>;
+  if (SMOKE) database = await openPglite();
+  else {
+    dbName = `sb_bench_tasks_${randomBytes(4).toString("hex")}`;
+    await admin(`create database "${dbName}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${dbName}`;
+    database = await openPostgres(url.toString());
+  }
+  const app = await buildApp(testConfig({ SHUTDOWN_GRACE_MS: "2000" }), { database });
+  try {
+    const world = await buildHierarchy(app);
+    await prepareSmsAgent(app, world, { number: AGENT_NUMBER });
+    const owner = testClient(app)(world.members.o1Owner.token, world.accounts.O1.id);
+    await owner.call(api.saveTaskLimits, {
+      body: {
+        callingHoursStart: "00:00",
+        callingHoursEnd: "23:59",
+        defaultTimeZone: "UTC",
+        maxConcurrent: 50,
+        dailyLimit: 100_000,
+      },
+    });
+
+    // (1) Import: the rows wait a day, so the scheduler does not run them during the measurement.
+    const csv = csvOf(ROWS, 0);
+    const form = new FormData();
+    form.append("csv", new Blob([csv], { type: "text/csv" }), "bench.csv");
+    global.gc?.();
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    const started = performance.now();
+    const imported = await owner.call(api.uploadTaskCsv, {
+      query: {
+        agentId: world.accounts.A1.id,
+        message: "Hi {name}, see you {appointment}.",
+        scheduledAt: Date.now() + 24 * 3600_000,
+      },
+      form,
+    });
+    const importMs = performance.now() - started;
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    if (imported.imported !== ROWS) throw new Error(`imported ${imported.imported} of ${ROWS}`);
+    console.log(
+      `import: ${ROWS} rows (${(csv.length / 1024 / 1024).toFixed(1)} MB) in ${(importMs / 1000).toFixed(2)} s ` +
+        `(${Math.round(ROWS / (importMs / 1000))} rows/s); peak RSS ${Math.round(peak / 1024 / 1024)} MB, ` +
+        `${Math.round((peak - baseline) / 1024 / 1024)} MB above the server's ${Math.round(baseline / 1024 / 1024)} MB`,
+    );
+    if (IMPORT_ONLY) return;
+    // The imported list is cancelled: only the next list runs.
+    await owner.call(api.changeTaskList, {
+      params: { listId: imported.list?.id as number },
+      body: { action: "cancel" },
+    });
+
+    // (2) Dispatch of due text tasks, with the inbox list read meanwhile.
+    const due = new FormData();
+    due.append("csv", new Blob([csvOf(DISPATCH, 500_000)], { type: "text/csv" }), "due.csv");
+    const latencies: number[] = [];
+    let reading = true;
+    const reader = (async () => {
+      while (reading) {
+        const t0 = performance.now();
+        await owner.call(api.listConversations, { query: { page: 0, pageSize: 20 } });
+        latencies.push(performance.now() - t0);
+        // One reader at a human pace (a browser refreshing its list), not a flood.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const t1 = performance.now();
+    const list = await owner.call(api.uploadTaskCsv, {
+      query: { agentId: world.accounts.A1.id, message: "Hi {name}, see you {appointment}." },
+      form: due,
+    });
+    const listId = list.list?.id as number;
+    const giveUp = Date.now() + (SMOKE ? 180_000 : 3_600_000);
+    for (;;) {
+      if (Date.now() > giveUp) throw new Error("the list did not finish in time");
+      const stats = await owner.call(api.getTaskStats, { query: { listId } });
+      const done = (stats.stats.byState.completed ?? 0) + (stats.stats.byState.failed ?? 0);
+      if (done >= DISPATCH) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const dispatchS = (performance.now() - t1) / 1000;
+    reading = false;
+    await reader;
+    const stats = await owner.call(api.getTaskStats, { query: { listId } });
+    const p95 = percentile(latencies, 95);
+    console.log(
+      `dispatch: ${DISPATCH} text tasks in ${dispatchS.toFixed(1)} s = ${(DISPATCH / dispatchS).toFixed(1)} tasks/s ` +
+        `(completed ${stats.stats.byState.completed ?? 0}, failed ${stats.stats.byState.failed ?? 0})`,
+    );
+    console.log(
+      `inbox list meanwhile: ${latencies.length} requests, p50 ${percentile(latencies, 50).toFixed(1)} ms, ` +
+        `p95 ${p95.toFixed(1)} ms (target ${TARGET_P95_MS} ms: ${p95 <= TARGET_P95_MS ? "met" : "NOT met"})`,
+    );
+    if ((stats.stats.byState.completed ?? 0) !== DISPATCH) process.exitCode = 1;
+  } finally {
+    await app.close();
+    if (dbName) await admin(`drop database if exists "${dbName}" with (force)`);
+  }
+}
+
+await main();
