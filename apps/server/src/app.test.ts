@@ -107,6 +107,14 @@ describe("web app", () => {
     expect(res.body).toBe("console.log('app')");
     expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
   });
+
+  it("answers 404 for a file the build lacks, not the app's page in its place", async () => {
+    for (const url of ["/favicon.ico", "/assets/main-old999.js"]) {
+      const res = await app.inject({ method: "GET", url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).toBe(`Not found: ${url}`);
+    }
+  });
 });
 
 describe("API description", () => {

@@ -3,6 +3,9 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
+/** The last segment has a file extension (`.ico`, `.js`), as the app's own paths never do. */
+const looksLikeFile = (pathname: string) => /\.[A-Za-z0-9]{1,8}$/.test(pathname.split("/").pop() ?? "");
+
 const isApiPath = (url: string) => url === "/api" || url.startsWith("/api/") || url.startsWith("/internal/");
 
 /**
@@ -69,6 +72,9 @@ export async function registerWebApp(
       return reply.status(404).send({ success: false, message: `Not found: ${request.method} ${pathname}` });
     }
     if (!built) return notBuilt(reply);
+    // A file the build does not have (an old asset, /favicon.ico) is a 404, not the app's page in its place.
+    if (looksLikeFile(pathname))
+      return reply.status(404).type("text/plain; charset=utf-8").send(`Not found: ${pathname}`);
     reply.header("cache-control", "no-cache");
     return reply.sendFile("index.html", distDir);
   });

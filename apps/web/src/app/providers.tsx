@@ -9,8 +9,19 @@ import { type HostProfile, HostProfileContext, MAIN_HOST_PROFILE } from "../lib/
 import { DEFAULT_THEME, themeColorSchemeManager } from "../lib/theme-storage.ts";
 import { cssVariablesResolver, theme } from "./theme.ts";
 
+/**
+ * Invalidating keeps a load already in flight rather than aborting it and sending it again (TanStack's
+ * default): a save and the realtime event it causes invalidate the same lists within milliseconds, and
+ * each abort was a request wasted (issue #23 item 10).
+ */
+class AppQueryClient extends QueryClient {
+  override invalidateQueries(...[filters, options]: Parameters<QueryClient["invalidateQueries"]>) {
+    return super.invalidateQueries(filters, { cancelRefetch: false, ...options });
+  }
+}
+
 export function createQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+  return new AppQueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 }
 
 const colorSchemeManager = themeColorSchemeManager();

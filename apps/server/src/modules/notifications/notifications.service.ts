@@ -47,6 +47,15 @@ export function createNotificationsService(deps: { db: Database; realtime: Realt
     return row?.n ?? 0;
   }
 
+  async function exists(orgId: number | null, id: number): Promise<boolean> {
+    const [row] = await db
+      .select({ id: notifications.id })
+      .from(notifications)
+      .where(and(scope(orgId), eq(notifications.id, id)))
+      .limit(1);
+    return row !== undefined;
+  }
+
   async function announce(orgId: number | null) {
     if (orgId === null) return;
     await deps.realtime.publish({
@@ -128,7 +137,9 @@ export function createNotificationsService(deps: { db: Database; realtime: Realt
           ),
         )
         .returning({ id: notifications.id });
-      if (!body.clearAll && rows.length === 0) throw notFound(PUBLIC_MESSAGES.notificationNotFound);
+      // Clearing one already cleared (a second tab, a double click) is done, not an error.
+      if (!body.clearAll && rows.length === 0 && !(await exists(orgId, body.clear ?? 0)))
+        throw notFound(PUBLIC_MESSAGES.notificationNotFound);
       await announce(orgId);
       return { success: true as const, cleared: rows.length, unread: await unread(orgId) };
     },

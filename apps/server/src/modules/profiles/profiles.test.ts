@@ -238,6 +238,12 @@ describe("notifications and search", () => {
       body: { clear: listed.notifications[0]?.id as number },
     });
     expect(cleared).toEqual({ success: true, cleared: 1, unread: 0 });
+    // Cleared again (a second tab, a double click): done, not an error.
+    const again = await client(token).call(api.clearNotifications, {
+      body: { clear: listed.notifications[0]?.id as number },
+    });
+    expect(again).toEqual({ success: true, cleared: 0, unread: 0 });
+    await expectRefusal(client(token).call(api.clearNotifications, { body: { clear: 987_654_321 } }), 404);
   });
 
   it("delivers the get-support form to the super admins (bell and e-mail), at most 5 an hour", async () => {
