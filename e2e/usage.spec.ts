@@ -71,7 +71,13 @@ test("texts to the agent are charged to the wallet by the usage sweep, and Billi
   // The sweep charges the replies: what Billing says was charged for usage grows (a figure other journeys
   // cannot lower, unlike the balance, which their top-ups raise meanwhile), and the Wallet lists the debit.
   await expect
-    .poll(async () => (await sentTexts(page), debited(page)), { timeout: 45_000, intervals: [2_000] })
+    .poll(
+      async () => {
+        await sentTexts(page);
+        return debited(page);
+      },
+      { timeout: 45_000, intervals: [2_000] },
+    )
     .toBeGreaterThan(debitedBefore);
   await page.goto("/app/wallet");
   await expect(balance).toBeVisible();

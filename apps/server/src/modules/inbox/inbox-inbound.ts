@@ -236,7 +236,7 @@ export function createInboxInbound(
     const agent = await deps.access.loadAccount(room.agentAccountId);
     if (!agent) return false;
     const conversation: ConversationRow | null = await repo.activeConversation(room.id);
-    if (!conversation || conversation.status !== "active") return false;
+    if (conversation?.status !== "active") return false;
     const last = (await deps.conversations.conversationMessages(conversation.uuid, 1))[0];
     // Answered already, or a person wrote last.
     if (last?.role !== "user") return false;

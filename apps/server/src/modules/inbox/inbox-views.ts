@@ -32,8 +32,7 @@ export function createInboxViews(deps: InboxDeps) {
     const scope = scopeOf(access);
     const room = await repo.findRoom(roomId);
     if (
-      !room ||
-      room.kind !== "live" ||
+      room?.kind !== "live" ||
       room.orgId !== scope.orgId ||
       (scope.agentId !== null && room.agentAccountId !== scope.agentId)
     )

@@ -1,11 +1,4 @@
-import type {
-  Booking,
-  getSchedule,
-  runPrompt,
-  ToolCall,
-  ToolResult,
-  TranscriptEntry,
-} from "@switchboard/api";
+import type { getSchedule, runPrompt, ToolCall, ToolResult, TranscriptEntry } from "@switchboard/api";
 import { RUNTIME_MESSAGES } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";

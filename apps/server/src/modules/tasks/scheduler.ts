@@ -164,7 +164,7 @@ export function createTaskScheduler(deps: SchedulerDeps) {
   async function run(payload: { taskId: string; attempt: number }, job: JobAttempt): Promise<void> {
     const task = await repo.findTaskById(payload.taskId);
     // Stale or repeated: the task moved on (ended, cancelled, deleted, or a later attempt).
-    if (!task || task.state !== "in_progress" || task.attempts !== payload.attempt) return;
+    if (task?.state !== "in_progress" || task.attempts !== payload.attempt) return;
     const attempt = await repo.findAttempt(task.id, payload.attempt);
     if (!attempt || attempt.endedAt) return;
     const agent = await deps.access.loadAccount(task.agentAccountId);

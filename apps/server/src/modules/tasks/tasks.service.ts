@@ -385,7 +385,7 @@ export function createTasksService(deps: Deps) {
     } catch {
       throw badRequest(TASK_MESSAGES.notMultipart);
     }
-    if (!part || part.fieldname !== "csv") {
+    if (part?.fieldname !== "csv") {
       part?.file.resume();
       throw badRequest(TASK_MESSAGES.noFile);
     }

@@ -10,7 +10,7 @@ import {
   type WalletTransaction,
 } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
-import type { Access, AccountRow } from "../../access/access.ts";
+import type { Access } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../http/api-error.ts";
 import { decodeInvoice, paymentHashOf } from "../../providers/lightning/bolt11.ts";
