@@ -97,9 +97,13 @@ function errors(reference: string[], hypothesis: string[]): number {
   return previous[hypothesis.length] as number;
 }
 
-const stt = pocketsphinxStt({ timeoutMs: 120_000 });
+// STT_PASSES=full measures pocketsphinx with its second passes (the provider's `passes` option).
+const PASSES = process.env.STT_PASSES === "full" ? "full" : "fast";
+const stt = pocketsphinxStt({ timeoutMs: 120_000, passes: PASSES });
 const root = await mkdtemp(path.join(tmpdir(), "sb-wer-"));
-console.log(`sentences: ${SENTENCES.length}${SMOKE ? " (BENCH_SIZE=smoke)" : ""}`);
+console.log(
+  `sentences: ${SENTENCES.length}${SMOKE ? " (BENCH_SIZE=smoke)" : ""}, pocketsphinx passes: ${PASSES}`,
+);
 console.log(`${"voice".padEnd(20)} ${"condition".padEnd(28)} WER`);
 try {
   for (const [c, condition] of CONDITIONS.entries()) {
