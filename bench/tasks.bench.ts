@@ -7,7 +7,8 @@
 // One server in this process (buildApp, LOG_LEVEL silent), as the server tests build it.
 // Full size: 100,000 rows and 10,000 tasks on PostgreSQL (BENCH_DATABASE_URL or DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/test; a database of its own, dropped after). BENCH_SIZE=smoke: 2,000
-// rows and 300 tasks on PGlite. BENCH_PART=import: only (1); BENCH_ROWS: another number of rows to import.
+// rows and 300 tasks on PGlite. BENCH_PART=import: only (1); BENCH_ROWS: another number of rows to import;
+// BENCH_TASKS: another number of tasks to dispatch; BENCH_KEEP=1 keeps the database (to EXPLAIN its queries).
 
 import { randomBytes } from "node:crypto";
 import * as api from "@switchboard/api";
@@ -20,7 +21,7 @@ import { testConfig } from "../apps/server/test/helpers.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const ROWS = Number(process.env.BENCH_ROWS) || (SMOKE ? 2_000 : 100_000);
-const DISPATCH = SMOKE ? 300 : 10_000;
+const DISPATCH = Number(process.env.BENCH_TASKS) || (SMOKE ? 300 : 10_000);
 const IMPORT_ONLY = process.env.BENCH_PART === "import";
 const TARGET_P95_MS = 25;
 const AGENT_NUMBER = "+15035550123";
@@ -146,6 +147,20 @@ async function main() {
     const dispatchS = (performance.now() - t1) / 1000;
     reading = false;
     await reader;
+    // The same reads with the dispatch over: what the list costs at this size by itself.
+    const alone: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t0 = performance.now();
+      await owner.call(api.listConversations, { query: { page: 0, pageSize: 20 } });
+      alone.push(performance.now() - t0);
+    }
+    // Pages not cached yet (each page size once): the query itself at this size.
+    const uncached: number[] = [];
+    for (let size = 10; size < 50; size++) {
+      const t0 = performance.now();
+      await owner.call(api.listConversations, { query: { page: 0, pageSize: size } });
+      uncached.push(performance.now() - t0);
+    }
     const stats = await owner.call(api.getTaskStats, { query: { listId } });
     const p95 = percentile(latencies, 95);
     console.log(
@@ -156,10 +171,16 @@ async function main() {
       `inbox list meanwhile: ${latencies.length} requests, p50 ${percentile(latencies, 50).toFixed(1)} ms, ` +
         `p95 ${p95.toFixed(1)} ms (target ${TARGET_P95_MS} ms: ${p95 <= TARGET_P95_MS ? "met" : "NOT met"})`,
     );
+    console.log(
+      `inbox list after, alone: ${alone.length} requests, p50 ${percentile(alone, 50).toFixed(1)} ms, ` +
+        `p95 ${percentile(alone, 95).toFixed(1)} ms; not cached: p50 ${percentile(uncached, 50).toFixed(1)} ms, ` +
+        `p95 ${percentile(uncached, 95).toFixed(1)} ms`,
+    );
     if ((stats.stats.byState.completed ?? 0) !== DISPATCH) process.exitCode = 1;
   } finally {
     await app.close();
-    if (dbName) await admin(`drop database if exists "${dbName}" with (force)`);
+    if (dbName && process.env.BENCH_KEEP) console.log(`kept database ${dbName} (BENCH_KEEP)`);
+    else if (dbName) await admin(`drop database if exists "${dbName}" with (force)`);
   }
 }
 

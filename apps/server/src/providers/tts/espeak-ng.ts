@@ -69,7 +69,8 @@ export function espeakTts(options: { binary?: string; wordsPerMinute?: number } 
   let closed = false;
 
   const launch = (voice: string) => {
-    const child = spawn(binary, ["--stdout", "-b", "1", "-s", speed, "-v", voice], {
+    // At a lower priority (nice 10), as the recogniser: the server's pacing of the calls' audio comes first.
+    const child = spawn("nice", ["-n", "10", binary, "--stdout", "-b", "1", "-s", speed, "-v", voice], {
       stdio: ["pipe", "pipe", "pipe"],
     });
     child.on("error", () => {}); // surfaces as a failed exit where it is used
