@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import type { Database } from "../../db/client.ts";
 import { stripeConnectAccounts } from "../../db/schema/index.ts";
+import { stripeClient } from "./stripe-client.ts";
 
 /**
  * Stripe Connect for withdrawals to a bank account: a connected account per wallet owner, its hosted
@@ -65,18 +66,7 @@ export function sandboxConnect(db: Database, publicUrl: string): ConnectProvider
 
 /** Stripe's API (PAYMENTS=stripe): Express accounts, Account Links, Transfers. */
 export function stripeConnect(options: { secretKey: string; apiUrl?: string | undefined }): ConnectProvider {
-  const api = options.apiUrl ? new URL(options.apiUrl) : null;
-  const stripe = new Stripe(options.secretKey, {
-    maxNetworkRetries: 2,
-    timeout: 20_000,
-    ...(api
-      ? {
-          host: api.hostname,
-          port: Number(api.port || (api.protocol === "https:" ? 443 : 80)),
-          protocol: api.protocol === "http:" ? "http" : "https",
-        }
-      : {}),
-  });
+  const stripe = stripeClient(options);
   return {
     name: "stripe",
     async createAccount(input) {

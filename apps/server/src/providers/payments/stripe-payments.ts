@@ -1,5 +1,5 @@
-import Stripe from "stripe";
 import type { CompletedPayment, PaymentsProvider } from "./payments-provider.ts";
+import { stripeClient } from "./stripe-client.ts";
 
 export type StripePayments = PaymentsProvider & {
   name: "stripe";
@@ -18,18 +18,7 @@ export function stripePayments(options: {
   /** Another API host (stripe-mock, a test double); Stripe's own by default. */
   apiUrl?: string | undefined;
 }): StripePayments {
-  const api = options.apiUrl ? new URL(options.apiUrl) : null;
-  const stripe = new Stripe(options.secretKey, {
-    maxNetworkRetries: 2,
-    timeout: 20_000,
-    ...(api
-      ? {
-          host: api.hostname,
-          port: Number(api.port || (api.protocol === "https:" ? 443 : 80)),
-          protocol: api.protocol === "http:" ? "http" : "https",
-        }
-      : {}),
-  });
+  const stripe = stripeClient(options);
   return {
     name: "stripe",
     async createCheckout(request) {

@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import { stripeClient } from "./stripe-client.ts";
 
 /**
  * Subscriptions through the payments provider (PAYMENTS): a checkout in subscription mode, cancelling, and
@@ -83,18 +83,7 @@ export function stripeSubscriptionPayments(options: {
   webhookSecret: string | undefined;
   apiUrl?: string | undefined;
 }): StripeSubscriptionPayments {
-  const api = options.apiUrl ? new URL(options.apiUrl) : null;
-  const stripe = new Stripe(options.secretKey, {
-    maxNetworkRetries: 2,
-    timeout: 20_000,
-    ...(api
-      ? {
-          host: api.hostname,
-          port: Number(api.port || (api.protocol === "https:" ? 443 : 80)),
-          protocol: api.protocol === "http:" ? "http" : "https",
-        }
-      : {}),
-  });
+  const stripe = stripeClient(options);
   return {
     name: "stripe",
     async createSubscriptionCheckout(request) {
