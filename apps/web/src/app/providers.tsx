@@ -10,13 +10,25 @@ import { DEFAULT_THEME, themeColorSchemeManager } from "../lib/theme-storage.ts"
 import { cssVariablesResolver, theme } from "./theme.ts";
 
 /**
- * Invalidating keeps a load already in flight rather than aborting it and sending it again (TanStack's
- * default): a save and the realtime event it causes invalidate the same lists within milliseconds, and
- * each abort was a request wasted (issue #23 item 10).
+ * Invalidating never aborts a load in flight (TanStack's default aborts it and sends it again): a save and the
+ * realtime event it causes invalidate the same lists within milliseconds, and each abort was a request wasted
+ * (issue #23 item 10). A load that was in flight may have read the data before the change, so once it has
+ * landed the query is loaded once more; what the user sees is never older than the change.
  */
 class AppQueryClient extends QueryClient {
-  override invalidateQueries(...[filters, options]: Parameters<QueryClient["invalidateQueries"]>) {
-    return super.invalidateQueries(filters, { cancelRefetch: false, ...options });
+  override async invalidateQueries(...[filters, options]: Parameters<QueryClient["invalidateQueries"]>) {
+    if (options?.cancelRefetch === true) return super.invalidateQueries(filters, options);
+    const inFlight = new Set(
+      this.getQueryCache()
+        .findAll(filters)
+        .filter((query) => query.state.fetchStatus === "fetching"),
+    );
+    await super.invalidateQueries(filters, { ...options, cancelRefetch: false });
+    if (inFlight.size === 0 || filters?.refetchType === "none") return;
+    await this.refetchQueries(
+      { type: filters?.refetchType ?? "active", predicate: (query) => inFlight.has(query) },
+      { ...options, cancelRefetch: false },
+    );
   }
 }
 

@@ -27,8 +27,7 @@ function useKey(name: string) {
 
 function useInvalidate(name: string) {
   const queryClient = useQueryClient();
-  // A fetch in flight (a realtime update's) is let finish rather than cancelled: the next one follows it.
-  return () => queryClient.invalidateQueries({ queryKey: [SIP_KEY, name] }, { cancelRefetch: false });
+  return () => queryClient.invalidateQueries({ queryKey: [SIP_KEY, name] });
 }
 
 export function useSipAllowlist() {

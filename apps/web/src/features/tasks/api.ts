@@ -106,7 +106,7 @@ export function useTaskLimits() {
 
 function useInvalidateTasks() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: [TASKS_KEY] }, { cancelRefetch: false });
+  return () => queryClient.invalidateQueries({ queryKey: [TASKS_KEY] });
 }
 
 export function useCreateTask() {

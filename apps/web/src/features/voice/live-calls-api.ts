@@ -48,7 +48,7 @@ export function applyCallEvent(
     queryClient.setQueriesData<LiveCall[]>({ queryKey: [LIVE_CALLS_KEY, "list"] }, (old) =>
       old?.filter((call) => call.uuid !== event.uuid),
     );
-  void queryClient.invalidateQueries({ queryKey: [LIVE_CALLS_KEY, "list"] }, { cancelRefetch: false });
+  void queryClient.invalidateQueries({ queryKey: [LIVE_CALLS_KEY, "list"] });
 }
 
 export function useHangUpLiveCall() {

@@ -179,10 +179,10 @@ export function useInvalidateBalance() {
   // Stable, so an effect that calls it once per settled withdrawal does not run again on every render.
   return useCallback(
     () =>
-      queryClient.invalidateQueries(
-        { queryKey: ["wallet"], predicate: (query) => query.queryKey[3] !== "withdrawal" },
-        { cancelRefetch: false },
-      ),
+      queryClient.invalidateQueries({
+        queryKey: ["wallet"],
+        predicate: (query) => query.queryKey[3] !== "withdrawal",
+      }),
     [queryClient],
   );
 }
