@@ -68,6 +68,17 @@ export function computeMetric(
   return result * scale;
 }
 
+/** One formatter per precision: `toLocaleString` with options builds a new one for every value. */
+const numberFormats = new Map<number, Intl.NumberFormat>();
+function numberFormat(digits: number): Intl.NumberFormat {
+  let format = numberFormats.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    numberFormats.set(digits, format);
+  }
+  return format;
+}
+
 /**
  * Display text of a metric value: en-US digits with thousands separators and exactly `precision`
  * decimals (0 to 20), followed by `%` for the percentage format (the value is not multiplied: scale
@@ -77,10 +88,7 @@ export function computeMetric(
 export function formatMetricValue(value: number, format: MetricFormat, precision: number): string {
   const digits = Number.isFinite(precision) ? Math.min(20, Math.max(0, Math.trunc(precision))) : 0;
   const finite = Number.isFinite(value) ? value : 0;
-  let text = finite.toLocaleString("en-US", {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
+  let text = numberFormat(digits).format(finite);
   if (/^-0(?:\.0*)?$/.test(text)) text = text.slice(1);
   return format === "percentage" ? `${text}%` : text;
 }

@@ -4,8 +4,8 @@ import {
   Card,
   Group,
   Modal,
+  NativeSelect,
   ScrollArea,
-  Select,
   SimpleGrid,
   Stack,
   Table,
@@ -143,13 +143,12 @@ function Metrics() {
       <Group justify="space-between" align="end">
         <Title order={2}>Your figures</Title>
         <Group gap="xs" align="end">
-          <Select
+          <NativeSelect
             label="Date range"
             w={170}
             data={DASHBOARD_RANGES}
             value={dateFilter ?? "30 day"}
-            allowDeselect={false}
-            onChange={setDateFilter}
+            onChange={(event) => setDateFilter(event.currentTarget.value)}
           />
           <Button variant="default" onClick={() => overlays.open("reporting")}>
             Usage and reports

@@ -1,4 +1,4 @@
-import { Button, Group, Select, TextInput } from "@mantine/core";
+import { Button, Group, NativeSelect, TextInput } from "@mantine/core";
 import { useState } from "react";
 
 /** The relative ranges offered; a custom range is `start,end` (YYYY-MM-DD). */
@@ -25,17 +25,18 @@ export function DateRangePicker({
   const [to, setTo] = useState(end ?? "");
   return (
     <Group gap="xs" align="end">
-      <Select
+      {/* A native select: a Mantine Select renders its list and positions it while closed. */}
+      <NativeSelect
         label="Date range"
         w={180}
         data={DATE_RANGES.map((range) => ({ value: range.value, label: range.label }))}
         value={custom ? "custom" : (value ?? "30 day")}
-        allowDeselect={false}
-        onChange={(next) => {
+        onChange={(event) => {
+          const next = event.currentTarget.value;
           if (next === "custom") setCustom(true);
           else {
             setCustom(false);
-            onChange(next === "30 day" ? undefined : (next ?? undefined));
+            onChange(next === "30 day" ? undefined : next);
           }
         }}
       />

@@ -1,28 +1,17 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Menu,
-  ScrollArea,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from "@mantine/core";
+import { Alert, Button, Group, NativeSelect, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
 import { describeFilters, PAGE_SIZES } from "@switchboard/core";
 import IconColumns from "@tabler/icons-react/dist/esm/icons/IconColumns.mjs";
 import IconFilter from "@tabler/icons-react/dist/esm/icons/IconFilter.mjs";
-import { useDeferredValue, useMemo, useState } from "react";
+import { useCallback, useDeferredValue, useMemo, useState } from "react";
 import { usePermission } from "../../app/account-state.ts";
 import { EmptyState, LoadingState } from "../../components/query-state.tsx";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { LiveCallsButton } from "../voice/live-calls-button.tsx";
 import { useAgentTimeZones, useLogFields, useLogs } from "./api.ts";
+import { CallRow } from "./call-row.tsx";
 import { DateRangePicker } from "./date-range-picker.tsx";
 import { ExportButtons } from "./export-buttons.tsx";
-import { type CellContext, fieldLabel, formatCell } from "./log-format.ts";
+import { type CellContext, fieldLabel } from "./log-format.ts";
 import { defaultColumns, useLogScreenState } from "./log-screen-query.ts";
 import { LogSearch } from "./log-search.tsx";
 import { type Dialog, type Row, RowDialog } from "./row-dialog.tsx";
@@ -80,10 +69,21 @@ export function LogsPage() {
   // The agents' time zones arrive after the rows: the table's second render is deferred too.
   const zones = useDeferredValue(useAgentTimeZones(agentIds));
   // Dates and times of a row in its agent's time zone (issue #23 item 6).
-  const cellContext = (field: string, row: Row): CellContext => ({
-    type: types[field],
-    timeZone: typeof row.agentId === "number" ? zones[row.agentId] : undefined,
-  });
+  const cellContext = useCallback(
+    (field: string, row: Row): CellContext => ({
+      type: types[field],
+      timeZone: typeof row.agentId === "number" ? zones[row.agentId] : undefined,
+    }),
+    [types, zones],
+  );
+  const openTranscript = useCallback(
+    (row: Row) => overlays.open("callTranscript", `${String(row.roomId)}/${String(row.uuid)}`),
+    [overlays],
+  );
+  const openDialog = useCallback(
+    (kind: NonNullable<Dialog>["kind"], row: Row) => setDialog({ kind, row }),
+    [],
+  );
 
   return (
     <Stack gap="md">
@@ -137,7 +137,8 @@ export function LogsPage() {
       ) : rows.length === 0 && !logs.isError ? (
         <EmptyState>No calls in this date range{summary ? " match these filters" : ""}.</EmptyState>
       ) : rows.length > 0 ? (
-        <ScrollArea>
+        // A plain scrolling box: Mantine's ScrollArea measured its content and direction on every render.
+        <div style={{ overflowX: "auto" }}>
           <Table striped highlightOnHover aria-label="Calls" miw={720}>
             <Table.Thead>
               <Table.Tr>
@@ -151,50 +152,19 @@ export function LogsPage() {
             </Table.Thead>
             <Table.Tbody>
               {rows.map((row) => (
-                <Table.Tr key={String(row.uuid)}>
-                  {columns.map((column) => (
-                    <Table.Td key={column}>
-                      {formatCell(column, row[column], cellContext(column, row))}
-                    </Table.Td>
-                  ))}
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <Button
-                        size="compact-xs"
-                        variant="light"
-                        disabled={!row.roomId}
-                        onClick={() =>
-                          overlays.open("callTranscript", `${String(row.roomId)}/${String(row.uuid)}`)
-                        }
-                      >
-                        Transcript
-                      </Button>
-                      <Menu position="bottom-end" withinPortal>
-                        <Menu.Target>
-                          <Button size="compact-xs" variant="subtle" aria-label="More about this call">
-                            More
-                          </Button>
-                        </Menu.Target>
-                        <Menu.Dropdown>
-                          <Menu.Item onClick={() => setDialog({ kind: "details", row })}>
-                            Call details
-                          </Menu.Item>
-                          <Menu.Item onClick={() => setDialog({ kind: "stats", row })}>Call stats</Menu.Item>
-                          <Menu.Item onClick={() => setDialog({ kind: "data", row })}>
-                            Collected data
-                          </Menu.Item>
-                          {canInspectJSON ? (
-                            <Menu.Item onClick={() => setDialog({ kind: "json", row })}>View JSON</Menu.Item>
-                          ) : null}
-                        </Menu.Dropdown>
-                      </Menu>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
+                <CallRow
+                  key={String(row.uuid)}
+                  row={row}
+                  columns={columns}
+                  cellContext={cellContext}
+                  canInspectJSON={canInspectJSON}
+                  openTranscript={openTranscript}
+                  openDialog={openDialog}
+                />
               ))}
             </Table.Tbody>
           </Table>
-        </ScrollArea>
+        </div>
       ) : null}
       {/* Shown with the rows, not under the loading state: the table would push it down (layout shift). */}
       <Group justify="space-between" display={pending ? "none" : undefined}>
@@ -202,13 +172,12 @@ export function LogsPage() {
           {total.toLocaleString()} {total === 1 ? "call" : "calls"}
         </Text>
         <Group gap="xs">
-          <Select
+          <NativeSelect
             aria-label="Rows per page"
             w={110}
             data={["25", "50", "100", "250"]}
             value={String(pageSize)}
-            allowDeselect={false}
-            onChange={(value) => set({ ...state, pageSize: Number(value) })}
+            onChange={(event) => set({ ...state, pageSize: Number(event.currentTarget.value) })}
           />
           <Button
             variant="default"
