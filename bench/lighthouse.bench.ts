@@ -8,6 +8,7 @@
 // Lighthouse's default settings: mobile form factor with simulated throttling (slow 4G, 4x CPU);
 // LIGHTHOUSE_PRESET=desktop uses its desktop settings instead.
 // Targets: performance >= 95, accessibility 100. BENCH_SIZE=smoke: the signed-out pages only.
+// LIGHTHOUSE_PAGES=calls,inbox scores only those pages.
 // LIGHTHOUSE_REPORT_DIR=<dir> also writes each page's full Lighthouse report there as <page>.json.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -89,7 +90,10 @@ const server = await startWebServer();
 const browser = await startChromium();
 const results: { name: string; performance: number; accessibility: number; failed: string[] }[] = [];
 try {
-  const pages = SMOKE ? PAGES.filter((page) => !page.signedIn) : PAGES;
+  const only = process.env.LIGHTHOUSE_PAGES?.split(",");
+  const pages = (SMOKE ? PAGES.filter((page) => !page.signedIn) : PAGES).filter(
+    (page) => !only || only.includes(page.name),
+  );
   // Signed-out pages first, with empty storage: a stored session would send /signin on to the dashboard
   // (the sign-in page would be scored as the signed-in app). The session is stored before the first
   // signed-in page.

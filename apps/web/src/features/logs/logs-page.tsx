@@ -5,6 +5,7 @@ import IconFilter from "@tabler/icons-react/dist/esm/icons/IconFilter.mjs";
 import { useCallback, useDeferredValue, useMemo, useState } from "react";
 import { usePermission } from "../../app/account-state.ts";
 import { EmptyState, LoadingState } from "../../components/query-state.tsx";
+import { useRowsInBatches } from "../../lib/rows-in-batches.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { LiveCallsButton } from "../voice/live-calls-button.tsx";
 import { useAgentTimeZones, useLogFields, useLogs } from "./api.ts";
@@ -15,6 +16,9 @@ import { type CellContext, fieldLabel } from "./log-format.ts";
 import { defaultColumns, useLogScreenState } from "./log-screen-query.ts";
 import { LogSearch } from "./log-search.tsx";
 import { type Dialog, type Row, RowDialog } from "./row-dialog.tsx";
+
+const ROW_BATCH = 20;
+const NO_ROWS: Row[] = [];
 
 /** The conversation logs screen (spec §2.2): the account's calls with chosen columns, filters and export. */
 export function LogsPage() {
@@ -52,7 +56,9 @@ export function LogsPage() {
   // (issue #23: total blocking time). Until that copy has the first answer the loading state stays.
   const data = useDeferredValue(logs.data);
   const pending = logs.isPending || (logs.data !== undefined && data === undefined);
-  const rows: Row[] = logs.isError ? [] : (data?.logs ?? []);
+  const rows: Row[] = logs.isError ? NO_ROWS : (data?.logs ?? NO_ROWS);
+  // What a screen shows first, the rest in batches after it has painted (up to 250 rows a page).
+  const shownRows = useRowsInBatches(rows, ROW_BATCH);
   const hasMore = logs.isError ? false : (data?.pagination.hasMore ?? false);
   const total = logs.isError ? 0 : (data?.totalCount ?? 0);
   const types = useMemo(
@@ -137,8 +143,9 @@ export function LogsPage() {
       ) : rows.length === 0 && !logs.isError ? (
         <EmptyState>No calls in this date range{summary ? " match these filters" : ""}.</EmptyState>
       ) : rows.length > 0 ? (
-        // A plain scrolling box: Mantine's ScrollArea measured its content and direction on every render.
-        <div style={{ overflowX: "auto" }}>
+        // A plain scrolling box (Mantine's ScrollArea measured its content and direction on every render);
+        // its content does not widen the page.
+        <div style={{ position: "relative", overflowX: "auto", contain: "inline-size" }}>
           <Table striped highlightOnHover aria-label="Calls" miw={720}>
             <Table.Thead>
               <Table.Tr>
@@ -151,7 +158,7 @@ export function LogsPage() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {rows.map((row) => (
+              {shownRows.map((row) => (
                 <CallRow
                   key={String(row.uuid)}
                   row={row}
