@@ -1,7 +1,8 @@
 import type { Page } from "@playwright/test";
 
 // The narrow-layout check (issue #23 item 9), shared by the journeys that measure their pages at 550 px:
-// no page scrolls sideways (document.scrollingElement.scrollWidth <= innerWidth) and no control is clipped
+// no page scrolls sideways (document.scrollingElement.scrollWidth <= innerWidth), no control lies past the
+// right edge of the screen, and no control is clipped
 // (a button, link, label, tab or switch, or anything inside one, whose content is wider than its box; text
 // ending in an ellipsis is cut on purpose and allowed).
 
@@ -27,6 +28,19 @@ export async function layoutProblems(page: Page): Promise<string[]> {
     const controls = document.querySelectorAll(
       'button, a[href], label, [role="button"], [role="tab"], [role="switch"], [role="radio"], [role="menuitem"]',
     );
+    // A control past the right edge of the screen (a header that does not fit), unless a box that scrolls
+    // or clips sideways holds it.
+    const heldSideways = (element: Element) => {
+      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement)
+        if (["auto", "scroll", "hidden", "clip"].includes(getComputedStyle(up).overflowX)) return true;
+      return false;
+    };
+    for (const control of Array.from(controls)) {
+      const box = control.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || getComputedStyle(control).visibility === "hidden") continue;
+      if (box.right > window.innerWidth + 1 && !heldSideways(control))
+        problems.push(`off screen: ${nameOf(control)} reaches ${Math.round(box.right)} px`);
+    }
     const seen = new Set<Element>();
     for (const control of Array.from(controls)) {
       for (const element of [control, ...Array.from(control.querySelectorAll("*"))]) {

@@ -114,7 +114,8 @@ export function AppLayout() {
     >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+          {/* The account's side gives way (its name is cut with an ellipsis); the buttons always fit. */}
+          <Group gap="sm" wrap="nowrap" miw={0}>
             <Burger
               opened={navOpened}
               onClick={nav.toggle}
@@ -135,7 +136,7 @@ export function AppLayout() {
             <AccountSwitcher />
             <ViewingBadge />
           </Group>
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
             <SearchButton />
             <NotificationBell />
             <ThemeToggle />
