@@ -115,8 +115,9 @@ export function createInboxRepository(db: Database) {
 
   /**
    * The page of rooms and their total, in one statement (one round trip, a prepared statement on
-   * PostgreSQL). The total is counted along rooms_inbox_count_idx without visiting the table (an index-only
-   * scan; with the unread filter joined to room_reads_org_user_read_idx, also index-only); the page is read
+   * PostgreSQL). The total is summed from room_counts (a few rows per agent); with the unread filter, which
+   * depends on the caller's read marks, it is counted along rooms_inbox_count_idx joined to
+   * room_reads_org_user_read_idx (index-only scans); the page is read
    * along rooms_inbox_idx (org, folder, newest first), and contact, agent and the caller's unread count are
    * looked up for the page's rooms only. The page joins the total, so a page past the end still answers it.
    */
@@ -124,6 +125,9 @@ export function createInboxRepository(db: Database) {
     const where = sql`${scopeWhere(filter)} and r.kind = 'live' and r.folder = ${filter.folder} and ${
       filter.archived ? sql`r.status = 'archived'` : sql`r.status <> 'archived'`
     }`;
+    const countWhere = sql`rc.org_id = ${filter.orgId}${
+      filter.agentId === null ? sql`` : sql` and rc.agent_account_id = ${filter.agentId}`
+    } and rc.folder = ${filter.folder} and rc.archived = ${filter.archived}`;
     // room_reads.org_id is the room's organisation: naming it lets the join use the (org, user) index.
     const unreadJoin = sql`left join room_reads rr on rr.org_id = ${filter.orgId} and rr.user_id = ${filter.userId} and rr.room_id = r.id`;
     const unreadWhere = filter.unread
@@ -141,9 +145,7 @@ export function createInboxRepository(db: Database) {
             (select count(*)::int from conversation_messages m
               where m.org_id = p.org_id and m.room_id = p.id and m.id > p.last_read and m.role = 'user')
           else 0 end as unread_count
-        from (
-          select count(*)::int as total from rooms r ${filter.unread ? unreadJoin : sql``} where ${where}${unreadWhere}
-        ) t
+        from (${filter.unread ? sql`select count(*)::int as total from rooms r ${unreadJoin} where ${where}${unreadWhere}` : sql`select coalesce(sum(rc.n), 0)::int as total from room_counts rc where ${countWhere}`}) t
         left join lateral (
           select r.id, r.org_id, r.agent_account_id, r.channel, r.kind, r.status, r.ai_agent_enabled,
             r.external_address, r.title, r.last_message_text, r.last_message_at, r.folder, r.rating,
