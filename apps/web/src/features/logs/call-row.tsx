@@ -16,7 +16,7 @@ type CallRowProps = {
 
 /**
  * A row of the Calls table. Memoised: the page re-renders when the agents' time zones or the query state
- * change, and a page has up to 100 rows (issue #23: total blocking time).
+ * change, and a page has up to 250 rows (issue #23: total blocking time).
  */
 export const CallRow = memo(function CallRow({
   row,
