@@ -1,11 +1,12 @@
 import { Button } from "@mantine/core";
 import type { ViewingAs } from "@switchboard/core";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { Link, Navigate, useLocation, useNavigate } from "react-router";
 import { FullPageError, FullPageLoader, RetryButton } from "../components/full-page-state.tsx";
 import { accountLoadFailure, viewingAsToStore } from "../lib/account-load.ts";
 import { type AppPath, checkAccountType, parseAppPath } from "../lib/account-path.ts";
+import { takeEarlyAccountLoad } from "../lib/early-account-load.ts";
 import {
   checkOneTimeAnswer,
   HANDOFF_MESSAGES,
@@ -104,19 +105,27 @@ function AccountLoader({
 }) {
   const mobileApp = useMobileApp();
   const targetId = appPath.account?.id ?? null;
-  const query = useQuery({
-    queryKey: ["account", session.token, targetId, storedViewingAs],
-    queryFn: ({ signal }) =>
-      fetchAccountView({
-        token: session.token,
-        targetAccountId: targetId,
-        viewingAs: storedViewingAs,
-        signal,
-      }),
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-    retry: (count, error) => accountLoadFailure(error) === "retry" && count < 2,
-  });
+  // Deferred: the whole signed-in app renders when the account lands, in a transition React can slice.
+  const query = useDeferredValue(
+    useQuery({
+      queryKey: ["account", session.token, targetId, storedViewingAs],
+      queryFn: ({ signal }) =>
+        takeEarlyAccountLoad({
+          token: session.token,
+          targetAccountId: targetId,
+          viewingAs: storedViewingAs,
+        }) ??
+        fetchAccountView({
+          token: session.token,
+          targetAccountId: targetId,
+          viewingAs: storedViewingAs,
+          signal,
+        }),
+      placeholderData: keepPreviousData,
+      staleTime: 30_000,
+      retry: (count, error) => accountLoadFailure(error) === "retry" && count < 2,
+    }),
+  );
   const view = query.data;
   const switching = query.isPlaceholderData;
   const failure = query.isError ? accountLoadFailure(query.error) : null;

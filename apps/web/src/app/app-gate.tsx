@@ -1,9 +1,11 @@
 import { lazy, Suspense } from "react";
 import { type LoaderFunctionArgs, Navigate, useLocation } from "react-router";
 import { FullPageLoader } from "../components/full-page-state.tsx";
+import { parseAppPath } from "../lib/account-path.ts";
+import { startEarlyAccountLoad } from "../lib/early-account-load.ts";
 import { resolveHandoff } from "../lib/handoff.ts";
 import { isLoggingOut } from "../lib/logout.ts";
-import { readSession, useStoredSession } from "../lib/session.ts";
+import { readSession, readStoredViewingAs, useStoredSession } from "../lib/session.ts";
 import { useMobileApp } from "./environment.tsx";
 
 // The /app route's first, small step (issue #23: first load ≤ 150 KB gzip). A signed-out visit goes to
@@ -77,12 +79,32 @@ export type AppPageData = { slug: import("../features/registry.ts").FeatureSlug 
  */
 export async function appPageLoader(args: LoaderFunctionArgs): Promise<AppPageData> {
   // The mobile app's hand-off parameters count as a possible sign-in: load the page for them too.
-  if (signedOutVisit(new URL(args.request.url).search, true)) return { slug: null };
+  const url = new URL(args.request.url);
+  if (signedOutVisit(url.search, true)) return { slug: null };
+  startAccountLoad(url);
   // The shell's chunk downloads beside the page's: the gate renders the shell only once this loader is
   // done, so loading it there would chain a third request after them (issue #23: no request chains).
   const [, page] = await Promise.all([loadShell(), import("./app-page.tsx")]);
   loadedAppPage = page.AppPage;
   return page.loadAppPage(args);
+}
+
+let firstLoad = true;
+/**
+ * On the app's first load, a stored session's account starts loading now, beside the chunks, rather than
+ * once the shell renders (a hand-off or a sign-up in progress leaves it to the account layer). Later
+ * navigations have the account already.
+ */
+function startAccountLoad(url: URL) {
+  if (!firstLoad) return;
+  firstLoad = false;
+  const session = readSession();
+  if (!session || session.userData?.temporary || resolveHandoff(url.search, true).kind !== "none") return;
+  startEarlyAccountLoad({
+    token: session.token,
+    targetAccountId: parseAppPath(url.pathname)?.account?.id ?? null,
+    viewingAs: readStoredViewingAs(),
+  });
 }
 
 /** Only a new path reloads the page: overlays and filters change the query alone. */

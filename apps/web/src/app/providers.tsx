@@ -2,7 +2,7 @@ import { MantineProvider } from "@mantine/core";
 import { useNotifications } from "@mantine/notifications";
 import { NavigationProgress } from "@mantine/nprogress";
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
-import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, useDeferredValue, useEffect, useState } from "react";
 import { useConfirmState } from "../components/confirm/confirm-store.ts";
 import { applyAppScripts, lookupHost } from "../lib/host-lookup.ts";
 import { type HostProfile, HostProfileContext, MAIN_HOST_PROFILE } from "../lib/host-profile.ts";
@@ -88,7 +88,8 @@ function HostProfileLookup({ children }: { children: ReactNode }) {
     gcTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
-  const profile = query.data ?? LOADING_HOST_PROFILE;
+  // Deferred: a new profile re-renders the whole app, in a transition React can slice.
+  const profile = useDeferredValue(query.data) ?? LOADING_HOST_PROFILE;
   useEffect(() => {
     if (profile.isMainHost || profile.loading) return;
     if (profile.name) document.title = profile.name;

@@ -15,7 +15,7 @@ import {
 import { listLogs } from "@switchboard/api";
 import { buildLogRequest, formatMetricValue } from "@switchboard/core";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useDeferredValue, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { useAccountKey, useAccountState } from "../../app/account-state.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
@@ -129,7 +129,8 @@ function Metrics() {
   const overlays = useOverlays();
   const params = new URLSearchParams(location.search);
   const dateFilter = params.get("dateFilter") ?? undefined;
-  const metrics = useDashboardMetrics(dateFilter);
+  // The cards render in a transition React can interrupt, not in one long task when the figures land.
+  const metrics = useDeferredValue(useDashboardMetrics(dateFilter));
   const [open, setOpen] = useState<MetricResult | null>(null);
   const setDateFilter = (value: string | null) => {
     const next = new URLSearchParams(location.search);
