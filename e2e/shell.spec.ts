@@ -84,12 +84,15 @@ test.describe("layout", () => {
     await expect(sidebar(page)).toBeVisible();
   });
 
-  test("the viewport disables user scaling", async ({ page }) => {
+  test("the viewport disables user scaling inside the native app, and lets a browser zoom", async ({
+    page,
+  }) => {
+    const viewport = page.locator('meta[name="viewport"]');
     await page.goto("/app");
-    await expect(page.locator('meta[name="viewport"]')).toHaveAttribute(
-      "content",
-      /maximum-scale=1, user-scalable=no/,
-    );
+    await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+    await expect(viewport).toHaveAttribute("content", "width=device-width, initial-scale=1");
+    await page.goto("/app?mobileApp=true&platform=android&appVersion=1.0.0");
+    await expect(viewport).toHaveAttribute("content", /maximum-scale=1, user-scalable=no/);
   });
 
   test("under 768 px the sidebar folds behind a burger", async ({ page }) => {

@@ -1,7 +1,7 @@
-import { createContext, type ReactNode, useContext, useMemo } from "react";
+import { createContext, type ReactNode, useContext, useEffect, useMemo } from "react";
 import { useLocation } from "react-router";
 import { isEmbedded } from "../lib/app-embed.ts";
-import { detectMobileApp, type MobileAppInfo, NO_MOBILE_APP } from "../lib/mobile-app.ts";
+import { detectMobileApp, type MobileAppInfo, NO_MOBILE_APP, viewportContent } from "../lib/mobile-app.ts";
 
 export type ShellEnvironment = {
   /** The app chrome is hidden: `appEmbed` in the query or a cross-origin frame (spec §2.2). */
@@ -30,6 +30,10 @@ export function EnvironmentProvider({ children }: { children: ReactNode }) {
     }),
     [search],
   );
+  const { isMobileApp } = value.mobileApp;
+  useEffect(() => {
+    document.querySelector('meta[name="viewport"]')?.setAttribute("content", viewportContent(isMobileApp));
+  }, [isMobileApp]);
   return <EnvironmentContext.Provider value={value}>{children}</EnvironmentContext.Provider>;
 }
 

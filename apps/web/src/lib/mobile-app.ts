@@ -73,3 +73,13 @@ export function detectMobileApp(
   }
   return merged;
 }
+
+/**
+ * The page's viewport (spec §2.2, "the viewport disables user scaling"): locked inside the native app, which
+ * gives its own gestures; in a browser people may zoom (WCAG 1.4.4), so the web page keeps scaling on.
+ */
+export function viewportContent(isMobileApp: boolean): string {
+  return isMobileApp
+    ? "width=device-width, initial-scale=1, maximum-scale=1, user-scalable=no"
+    : "width=device-width, initial-scale=1";
+}
