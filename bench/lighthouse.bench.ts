@@ -59,7 +59,7 @@ async function startChromium(): Promise<{ port: number; stop: () => Promise<void
     stop: async () => {
       child.kill("SIGTERM");
       await exited;
-      rmSync(userDataDir, { recursive: true, force: true });
+      rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
