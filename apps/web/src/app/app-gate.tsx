@@ -1,6 +1,7 @@
 import { lazy, Suspense } from "react";
 import { type LoaderFunctionArgs, Navigate, useLocation } from "react-router";
 import { FullPageLoader } from "../components/full-page-state.tsx";
+import { FEATURE_PAGES, featureForSegments } from "../features/feature-pages.ts";
 import { parseAppPath } from "../lib/account-path.ts";
 import { startEarlyAccountLoad } from "../lib/early-account-load.ts";
 import { resolveHandoff } from "../lib/handoff.ts";
@@ -82,6 +83,9 @@ export async function appPageLoader(args: LoaderFunctionArgs): Promise<AppPageDa
   const url = new URL(args.request.url);
   if (signedOutVisit(url.search, true)) return { slug: null };
   startAccountLoad(url);
+  // The area's chunk starts now too, not once app-page.tsx has loaded and looked the area up.
+  const slug = featureForSegments(parseAppPath(url.pathname)?.rest ?? []);
+  if (slug) FEATURE_PAGES[slug]().catch(() => {});
   // The shell's chunk downloads beside the page's: the gate renders the shell only once this loader is
   // done, so loading it there would chain a third request after them (issue #23: no request chains).
   const [, page] = await Promise.all([loadShell(), import("./app-page.tsx")]);

@@ -15,24 +15,9 @@ import IconSettings from "@tabler/icons-react/dist/esm/icons/IconSettings.mjs";
 import IconWallet from "@tabler/icons-react/dist/esm/icons/IconWallet.mjs";
 import type { ComponentType } from "react";
 import type { SegmentAccountType } from "../lib/account-path.ts";
+import { FEATURE_PAGES, type FeatureSlug } from "./feature-pages.ts";
 
-export const FEATURE_SLUGS = [
-  "dashboard",
-  "accounts",
-  "agents",
-  "inbox",
-  "contacts",
-  "logs",
-  "tasks",
-  "knowledge-base",
-  "numbers",
-  "developers",
-  "billing",
-  "wallet",
-  "settings",
-] as const;
-
-export type FeatureSlug = (typeof FEATURE_SLUGS)[number];
+export { FEATURE_SLUGS, type FeatureSlug, featureForSegments } from "./feature-pages.ts";
 
 export type FeatureDefinition = {
   slug: FeatureSlug;
@@ -58,45 +43,45 @@ export const FEATURES: readonly FeatureDefinition[] = [
     slug: "dashboard",
     label: "Dashboard",
     icon: IconLayoutDashboard,
-    load: async () => (await import("./dashboard/dashboard-page.tsx")).DashboardPage,
+    load: FEATURE_PAGES.dashboard,
   },
   {
     slug: "accounts",
     label: "Accounts",
     icon: IconBuildingCommunity,
-    load: async () => (await import("./accounts/accounts-page.tsx")).AccountsPage,
+    load: FEATURE_PAGES.accounts,
     accountTypes: ["partner", "reseller", "organization"],
   },
   {
     slug: "agents",
     label: "Agents",
     icon: IconRobot,
-    load: async () => (await import("./agents/agents-page.tsx")).AgentsPage,
+    load: FEATURE_PAGES.agents,
   },
   {
     slug: "inbox",
     label: "Inbox",
     icon: IconInbox,
-    load: async () => (await import("./inbox/inbox-page.tsx")).InboxPage,
+    load: FEATURE_PAGES.inbox,
   },
   {
     slug: "contacts",
     label: "Contacts",
     icon: IconAddressBook,
-    load: async () => (await import("./contacts/contacts-page.tsx")).ContactsPage,
+    load: FEATURE_PAGES.contacts,
     organizationData: "contacts",
   },
   {
     slug: "logs",
     label: "Calls",
     icon: IconPhoneCall,
-    load: async () => (await import("./logs/logs-page.tsx")).LogsPage,
+    load: FEATURE_PAGES.logs,
   },
   {
     slug: "tasks",
     label: "Tasks",
     icon: IconListCheck,
-    load: async () => (await import("./tasks/tasks-page.tsx")).TasksPage,
+    load: FEATURE_PAGES.tasks,
     permission: "canViewTasks",
     organizationData: "task lists",
   },
@@ -104,59 +89,44 @@ export const FEATURES: readonly FeatureDefinition[] = [
     slug: "knowledge-base",
     label: "Knowledge base",
     icon: IconBook,
-    load: async () => (await import("./knowledge-base/knowledge-base-page.tsx")).KnowledgeBasePage,
+    load: FEATURE_PAGES["knowledge-base"],
     organizationData: "knowledge bases",
   },
   {
     slug: "numbers",
     label: "Numbers",
     icon: IconDialpad,
-    load: async () => (await import("./numbers/numbers-page.tsx")).NumbersPage,
+    load: FEATURE_PAGES.numbers,
     organizationData: "phone numbers",
   },
   {
     slug: "developers",
     label: "Developers",
     icon: IconCode,
-    load: async () => (await import("./developers/developers-page.tsx")).DevelopersPage,
+    load: FEATURE_PAGES.developers,
     organizationData: "API keys, webhooks and SIP settings",
   },
   {
     slug: "billing",
     label: "Billing",
     icon: IconReceipt,
-    load: async () => (await import("./billing/billing-page.tsx")).BillingPage,
+    load: FEATURE_PAGES.billing,
     permission: "canViewBilling",
   },
   {
     slug: "wallet",
     label: "Wallet",
     icon: IconWallet,
-    load: async () => (await import("./wallet/wallet-page.tsx")).WalletPage,
+    load: FEATURE_PAGES.wallet,
     permission: "canViewBilling",
   },
   {
     slug: "settings",
     label: "Settings",
     icon: IconSettings,
-    load: async () => (await import("./settings/settings-page.tsx")).SettingsPage,
+    load: FEATURE_PAGES.settings,
   },
 ];
-
-/** The area an /app path shows: its first segment after the account pairs; `/app` itself is the dashboard. */
-export function featureForSegments(rest: readonly string[]): FeatureSlug | null {
-  const first = rest[0];
-  if (first === undefined) return "dashboard";
-  // The payment return pages (spec §2.2) belong to the wallet.
-  if (
-    first === "paymentSuccess" ||
-    first === "paymentCancel" ||
-    first === "stripePayoutConnectSuccess" ||
-    first === "stripePayoutConnectFailure"
-  )
-    return "wallet";
-  return (FEATURE_SLUGS as readonly string[]).includes(first) ? (first as FeatureSlug) : null;
-}
 
 /** What decides whether an area shows: the flags granted for the account in view and its type. */
 export type FeatureAccess = {
