@@ -17,7 +17,7 @@ import { defaultColumns, useLogScreenState } from "./log-screen-query.ts";
 import { LogSearch } from "./log-search.tsx";
 import { type Dialog, type Row, RowDialog } from "./row-dialog.tsx";
 
-const ROW_BATCH = 20;
+const FIRST_ROWS = 20;
 const NO_ROWS: Row[] = [];
 
 /** The conversation logs screen (spec §2.2): the account's calls with chosen columns, filters and export. */
@@ -57,8 +57,8 @@ export function LogsPage() {
   const data = useDeferredValue(logs.data);
   const pending = logs.isPending || (logs.data !== undefined && data === undefined);
   const rows: Row[] = logs.isError ? NO_ROWS : (data?.logs ?? NO_ROWS);
-  // What a screen shows first, the rest in batches after it has painted (up to 250 rows a page).
-  const shownRows = useRowsInBatches(rows, ROW_BATCH);
+  // What a screen shows first, the rest in one step after it has painted (up to 250 rows a page).
+  const shownRows = useRowsInBatches(rows, FIRST_ROWS);
   const hasMore = logs.isError ? false : (data?.pagination.hasMore ?? false);
   const total = logs.isError ? 0 : (data?.totalCount ?? 0);
   const types = useMemo(
