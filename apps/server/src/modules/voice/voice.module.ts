@@ -2,7 +2,9 @@ import type { AppContext } from "../../app-context.ts";
 import { ApiError } from "../../http/api-error.ts";
 import type { SttProvider } from "../../providers/stt/stt-provider.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
+import { energyVad } from "../../providers/vad/energy-vad.ts";
 import type { VadProvider } from "../../providers/vad/vad-provider.ts";
+import { vadWithFallback } from "../../providers/vad/vad-provider.ts";
 import { webrtcVad } from "../../providers/vad/webrtc-vad.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
@@ -44,7 +46,11 @@ export function createVoiceModule(
 ) {
   const db = context.database.db;
   const conversations = createConversationsRepository(db);
-  const vad = deps.providers?.vad ?? webrtcVad();
+  const vad =
+    deps.providers?.vad ??
+    vadWithFallback(webrtcVad(), energyVad(), (err) =>
+      context.log.error({ err }, "the WebRTC VAD could not start: calls use the energy detector"),
+    );
   const stt = deps.providers?.stt ?? sttFromConfig(context.config.speech.stt);
   const tts = deps.providers?.tts ?? ttsFromConfig(context.config.speech.tts);
   const missing = [stt.unavailable(), tts.unavailable()].filter(Boolean);

@@ -13,3 +13,31 @@ export type VadProvider = {
   readonly name: string;
   createStream(): Promise<VadStream>;
 };
+
+/**
+ * The first detector whose stream can be made: `primary`, else `fallback` (e.g. the WebRTC VAD's
+ * WebAssembly failed to load). A failure is reported once; later calls go straight to the fallback.
+ */
+export function vadWithFallback(
+  primary: VadProvider,
+  fallback: VadProvider,
+  onFallback: (error: unknown) => void = () => {},
+): VadProvider {
+  let failed = false;
+  return {
+    get name() {
+      return failed ? fallback.name : primary.name;
+    },
+    async createStream() {
+      if (!failed) {
+        try {
+          return await primary.createStream();
+        } catch (error) {
+          failed = true;
+          onFallback(error);
+        }
+      }
+      return fallback.createStream();
+    },
+  };
+}

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
 import { rms, toFrames } from "../../modules/voice/audio.ts";
 import { energyVad } from "./energy-vad.ts";
-import type { VadProvider } from "./vad-provider.ts";
+import { type VadProvider, vadWithFallback } from "./vad-provider.ts";
 import { webrtcVad } from "./webrtc-vad.ts";
 
 /** One suite every VAD passes: silence is not speech, a spoken question is, and where it is. */
@@ -47,5 +47,28 @@ describe.each(providers)("VAD $name", (provider) => {
     const b = frames.map((f) => streams[1]?.isSpeech(f));
     expect(a).toEqual(b);
     for (const stream of streams) stream.close();
+  });
+});
+
+describe("vadWithFallback", () => {
+  it("uses the fallback when the first detector cannot start, and says so once", async () => {
+    const broken: VadProvider = {
+      name: "broken",
+      createStream: () => Promise.reject(new Error("WebAssembly failed to load")),
+    };
+    const reports: unknown[] = [];
+    const vad = vadWithFallback(broken, energyVad(), (error) => reports.push(error));
+    const stream = await vad.createStream();
+    await vad.createStream();
+    expect(vad.name).toBe("energy");
+    expect(reports).toHaveLength(1);
+    const frames = toFrames(concat(silence(300), speech, silence(300)));
+    expect(frames.map((frame) => stream.isSpeech(frame)).some(Boolean)).toBe(true);
+  });
+
+  it("uses the first detector while it works", async () => {
+    const vad = vadWithFallback(webrtcVad(), energyVad());
+    (await vad.createStream()).close();
+    expect(vad.name).toBe("webrtc");
   });
 });
