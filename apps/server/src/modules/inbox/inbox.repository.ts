@@ -1,9 +1,9 @@
 // Over 400 lines on purpose: the inbox's one repository (rooms, participants, messages, reads, reactions,
-// blocks, carrier records). Its list and unread queries share the scope conditions and the prepared list
+// blocks, carrier records). Its list and unread queries share the scope conditions and the list
 // statement; splitting it would spread them over files that all need them. Split by table group when a
 // new concern (drafts, assignments) arrives.
 import { and, desc, eq, gt, inArray, isNotNull, lte, ne, or, type SQL, sql } from "drizzle-orm";
-import { type Database, executePrepared } from "../../db/client.ts";
+import { type Database, executeRows } from "../../db/client.ts";
 import {
   accounts,
   blockedAddresses,
@@ -114,8 +114,8 @@ export function createInboxRepository(db: Database) {
   }
 
   /**
-   * The page of rooms and their total, in one statement (one round trip, a prepared statement on
-   * PostgreSQL). The total is summed from room_counts (a few rows per agent); with the unread filter, which
+   * The page of rooms and their total, in one statement (one round trip, planned on each call: see
+   * executeRows). The total is summed from room_counts (a few rows per agent); with the unread filter, which
    * depends on the caller's read marks, it is counted along rooms_inbox_count_idx joined to
    * room_reads_org_user_read_idx (index-only scans); the page is read
    * along rooms_inbox_idx (org, folder, newest first), and contact, agent and the caller's unread count are
@@ -133,9 +133,8 @@ export function createInboxRepository(db: Database) {
     const unreadWhere = filter.unread
       ? sql` and (coalesce(rr.marked_unread, false) or coalesce(r.last_inbound_message_id, 0) > coalesce(rr.last_read_message_id, 0))`
       : sql``;
-    const result = await executePrepared<RawListed & RawRoom & { total: number }>(
+    const result = await executeRows<RawListed & RawRoom & { total: number }>(
       db,
-      "inbox_list",
       sql`
         select t.total, p.*, a.details as agent_details, a.username as agent_username,
           a.switchboard_phone_number as agent_number, c.id as contact_id, c.display_name as contact_name,

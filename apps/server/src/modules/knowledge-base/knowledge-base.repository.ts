@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { type Database, executePrepared } from "../../db/client.ts";
+import { type Database, executeRows } from "../../db/client.ts";
 import { kbChunks, kbDocuments, knowledgeBases } from "../../db/schema/index.ts";
 import type { Chunk } from "./extract.ts";
 
@@ -221,9 +221,8 @@ export function createKnowledgeBaseRepository(db: Database) {
      * passages hold each, and the organisation's passage count and mean passage length (in lexemes).
      */
     async queryTerms(orgId: number, query: string): Promise<QueryTerms> {
-      const rows = await executePrepared<{ lexeme: string; chunks: number; lexemes: number | string }>(
+      const rows = await executeRows<{ lexeme: string; chunks: number; lexemes: number | string }>(
         db,
-        "kb_terms",
         sql`
           select t.lexeme, coalesce(l.chunks, 0) as chunks, coalesce(l.lexemes, 0) as lexemes
           from (select '' as lexeme union all
@@ -251,14 +250,13 @@ export function createKnowledgeBaseRepository(db: Database) {
       threshold: number,
     ): Promise<{ word: string; lexeme: string; chunks: number; similarity: number }[]> {
       if (words.length === 0) return [];
-      const rows = await executePrepared<{
+      const rows = await executeRows<{
         word: string;
         lexeme: string;
         chunks: number;
         similarity: number;
       }>(
         db,
-        "kb_similar",
         sql`
           select w.word, l.lexeme, l.chunks, l.similarity
           from (values ${sql.join(
