@@ -82,9 +82,10 @@ export async function appPageLoader(args: LoaderFunctionArgs): Promise<AppPageDa
   // The mobile app's hand-off parameters count as a possible sign-in: load the page for them too.
   const url = new URL(args.request.url);
   if (signedOutVisit(url.search, true)) return { slug: null };
-  startAccountLoad(url);
+  const appPath = parseAppPath(url.pathname);
+  startAccountLoad(url, appPath?.account?.id ?? null);
   // The area's chunk starts now too, not once app-page.tsx has loaded and looked the area up.
-  const slug = featureForSegments(parseAppPath(url.pathname)?.rest ?? []);
+  const slug = featureForSegments(appPath?.rest ?? []);
   if (slug) FEATURE_PAGES[slug]().catch(() => {});
   // The shell's chunk downloads beside the page's: the gate renders the shell only once this loader is
   // done, so loading it there would chain a third request after them (issue #23: no request chains).
@@ -99,14 +100,14 @@ let firstLoad = true;
  * once the shell renders (a hand-off or a sign-up in progress leaves it to the account layer). Later
  * navigations have the account already.
  */
-function startAccountLoad(url: URL) {
+function startAccountLoad(url: URL, targetAccountId: number | null) {
   if (!firstLoad) return;
   firstLoad = false;
   const session = readSession();
   if (!session || session.userData?.temporary || resolveHandoff(url.search, true).kind !== "none") return;
   startEarlyAccountLoad({
     token: session.token,
-    targetAccountId: parseAppPath(url.pathname)?.account?.id ?? null,
+    targetAccountId,
     viewingAs: readStoredViewingAs(),
   });
 }

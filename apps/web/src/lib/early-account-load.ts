@@ -1,5 +1,4 @@
-import type { AccountView } from "./shell-api.ts";
-import { fetchAccountView } from "./shell-api.ts";
+import { type AccountView, fetchAccountView } from "./shell-api.ts";
 
 /**
  * The account load of a signed-in visit, started by the /app route's loader while the shell's and the
@@ -25,7 +24,7 @@ export function startEarlyAccountLoad(input: AccountLoadInput, now = Date.now())
   const key = keyOf(input);
   if (early && early.key === key && now - early.startedAt < MAX_AGE_MS) return;
   const promise = fetchAccountView(input);
-  // Nobody may take it: a failure is the account layer's to report, on its own fetch.
+  // Unhandled until the account layer takes it (it reports a failure as its own), or if it never does.
   promise.catch(() => {});
   early = { key, startedAt: now, promise };
 }

@@ -48,8 +48,6 @@ export type ListFilter = RoomScope & {
   pageSize: number;
 };
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
-
 type RawListed = {
   id: string;
   last_read: number;
@@ -186,8 +184,9 @@ export function createInboxRepository(db: Database) {
   async function listedRoom(roomId: string, userId: number): Promise<ListedRoom | null> {
     const room = await findRoom(roomId);
     if (!room) return null;
-    const [row] = rowsOf<RawListed>(
-      await db.execute(sql`
+    const [row] = await executeRows<RawListed>(
+      db,
+      sql`
         select a.details as agent_details, a.username as agent_username, a.switchboard_phone_number as agent_number,
           coalesce(rr.last_read_message_id, 0) as last_read, coalesce(rr.marked_unread, false) as marked_unread,
           (select ca.contact_id from contact_addresses ca
@@ -200,7 +199,7 @@ export function createInboxRepository(db: Database) {
         from rooms r
         join accounts a on a.id = r.agent_account_id
         left join room_reads rr on rr.room_id = r.id and rr.user_id = ${userId}
-        where r.id = ${roomId}`),
+        where r.id = ${roomId}`,
     );
     if (!row) return null;
     let contactName: string | null = null;

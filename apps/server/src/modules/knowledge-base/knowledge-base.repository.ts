@@ -316,9 +316,10 @@ export function createKnowledgeBaseRepository(db: Database) {
             )}) v(q, idf)`
           : sql`select null::tsquery as q, 0::float8 as idf where false`;
       const mean = Math.max(1, scoring.meanLength);
-      // Not a named prepared statement: the best plan depends on how common the words are (a generic plan
-      // would walk a whole organisation's passages for a rare word), so each query is planned with its own.
-      const result = await db.execute(
+      // Planned with its own words (as every executeRows statement is): the best plan depends on how common
+      // they are; a generic plan would walk a whole organisation's passages for a rare word.
+      return executeRows<PassageRow>(
+        db,
         sql`
           with terms as materialized (${terms}),
           candidates as (${sql.join(parts, sql` union `)})
@@ -334,7 +335,6 @@ export function createKnowledgeBaseRepository(db: Database) {
           order by score desc, length(c.tsv), c.id
           limit ${limit}`,
       );
-      return (result as unknown as { rows: PassageRow[] }).rows;
     },
 
     /** Embeddings of the passages of some knowledge bases (for the vector half of hybrid search). */
