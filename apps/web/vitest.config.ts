@@ -1,16 +1,17 @@
-import { defineProject, mergeConfig } from "vitest/config";
+import { type ConfigEnv, defineProject, mergeConfig } from "vitest/config";
 import viteConfig from "./vite.config.ts";
 
-export default mergeConfig(
-  viteConfig,
-  defineProject({
-    test: {
-      name: "web",
-      environment: "jsdom",
-      include: ["src/**/*.test.{ts,tsx}"],
-      setupFiles: ["src/test/setup.ts"],
-      // Route tests import the lazy shell and a product area on first render: slow on a busy machine.
-      testTimeout: 15_000,
-    },
-  }),
-);
+export default async (env: ConfigEnv) =>
+  mergeConfig(
+    await viteConfig(env),
+    defineProject({
+      test: {
+        name: "web",
+        environment: "jsdom",
+        include: ["src/**/*.test.{ts,tsx}"],
+        setupFiles: ["src/test/setup.ts"],
+        // Route tests import the lazy shell and a product area on first render: slow on a busy machine.
+        testTimeout: 15_000,
+      },
+    }),
+  );
