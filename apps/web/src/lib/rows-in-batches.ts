@@ -1,18 +1,44 @@
-import { startTransition, useEffect, useState } from "react";
+import { startTransition, useCallback, useEffect, useState } from "react";
+
+/** How far below the screen the end of the shown rows may be before more are drawn. */
+const AHEAD = "600px";
 
 /**
- * The first `first` items of a list at once, then the rest in one step after that has painted. A long
- * table shows what the screen holds at once; the rest follows as a transition (issue #23: total blocking
- * time). One step, not many: each step lays out and paints the whole table again, so at a page of 100 rows
- * five steps of 20 blocked the page longer than one of 80. A new list starts again from its first rows.
+ * A long list drawn as it is reached (issue #23: total blocking time): the first `step` items at once, then
+ * `step` more each time the end of what is shown comes within 600 px of the screen. Every step lays out and
+ * paints the whole table again, so rows nobody has scrolled to are not drawn while the page loads. Attach
+ * `endRef` to an element right after the list. A new list starts again from its first rows. Where the
+ * browser cannot observe intersections the rest follows in one step after the first has painted.
  */
-export function useRowsInBatches<T>(items: readonly T[], first: number): readonly T[] {
-  const [state, setState] = useState({ items, whole: false });
-  const whole = state.items === items && state.whole;
+export function useRowsInBatches<T>(
+  items: readonly T[],
+  step: number,
+): { rows: readonly T[]; endRef: (node: Element | null) => void } {
+  const [state, setState] = useState({ items, count: step });
+  const count = state.items === items ? state.count : step;
+  const [end, setEnd] = useState<Element | null>(null);
+  const more = count < items.length;
   useEffect(() => {
-    if (whole || items.length <= first) return;
-    const timer = setTimeout(() => startTransition(() => setState({ items, whole: true })));
-    return () => clearTimeout(timer);
-  }, [items, whole, first]);
-  return whole || items.length <= first ? items : items.slice(0, first);
+    if (!more) return;
+    const grow = () => startTransition(() => setState({ items, count: count + step }));
+    if (typeof IntersectionObserver === "undefined") {
+      const timer = setTimeout(() => startTransition(() => setState({ items, count: items.length })));
+      return () => clearTimeout(timer);
+    }
+    if (!end) return;
+    // A new observer each step: its first report says whether the end is still near (a tall screen).
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          observer.disconnect();
+          grow();
+        }
+      },
+      { rootMargin: `0px 0px ${AHEAD} 0px` },
+    );
+    observer.observe(end);
+    return () => observer.disconnect();
+  }, [items, count, step, more, end]);
+  const endRef = useCallback((node: Element | null) => setEnd(node), []);
+  return { rows: more ? items.slice(0, count) : items, endRef };
 }

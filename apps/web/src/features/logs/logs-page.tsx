@@ -57,8 +57,8 @@ export function LogsPage() {
   const data = useDeferredValue(logs.data);
   const pending = logs.isPending || (logs.data !== undefined && data === undefined);
   const rows: Row[] = logs.isError ? NO_ROWS : (data?.logs ?? NO_ROWS);
-  // What a screen shows first, the rest in one step after it has painted (up to 250 rows a page).
-  const shownRows = useRowsInBatches(rows, FIRST_ROWS);
+  // What a screen shows first, the rest as the user scrolls to it (up to 250 rows a page).
+  const { rows: shownRows, endRef } = useRowsInBatches(rows, FIRST_ROWS);
   const hasMore = logs.isError ? false : (data?.pagination.hasMore ?? false);
   const total = logs.isError ? 0 : (data?.totalCount ?? 0);
   const types = useMemo(
@@ -171,6 +171,7 @@ export function LogsPage() {
               ))}
             </Table.Tbody>
           </Table>
+          <div ref={endRef} />
         </div>
       ) : null}
       {/* Shown with the rows, not under the loading state: the table would push it down (layout shift). */}
