@@ -9,7 +9,8 @@
 // LIGHTHOUSE_PRESET=desktop uses its desktop settings instead.
 // Targets: performance >= 95, accessibility 100. BENCH_SIZE=smoke: the signed-out pages only.
 // LIGHTHOUSE_PAGES=calls,inbox scores only those pages.
-// LIGHTHOUSE_REPORT_DIR=<dir> also writes each page's full Lighthouse report there as <page>.json.
+// LIGHTHOUSE_REPORT_DIR=<dir> also writes each page's full Lighthouse report there as <page>.json, and
+// the trace it measured as <page>.trace.json.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -119,6 +120,8 @@ try {
     if (REPORT_DIR) {
       mkdirSync(REPORT_DIR, { recursive: true });
       writeFileSync(path.join(REPORT_DIR, `${page.name}.json`), JSON.stringify(runner.lhr));
+      // The trace Lighthouse measured (chrome://tracing or DevTools' Performance panel open it).
+      writeFileSync(path.join(REPORT_DIR, `${page.name}.trace.json`), JSON.stringify(runner.artifacts.Trace));
     }
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     const failed = Object.values(audits)
