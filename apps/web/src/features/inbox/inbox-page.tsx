@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Box,
-  Button,
-  Card,
-  Group,
-  SegmentedControl,
-  Stack,
-  Switch,
-  Title,
-} from "@mantine/core";
+import { Alert, Badge, Box, Button, Card, Group, Stack, Switch, Title } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { INBOX_MESSAGES, type InboxFolder } from "@switchboard/api";
 import IconArrowLeft from "@tabler/icons-react/dist/esm/icons/IconArrowLeft.mjs";
@@ -172,19 +161,26 @@ function Inbox() {
         }}
       >
         <Stack gap="sm" display={twoPanes || !paneOpen ? undefined : "none"}>
-          <SegmentedControl
-            fullWidth
-            value={query.folder}
-            onChange={(value) => void switchFolder(value)}
-            data={[
-              {
-                value: "priority",
-                label: `Priority${priority.data?.total ? ` (${priority.data.total})` : ""}`,
-              },
-              { value: "agent", label: `Junk${junk.data?.total ? ` (${junk.data.total})` : ""}` },
-            ]}
-            aria-label="Inbox tab"
-          />
+          {/* Two toggle buttons, not a SegmentedControl: its sliding indicator measured the page's
+              layout while the inbox was first committed, one long task on a phone (issue #23). */}
+          <Button.Group aria-label="Inbox tab">
+            {(
+              [
+                ["priority", "Priority", priority.data?.total],
+                ["agent", "Junk", junk.data?.total],
+              ] as const
+            ).map(([folder, label, total]) => (
+              <Button
+                key={folder}
+                fullWidth
+                variant={query.folder === folder ? "filled" : "default"}
+                aria-pressed={query.folder === folder}
+                onClick={() => void switchFolder(folder)}
+              >
+                {`${label}${total ? ` (${total})` : ""}`}
+              </Button>
+            ))}
+          </Button.Group>
           <Switch
             label="Unread only"
             checked={unreadOnly}
