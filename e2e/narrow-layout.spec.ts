@@ -26,8 +26,12 @@ const heading = (page: Page) =>
 const dialog = (name: string | RegExp) => (page: Page) =>
   expect(page.getByRole("dialog", { name })).toBeVisible({ timeout: 10_000 });
 
-/** The product areas the sidebar offers the person, as paths. */
+/** The product areas the sidebar offers the person, as paths (it is folded at this width: opened first). */
 async function areaPaths(page: Page): Promise<string[]> {
+  await page.getByRole("button", { name: "Open navigation" }).click();
+  await expect(
+    page.getByRole("navigation", { name: "Product areas" }).getByRole("link").first(),
+  ).toBeVisible();
   const hrefs = await page
     .getByRole("navigation", { name: "Product areas" })
     .locator("a[href]")

@@ -191,10 +191,14 @@ describe("the account layer", () => {
 });
 
 describe("permission-gated menu", () => {
-  const names = () =>
-    within(screen.getByRole("navigation", { name: "Product areas" }))
+  // The test's viewport is a phone's: the sidebar's links are drawn once it is opened.
+  const names = () => {
+    const burger = screen.getByRole("button", { name: "Open navigation" });
+    if (burger.getAttribute("aria-expanded") !== "true") fireEvent.click(burger);
+    return within(screen.getByRole("navigation", { name: "Product areas" }))
       .getAllByRole("link")
       .map((link) => link.textContent);
+  };
 
   it("an organisation admin sees no billing items", async () => {
     signInAs(

@@ -1,4 +1,4 @@
-import { screen, within } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { fakeAccount, fakeAccountView, signInAs } from "../test/accounts.ts";
 import { routes } from "../test/app-routes.ts";
@@ -20,7 +20,10 @@ describe("the /app shell", () => {
     expect(screen.getByTestId("account-type").textContent).toBe("Organization");
     expect(screen.getByRole("button", { name: "Help" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Dark theme" })).toBeTruthy();
+    // The test's viewport is a phone's: the folded sidebar draws its links when it first opens.
     const nav = screen.getByRole("navigation", { name: "Product areas" });
+    expect(within(nav).queryAllByRole("link")).toHaveLength(0);
+    fireEvent.click(screen.getByRole("button", { name: "Open navigation" }));
     const links = within(nav).getAllByRole("link");
     expect(links.map((link) => link.textContent)).toEqual([
       "Dashboard",
@@ -43,6 +46,7 @@ describe("the /app shell", () => {
   it("keeps the account segment in the sidebar links", async () => {
     renderAt("/app/org/42/inbox", null, { routes });
     expect(await screen.findByRole("heading", { name: "Inbox", level: 1 })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Open navigation" }));
     const nav = screen.getByRole("navigation", { name: "Product areas" });
     expect(within(nav).getByRole("link", { name: "Settings" }).getAttribute("href")).toBe(
       "/app/org/42/settings",

@@ -1,5 +1,6 @@
 import {
   AppShell,
+  Box,
   Burger,
   Center,
   Divider,
@@ -7,12 +8,11 @@ import {
   Image,
   Loader,
   NavLink,
-  ScrollArea,
   Text,
   UnstyledButton,
 } from "@mantine/core";
 import { useDisclosure, useMediaQuery } from "@mantine/hooks";
-import { useEffect } from "react";
+import { useDeferredValue, useEffect, useState } from "react";
 import { Link, Outlet, useLocation } from "react-router";
 import { HelpButton } from "../components/help-button.tsx";
 import { ThemeToggle } from "../components/theme-toggle.tsx";
@@ -40,7 +40,8 @@ function Navigation({ minimised, onNavigate }: { minimised: boolean; onNavigate:
     ? visibleFeatures({ permissions: state.view.permissions, accountType: state.view.account.accountType })
     : [];
   return (
-    <ScrollArea type="never">
+    // A plain scrolling box: Mantine's ScrollArea measured itself on every render.
+    <Box style={{ flex: 1, minHeight: 0, overflowY: "auto", scrollbarWidth: "thin" }}>
       {features.map(({ slug, label, icon: Icon }) => {
         const active = current === slug;
         return (
@@ -61,7 +62,7 @@ function Navigation({ minimised, onNavigate }: { minimised: boolean; onNavigate:
           />
         );
       })}
-    </ScrollArea>
+    </Box>
   );
 }
 
@@ -85,13 +86,21 @@ export function AppLayout() {
     nav.close();
   }, [pathname]);
 
+  // On a phone the sidebar is folded away: its links are drawn when it first opens.
+  const sidebarShown = useMediaQuery(minWidthQuery("sm"), false, { getInitialValueInEffect: false });
+  const [navDrawn, setNavDrawn] = useState(false);
+  if (navOpened && !navDrawn) setNavDrawn(true);
+  // The shell commits first and the page in the next step: two shorter tasks instead of one long one
+  // while a signed-in page loads (issue #23: total blocking time).
+  const pageStep = useDeferredValue(true, false);
+
   const main = switching ? (
     <Center py="xl">
       <Loader size="sm" role="status" aria-label="Loading the account" />
     </Center>
-  ) : (
+  ) : pageStep ? (
     <Outlet />
-  );
+  ) : null;
 
   if (embedded) {
     return (
@@ -146,7 +155,7 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Product areas" data-minimised={minimised || undefined}>
-        <Navigation minimised={minimised} onNavigate={nav.close} />
+        {sidebarShown || navDrawn ? <Navigation minimised={minimised} onNavigate={nav.close} /> : null}
       </AppShell.Navbar>
       <AppShell.Main>{main}</AppShell.Main>
       <OverlayHost />
