@@ -17,7 +17,8 @@ import { defaultColumns, useLogScreenState } from "./log-screen-query.ts";
 import { LogSearch } from "./log-search.tsx";
 import { type Dialog, type Row, RowDialog } from "./row-dialog.tsx";
 
-const FIRST_ROWS = 20;
+// About what a screen holds; more follow as the end of the table nears it.
+const FIRST_ROWS = 12;
 const NO_ROWS: Row[] = [];
 
 /** The conversation logs screen (spec §2.2): the account's calls with chosen columns, filters and export. */
