@@ -8,7 +8,7 @@ export default async (env: ConfigEnv) =>
       test: {
         name: "web",
         environment: "jsdom",
-        include: ["src/**/*.test.{ts,tsx}"],
+        include: ["src/**/*.test.{ts,tsx}", "build/**/*.test.ts"],
         setupFiles: ["src/test/setup.ts"],
         // Route tests import the lazy shell and a product area on first render: slow on a busy machine.
         testTimeout: 15_000,

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { parseAst } from "rolldown/parseAst";
 import type { Plugin } from "vite";
 
@@ -16,6 +18,21 @@ function walk(node: unknown, visit: (node: Node) => void): void {
   if (!node || typeof node !== "object" || typeof (node as Node).type !== "string") return;
   visit(node as Node);
   for (const value of Object.values(node)) if (value && typeof value === "object") walk(value, visit);
+}
+
+const LAZY_MODULE = "\0switchboard:lazy-schema";
+const LAZY_FILE = path.join(import.meta.dirname, "lazy-schema.js");
+
+/** The identifier a call chain starts from: \`z\` for \`z.string().min(1)\`. */
+function chainRoot(node: Node | null | undefined): string | undefined {
+  let current = node as (Node & { callee?: Node; object?: Node; name?: string }) | undefined;
+  while (current) {
+    if (current.type === "Identifier") return current.name;
+    if (current.type === "CallExpression") current = current.callee as typeof current;
+    else if (current.type === "MemberExpression") current = current.object as typeof current;
+    else return undefined;
+  }
+  return undefined;
 }
 
 /** Where a property ends with the comma after it, so that removing it leaves a valid object. */
@@ -47,21 +64,40 @@ export function clientRouteSchemas(): Plugin {
   return {
     name: "switchboard:client-route-schemas",
     apply: "build",
+    resolveId: (id) => (id === LAZY_MODULE ? id : null),
+    load: (id) => (id === LAZY_MODULE ? readFileSync(LAZY_FILE, "utf8") : null),
     transform(code, id) {
       if (!API_FILE.test(id) || id.endsWith(".test.ts")) return null;
       const edits: { start: number; end: number; text: string }[] = [];
       const program = parseAst(code, { lang: "js" });
+      let lazy = false;
       for (const statement of program.body as unknown as Node[]) {
         const declaration = (
           statement.type === "ExportNamedDeclaration" ? statement.declaration : statement
         ) as (Node & { declarations?: { init: Node | null }[] }) | null;
         if (declaration?.type !== "VariableDeclaration") continue;
-        for (const { init } of declaration.declarations ?? [])
-          if (init?.type === "CallExpression") {
-            edits.push({ start: init.start, end: init.start, text: "/* @__PURE__ */ (() => (" });
-            edits.push({ start: init.end, end: init.end, text: "))()" });
-          }
+        for (const { init } of declaration.declarations ?? []) {
+          if (init?.type !== "CallExpression" && init?.type !== "MemberExpression") continue;
+          const root = chainRoot(init);
+          // A schema (a chain from z or from another schema) is built on first use; any other call
+          // now, marked pure so that it drops out when unused.
+          const schema = root === "z" || (root !== undefined && /Schema$/.test(root));
+          if (!schema && init.type !== "CallExpression") continue;
+          edits.push({
+            start: init.start,
+            end: init.start,
+            text: schema ? "/* @__PURE__ */ __lazySchema(() => (" : "/* @__PURE__ */ (() => (",
+          });
+          edits.push({ start: init.end, end: init.end, text: schema ? "))" : "))()" });
+          if (schema) lazy = true;
+        }
       }
+      if (lazy)
+        edits.push({
+          start: 0,
+          end: 0,
+          text: `import { lazySchema as __lazySchema } from "${LAZY_MODULE}";\n`,
+        });
       if (!ROUTE_FILE.test(id)) return edits.length ? { code: applyEdits(code, edits), map: null } : null;
       walk(program, (node) => {
         const callee = node.callee as Node & { name?: string };
