@@ -1,12 +1,30 @@
-import { Button, Center, Drawer, Loader, Modal, Stack, Text } from "@mantine/core";
-import { DIALOG_TRANSITION_MS } from "@switchboard/core";
-import { type ReactNode, Suspense, useState } from "react";
+import { Alert, Button } from "@mantine/core";
+import { lazy, Suspense, useState } from "react";
 import { ErrorBoundary } from "../components/error-boundary.tsx";
+import type { Rendered } from "./overlay-frame.tsx";
 import type { OverlayName } from "./overlay-names.ts";
-import { getOverlayDefinition, humaniseOverlayName } from "./registry.ts";
 import { type OpenOverlay, useOverlays } from "./use-overlays.tsx";
 
-type Rendered = OpenOverlay & { opened: boolean };
+// The dialogs' code (modal, drawer, focus trap, scroll lock) is not needed until one opens: a signed-in
+// page loads without it (issue #23).
+const LazyOverlayFrame = lazy(async () => ({ default: (await import("./overlay-frame.tsx")).OverlayFrame }));
+
+/** What shows when the dialogs' code could not be loaded (a dropped connection). */
+function FrameLoadError({ retry }: { retry: () => void }) {
+  return (
+    <Alert
+      role="alert"
+      color="red"
+      title="This screen could not be loaded"
+      style={{ position: "fixed", insetInline: 16, bottom: 16, zIndex: 300 }}
+    >
+      Check your connection and try again.{" "}
+      <Button size="compact-sm" variant="white" color="red" onClick={retry}>
+        Try again
+      </Button>
+    </Alert>
+  );
+}
 
 /** Keeps a just-closed overlay mounted (closed) until its exit transition ends. */
 function useRenderedOverlays(open: OpenOverlay[]): [Rendered[], (name: OverlayName) => void] {
@@ -39,85 +57,19 @@ function useRenderedOverlays(open: OpenOverlay[]): [Rendered[], (name: OverlayNa
   return [rendered, forget];
 }
 
-function OverlayLoading() {
-  return (
-    <Center py="xl">
-      {/* A span may not carry a label of its own: the status role names what is happening. */}
-      <Loader size="sm" role="status" aria-label="Loading" />
-    </Center>
-  );
-}
-
-function OverlayLoadError({ retry }: { retry: () => void }) {
-  return (
-    <Stack gap="sm">
-      <Text>This screen could not be loaded. Check your connection and try again.</Text>
-      <Button variant="light" onClick={retry} w="fit-content">
-        Try again
-      </Button>
-    </Stack>
-  );
-}
-
-function NotBuiltOverlay({ title }: { title: string }) {
-  return <Text>The “{title}” screen is not built yet.</Text>;
-}
-
-function OverlayFrame({
-  overlay,
-  onClose,
-  onExited,
-}: {
-  overlay: Rendered;
-  onClose: () => void;
-  onExited: () => void;
-}) {
-  const definition = getOverlayDefinition(overlay.name);
-  const title = definition?.title ?? humaniseOverlayName(overlay.name);
-  let content: ReactNode = <NotBuiltOverlay title={title} />;
-  if (definition) {
-    const Content = definition.component;
-    content = (
-      <ErrorBoundary fallback={(_error, reset) => <OverlayLoadError retry={reset} />}>
-        <Suspense fallback={<OverlayLoading />}>
-          <Content name={overlay.name} value={overlay.value} close={onClose} />
-        </Suspense>
-      </ErrorBoundary>
-    );
-  }
-  const shared = {
-    opened: overlay.opened,
-    onClose,
-    onExitTransitionEnd: onExited,
-    title,
-    closeButtonProps: { "aria-label": "Close" },
-    transitionProps: { duration: DIALOG_TRANSITION_MS },
-    "data-overlay": overlay.name,
-  };
-  if (definition?.presentation === "drawer") {
-    return (
-      <Drawer position="right" size={definition.size ?? "md"} {...shared}>
-        {content}
-      </Drawer>
-    );
-  }
-  return (
-    <Modal centered size={definition?.size ?? "md"} {...shared}>
-      {content}
-    </Modal>
-  );
-}
-
 /** Renders every open overlay of the current scope over the page (spec §2.1). */
 export function OverlayHost() {
   const overlays = useOverlays();
   const [rendered, forget] = useRenderedOverlays(overlays.openOverlays);
   return rendered.map((overlay) => (
-    <OverlayFrame
-      key={overlay.name}
-      overlay={overlay}
-      onClose={() => overlays.close(overlay.name)}
-      onExited={() => forget(overlay.name)}
-    />
+    <ErrorBoundary key={overlay.name} fallback={(_error, reset) => <FrameLoadError retry={reset} />}>
+      <Suspense fallback={null}>
+        <LazyOverlayFrame
+          overlay={overlay}
+          onClose={() => overlays.close(overlay.name)}
+          onExited={() => forget(overlay.name)}
+        />
+      </Suspense>
+    </ErrorBoundary>
   ));
 }
