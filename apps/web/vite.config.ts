@@ -28,10 +28,6 @@ export default defineConfig(async ({ command }) => ({
     emptyOutDir: true,
     sourcemap: true,
     rolldownOptions: {
-      // The API package's route table builds zod schemas at the top of its modules: marked pure, the ones
-      // the web app never reads (most answers' schemas, routes it never calls) are left out of the bundle
-      // instead of being built on every page load (issue #23: total blocking time).
-      treeshake: { manualPureFunctions: ["z", "defineRoute"] },
       output: {
         codeSplitting: {
           groups: command === "build" ? await signedInChunks() : undefined,

@@ -57,8 +57,9 @@ function applyEdits(code: string, edits: { start: number; end: number; text: str
  * schemas, most of a signed-in page's script time on a phone. The browser only sends calls; it reads a
  * route's method, path and auth, and a few forms check their input against its body schema. So here a
  * route's query, params and response schemas are left out, and its body schema is built on first use.
- * And the package's top-level schemas and routes are marked pure, so the ones the app does not use drop out
- * of the bundle (the bundler cannot tell that building a zod schema has no side effects).
+ * The package's other top-level schemas become proxies built when first read (lazy-schema.js); its other
+ * top-level calls (routes among them) stay eager. All are marked pure, so the ones the app does not use
+ * drop out of the bundle: the bundler cannot tell that building a zod schema has no side effects.
  */
 export function clientRouteSchemas(): Plugin {
   return {

@@ -11,16 +11,12 @@ const PAGE = /[\\/]src[\\/]features[\\/][\w-]+[\\/][\w-]+-page\.tsx$/;
 const FIRST_PASS = "SWITCHBOARD_WEB_FIRST_PASS";
 
 /**
- * The modules of the first load (the entry chunk and the chunks it imports statically) and of a
- * signed-in visit (the shell's and the page frame's chunks and what they import), from a build with the
- * bundler's own chunks. The module graph alone cannot tell: a library's index imports every component,
+ * The modules a signed-in visit loads beyond the first load (the shell's and the page frame's chunks and
+ * what they import), and those two or more pages load beyond both, from a build with the bundler's own
+ * chunks. The module graph alone cannot tell: a library's index imports every component,
  * and tree-shaking keeps only the ones a chunk uses.
  */
-async function loadedModules(): Promise<{
-  firstLoad: Set<string>;
-  signedIn: Set<string>;
-  pages: Set<string>;
-}> {
+async function loadedModules(): Promise<{ signedIn: Set<string>; pages: Set<string> }> {
   process.env[FIRST_PASS] = "1";
   try {
     const result = (await build({
@@ -55,7 +51,7 @@ async function loadedModules(): Promise<{
       for (const id of loadedWith([page]))
         if (!firstLoad.has(id) && !signedIn.has(id)) pageCount.set(id, (pageCount.get(id) ?? 0) + 1);
     const pages = new Set([...pageCount].filter(([, count]) => count >= 2).map(([id]) => id));
-    return { firstLoad, signedIn, pages };
+    return { signedIn, pages };
   } finally {
     delete process.env[FIRST_PASS];
   }
@@ -66,7 +62,7 @@ async function loadedModules(): Promise<{
  * every set of pages that shares a module: a signed-in page then loads about 60 small files, six at a
  * time over HTTP/1.1, each a round trip on a phone network. These groups leave the first load (the
  * sign-in page) as the bundler makes it and gather the rest into two chunks: what every signed-in visit
- * loads (the shell and the page frame), and the shared code that pages and overlays import.
+ * loads (the shell and the page frame), and the code two or more pages share.
  * Undefined in the first pass.
  */
 export async function signedInChunks(): Promise<CodeSplittingGroup[] | undefined> {

@@ -1,4 +1,4 @@
-import { startTransition, useCallback, useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from "react";
 
 /** How far below the screen the end of the shown rows may be before more are drawn. */
 const AHEAD = "600px";
@@ -39,6 +39,5 @@ export function useRowsInBatches<T>(
     observer.observe(end);
     return () => observer.disconnect();
   }, [items, count, step, more, end]);
-  const endRef = useCallback((node: Element | null) => setEnd(node), []);
-  return { rows: more ? items.slice(0, count) : items, endRef };
+  return { rows: more ? items.slice(0, count) : items, endRef: setEnd };
 }
