@@ -89,3 +89,24 @@ test("the owner publishes a page with a link; a visitor clicks it and chats with
     await visitorContext.close();
   }
 });
+
+test("until its script runs, the public page offers no chat form to send", async ({ page }) => {
+  // A form shown before its script ran was sent by the browser itself: a page load without the chat's
+  // frame permission, blocked inside the website widget.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/public-page.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  // The page's script is deferred: the document is shown, but not loaded, while it is held back.
+  await page.goto("/bluebird-front-desk", { waitUntil: "commit" });
+  await expect(page.getByRole("log", { name: "Conversation" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Your message" })).toBeHidden();
+  await expect(page.getByRole("button", { name: "Send" })).toBeHidden();
+  await expect(page.getByRole("log", { name: "Call" })).toBeHidden();
+  release();
+  await expect(page.getByRole("textbox", { name: "Your message" })).toBeVisible();
+});

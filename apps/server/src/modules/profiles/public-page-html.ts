@@ -50,6 +50,7 @@ a:focus-visible,button:focus-visible,textarea:focus-visible,input:focus-visible{
 .msg{padding:.5rem .75rem;border-radius:10px;max-width:85%;white-space:pre-wrap;word-wrap:break-word}
 .msg.visitor{align-self:flex-end;background:var(--accent);color:var(--accent-text)}
 .msg.agent{align-self:flex-start;background:var(--bg);border:1px solid var(--border)}
+[hidden]{display:none!important}
 .chat-form{display:flex;gap:.5rem}
 .chat-form input{flex:1;min-height:44px;padding:.5rem .75rem;border:1px solid var(--border);border-radius:8px;background:var(--card);color:var(--text);font:inherit}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);border:0}
