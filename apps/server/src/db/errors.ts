@@ -10,3 +10,6 @@ export function pgErrorCode(error: unknown): string | undefined {
 
 /** A unique index refused the row (SQLSTATE 23505). */
 export const isUniqueViolation = (error: unknown): boolean => pgErrorCode(error) === "23505";
+
+/** A foreign key refused the row: what it points to is gone (SQLSTATE 23503). */
+export const isForeignKeyViolation = (error: unknown): boolean => pgErrorCode(error) === "23503";

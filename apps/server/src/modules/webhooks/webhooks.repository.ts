@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { isForeignKeyViolation } from "../../db/errors.ts";
 import {
   accounts,
   memberships,
@@ -118,20 +119,35 @@ export function createWebhooksRepository(db: Database) {
       return row ?? null;
     },
 
+    /** Null when the delivery is gone or, with `expected`, has moved on from that series and attempt. */
     async updateDelivery(
       id: number,
       values: Partial<typeof webhookDeliveries.$inferInsert>,
+      expected?: { series: number; attemptCount: number },
     ): Promise<DeliveryRow | null> {
       const [row] = await db
         .update(webhookDeliveries)
         .set(values)
-        .where(eq(webhookDeliveries.id, id))
+        .where(
+          and(
+            eq(webhookDeliveries.id, id),
+            expected ? eq(webhookDeliveries.series, expected.series) : undefined,
+            expected ? eq(webhookDeliveries.attemptCount, expected.attemptCount) : undefined,
+          ),
+        )
         .returning();
       return row ?? null;
     },
 
-    async insertAttempt(values: typeof webhookAttempts.$inferInsert): Promise<void> {
-      await db.insert(webhookAttempts).values(values);
+    /** False when the delivery was deleted (with its endpoint) while the attempt ran. */
+    async insertAttempt(values: typeof webhookAttempts.$inferInsert): Promise<boolean> {
+      try {
+        await db.insert(webhookAttempts).values(values);
+        return true;
+      } catch (error) {
+        if (isForeignKeyViolation(error)) return false;
+        throw error;
+      }
     },
 
     async listDeliveries(

@@ -285,12 +285,15 @@ export function createWebhooksService(deps: Deps) {
       return;
     const endpoint = await repo.findEndpointById(delivery.endpointId);
     if (!endpoint) return;
+    // Every write after this point is for this series and attempt only: a resend while the attempt ran
+    // starts a new series, which this job must not overwrite.
+    const current = { series: delivery.series, attemptCount: delivery.attemptCount };
     if (endpoint.disabledAt) {
-      await repo.updateDelivery(delivery.id, { status: "failed", nextAttemptAt: null });
+      await repo.updateDelivery(delivery.id, { status: "failed", nextAttemptAt: null }, current);
       return;
     }
     const result = await post(endpoint, delivery.messageId, delivery.payload, attempt.signal);
-    await repo.insertAttempt({
+    const logged = await repo.insertAttempt({
       orgId: delivery.orgId,
       deliveryId: delivery.id,
       attemptedAt: new Date(now()),
@@ -299,25 +302,26 @@ export function createWebhooksService(deps: Deps) {
       responseExcerpt: result.excerpt,
       error: result.ok ? null : result.error,
     });
+    // The endpoint was removed, and its deliveries with it, while the attempt ran.
+    if (!logged) return;
     const attemptCount = delivery.attemptCount + 1;
     if (result.ok) {
-      await repo.updateDelivery(delivery.id, {
-        status: "succeeded",
-        attemptCount,
-        lastAttemptAt: new Date(now()),
-        nextAttemptAt: null,
-      });
+      await repo.updateDelivery(
+        delivery.id,
+        { status: "succeeded", attemptCount, lastAttemptAt: new Date(now()), nextAttemptAt: null },
+        current,
+      );
       if (endpoint.failureStreak > 0) await repo.updateEndpoint(endpoint.id, { failureStreak: 0 });
       return;
     }
     const wait = schedule[delivery.attemptCount];
     if (wait === undefined) {
-      await repo.updateDelivery(delivery.id, {
-        status: "failed",
-        attemptCount,
-        lastAttemptAt: new Date(now()),
-        nextAttemptAt: null,
-      });
+      const failed = await repo.updateDelivery(
+        delivery.id,
+        { status: "failed", attemptCount, lastAttemptAt: new Date(now()), nextAttemptAt: null },
+        current,
+      );
+      if (!failed) return;
       const counted = await repo.addFailure(endpoint.id);
       if (counted && !counted.disabledAt && counted.failureStreak >= deps.config.disableAfter)
         await turnOff(
@@ -329,11 +333,12 @@ export function createWebhooksService(deps: Deps) {
     const next = new Date(now() + wait);
     // The next attempt's job and the delivery's state together: a crash between them cannot lose it.
     await deps.db.transaction(async (tx) => {
-      await createWebhooksRepository(tx).updateDelivery(delivery.id, {
-        attemptCount,
-        lastAttemptAt: new Date(now()),
-        nextAttemptAt: next,
-      });
+      const moved = await createWebhooksRepository(tx).updateDelivery(
+        delivery.id,
+        { attemptCount, lastAttemptAt: new Date(now()), nextAttemptAt: next },
+        current,
+      );
+      if (!moved) return;
       await deps.jobs.send(
         deliverWebhookJob,
         { deliveryId: delivery.id, series: delivery.series, attempt: attemptCount },

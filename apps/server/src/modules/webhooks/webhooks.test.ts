@@ -33,19 +33,19 @@ type Received = { path: string; headers: Record<string, string>; body: string; a
 /** A receiver on loopback: keeps every request and answers what `answer` says (200 by default). */
 async function startReceiver() {
   const received: Received[] = [];
-  let answer: (request: Omit<Received, "answered">) => number = () => 200;
+  let answer: (request: Omit<Received, "answered">) => number | Promise<number> = () => 200;
   const server: Server = createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8");
     req.on("data", (chunk) => {
       body += chunk;
     });
-    req.on("end", () => {
+    req.on("end", async () => {
       const headers = Object.fromEntries(
         Object.entries(req.headers).map(([name, value]) => [name, String(value)]),
       );
       const request = { path: req.url ?? "/", headers, body };
-      const status = answer(request);
+      const status = await answer(request);
       received.push({ ...request, answered: status });
       res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "thanks" : "receiver broke");
     });
@@ -283,6 +283,49 @@ describe("webhooks", () => {
       404,
     );
     // Waits for the delivery job to run again: slow when the whole suite runs at once.
+  }, 60_000);
+
+  it("sends a resend made while an attempt is under way; that attempt does not overwrite it", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = false;
+    receiver.answer(async (request) => {
+      if (!holding && JSON.parse(request.body).type === "contact.created") {
+        holding = true;
+        await held;
+      }
+      return 200;
+    });
+    await owner().call(api.saveContact, {
+      body: { data: { name: "Ada Lovelace", phoneNumber: "+15035550156" } },
+    });
+    await waitFor(
+      () => holding,
+      (value) => value,
+    );
+    const { deliveries } = await owner().call(api.listWebhookDeliveries, { query: { webhookId } });
+    const underWay = deliveries.find(
+      (d) => d.eventType === "contact.created" && JSON.stringify(d.payload).includes("Ada Lovelace"),
+    );
+    if (!underWay) throw new Error("no delivery of Ada's contact.created");
+    await owner().call(api.resendWebhookDelivery, { params: { deliveryId: underWay.id } });
+    release();
+    const sent = await waitFor(
+      () => receiver.received.filter((r) => r.headers["webhook-id"] === underWay.messageId),
+      (list) => list.length >= 2,
+    );
+    expect(sent.map((r) => r.answered)).toEqual([200, 200]);
+    const settled = await waitFor(
+      async () =>
+        (await owner().call(api.listWebhookDeliveries, { query: { webhookId } })).deliveries.find(
+          (d) => d.id === underWay.id,
+        ),
+      (d) => d?.status === "succeeded",
+    );
+    expect(settled?.attempts.map((a) => a.status)).toEqual([200, 200]);
+    receiver.answer(() => 200);
   }, 60_000);
 
   it("delivers after a server restart what was still being retried when the server stopped", async () => {
