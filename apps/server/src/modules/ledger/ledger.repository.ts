@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
+import { type Database, executeRows } from "../../db/client.ts";
 import { ledgerAccounts, ledgerPostings, ledgerTransactions } from "../../db/schema/index.ts";
 
 export type Currency = "usd" | "sat";
@@ -187,19 +187,21 @@ export function createLedgerRepository(db: Database) {
 
     /** Sums every posting per currency (zero when the ledger is whole) and counts them. */
     async totals() {
-      return (await db.execute(
+      return executeRows<{ currency: string; sum: string; postings: number }>(
+        db,
         sql`SELECT currency, coalesce(sum(amount), 0)::text AS sum, count(*)::int AS postings
             FROM ledger_postings GROUP BY currency`,
-      )) as unknown as { rows: { currency: string; sum: string; postings: number }[] };
+      );
     },
 
     /** Owners' accounts whose kept balance differs from the sum of their postings (none when whole). */
     async driftedAccounts() {
-      return (await db.execute(
+      return executeRows<{ id: number; balance: string; posted: string }>(
+        db,
         sql`SELECT a.id, a.balance::text AS balance, coalesce(sum(p.amount), 0)::text AS posted
             FROM ledger_accounts a LEFT JOIN ledger_postings p ON p.ledger_account_id = a.id
             WHERE a.owner_account_id IS NOT NULL GROUP BY a.id HAVING a.balance <> coalesce(sum(p.amount), 0)`,
-      )) as unknown as { rows: { id: number; balance: string; posted: string }[] };
+      );
     },
   };
 }

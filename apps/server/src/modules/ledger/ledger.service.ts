@@ -156,8 +156,8 @@ export function createLedgerService(db: Database, repo: LedgerRepository = creat
 
   /** Whole-ledger checks: the sum per currency (zero), the postings, accounts whose balance drifted. */
   async function audit() {
-    const totals = (await repo.totals()).rows;
-    const drifted = (await repo.driftedAccounts()).rows;
+    const totals = await repo.totals();
+    const drifted = await repo.driftedAccounts();
     return {
       sums: Object.fromEntries(totals.map((t) => [t.currency, Number(t.sum)])) as Partial<
         Record<Currency, number>

@@ -2,7 +2,7 @@ import type { SearchResult } from "@switchboard/api";
 import { formatPhoneNumber } from "@switchboard/core";
 import { sql } from "drizzle-orm";
 import type { Access } from "../../access/access.ts";
-import type { Database } from "../../db/client.ts";
+import { type Database, executeRows } from "../../db/client.ts";
 import { organizationOf } from "../runtime/model-settings.service.ts";
 
 /** `%phrase%` for ILIKE, with the pattern characters of the phrase taken literally. */
@@ -11,7 +11,6 @@ function contains(phrase: string): string {
 }
 
 type Row = Record<string, unknown>;
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
 
 /**
  * One search box over what the target account holds. Each kind is one indexed query: "contains" on names
@@ -25,8 +24,9 @@ export function createSearchService(db: Database) {
     const like = contains(phrase);
     const results: SearchResult[] = [];
     if (orgId !== null) {
-      const contacts = rowsOf(
-        await db.execute(sql`
+      const contacts = await executeRows<Row>(
+        db,
+        sql`
           select c.id, c.display_name as name,
             (select string_agg(a.address, ', ') from contact_addresses a where a.contact_id = c.id) as addresses
           from contacts c
@@ -34,7 +34,7 @@ export function createSearchService(db: Database) {
             c.display_name ilike ${like}
             or exists (select 1 from contact_addresses a where a.org_id = ${orgId} and a.contact_id = c.id and a.address ilike ${like})
           )
-          order by c.display_name limit ${limit}`),
+          order by c.display_name limit ${limit}`,
       );
       for (const c of contacts)
         results.push({
@@ -44,8 +44,9 @@ export function createSearchService(db: Database) {
           subtitle: String(c.addresses ?? ""),
           link: `contacts?previewContact=${c.id}`,
         });
-      const rooms = rowsOf(
-        await db.execute(sql`
+      const rooms = await executeRows<Row>(
+        db,
+        sql`
           select r.id, r.title, r.external_address, r.channel, r.last_message_text
           from rooms r
           where r.org_id = ${orgId} and r.kind = 'live'
@@ -61,7 +62,7 @@ export function createSearchService(db: Database) {
                   : sql``
               }
             )
-          order by r.last_message_at desc nulls last limit ${limit}`),
+          order by r.last_message_at desc nulls last limit ${limit}`,
       );
       for (const r of rooms) {
         const address = typeof r.external_address === "string" ? r.external_address : "";
@@ -74,13 +75,14 @@ export function createSearchService(db: Database) {
         });
       }
       if (agentId === null) {
-        const agents = rowsOf(
-          await db.execute(sql`
+        const agents = await executeRows<Row>(
+          db,
+          sql`
             select a.id, coalesce(a.details->>'agentName', a.username) as name, a.switchboard_phone_number as phone
             from accounts a
             where a.organization_id = ${orgId} and a.account_type = 'agent' and a.deleted_at is null
               and (lower(a.username) || ' ' || coalesce(a.details->>'displayName', '') || ' ' || coalesce(a.details->>'orgName', '') || ' ' || coalesce(a.details->>'agentName', '') || ' ' || coalesce(a.details->>'resellerName', '') || ' ' || coalesce(a.details->>'name', '')) ilike ${like}
-            order by a.id limit ${limit}`),
+            order by a.id limit ${limit}`,
         );
         for (const a of agents)
           results.push({
@@ -103,14 +105,15 @@ export function createSearchService(db: Database) {
           : target.accountType === "reseller"
             ? sql`a.reseller_id = ${target.id}`
             : sql`true`;
-      const accounts = rowsOf(
-        await db.execute(sql`
+      const accounts = await executeRows<Row>(
+        db,
+        sql`
           select a.id, a.account_type, a.username,
             coalesce(a.details->>'orgName', a.details->>'resellerName', a.details->>'agentName', a.details->>'partnerName', a.username) as name
           from accounts a
           where ${below} and a.id <> ${target.id} and a.deleted_at is null
             and (lower(a.username) || ' ' || coalesce(a.details->>'displayName', '') || ' ' || coalesce(a.details->>'orgName', '') || ' ' || coalesce(a.details->>'agentName', '') || ' ' || coalesce(a.details->>'resellerName', '') || ' ' || coalesce(a.details->>'name', '')) ilike ${like}
-          order by a.id limit ${limit}`),
+          order by a.id limit ${limit}`,
       );
       const segment: Record<string, string> = {
         partner: "partner",

@@ -2,7 +2,7 @@ import { TASK_MESSAGES, type TaskLimits, type TaskOutcome } from "@switchboard/a
 import { fillPlaceholders } from "@switchboard/core";
 import { sql } from "drizzle-orm";
 import type { AccountRow } from "../../access/access.ts";
-import type { Database } from "../../db/client.ts";
+import { type Database, executeRows } from "../../db/client.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import type { InboxService } from "../inbox/inbox.service.ts";
 import type { TaskAttemptRow, TaskRow } from "./tasks.repository.ts";
@@ -261,16 +261,13 @@ export function callChannel(deps: {
       let booked = false;
       let transferred = false;
       if (placed.conversation) {
-        const [row] = await deps.db
-          .execute(sql`select collected, outcome from conversations where uuid = ${placed.conversation.uuid}`)
-          .then(
-            (r) =>
-              (
-                r as unknown as {
-                  rows: { collected: Record<string, unknown>; outcome: Record<string, unknown> }[];
-                }
-              ).rows,
-          );
+        const [row] = await executeRows<{
+          collected: Record<string, unknown>;
+          outcome: Record<string, unknown>;
+        }>(
+          deps.db,
+          sql`select collected, outcome from conversations where uuid = ${placed.conversation.uuid}`,
+        );
         booked = row?.collected.appointmentBooked === true;
         transferred = row?.outcome.transferred !== undefined && row?.outcome.transferred !== null;
       }

@@ -3,7 +3,7 @@ import { dayBoundsIn, nextCallingTime } from "@switchboard/core";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { AccessResolver } from "../../access/access.ts";
-import type { Database } from "../../db/client.ts";
+import { type Database, executeRows } from "../../db/client.ts";
 import type { JobAttempt } from "../../jobs/job.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
@@ -84,7 +84,9 @@ export function createTaskScheduler(deps: SchedulerDeps) {
       let count = 0;
       const hours = { start: limits.callingHoursStart, end: limits.callingHoursEnd };
       for (let pass = 0; slots > 0 && pass < 50; pass++) {
-        const result = await tx.execute(sql`
+        const candidates = await executeRows<Candidate>(
+          tx,
+          sql`
           select t.id, t.time_zone, t.phone_number, t.list_id from tasks t
           left join task_lists l on l.id = t.list_id
           where t.org_id = ${orgId} and t.state in ('queued', 'scheduled')
@@ -92,8 +94,8 @@ export function createTaskScheduler(deps: SchedulerDeps) {
             and (t.list_id is null or l.state = 'active')
           order by t.next_attempt_at, t.created_at, t.id
           limit ${Math.min(CANDIDATE_BATCH, Math.max(slots * 4, 20))}
-          for update of t skip locked`);
-        const candidates = (result as unknown as { rows: Candidate[] }).rows;
+          for update of t skip locked`,
+        );
         if (candidates.length === 0) break;
         const optedOut = await t.optedOutAmong(
           orgId,
@@ -118,11 +120,11 @@ export function createTaskScheduler(deps: SchedulerDeps) {
             continue;
           }
           if (slots <= 0) break;
-          const [task] = await tx
-            .execute(sql`
-            update tasks set state = 'in_progress', attempts = attempts + 1, updated_at = now()
-            where id = ${candidate.id} returning attempts`)
-            .then((r) => (r as unknown as { rows: { attempts: number }[] }).rows);
+          const [task] = await executeRows<{ attempts: number }>(
+            tx,
+            sql`update tasks set state = 'in_progress', attempts = attempts + 1, updated_at = now()
+              where id = ${candidate.id} returning attempts`,
+          );
           if (!task) continue;
           await t.insertAttempt({
             orgId,
@@ -142,10 +144,12 @@ export function createTaskScheduler(deps: SchedulerDeps) {
       }
       // The next pass: when the next waiting task is due (a scheduled time, calling hours, a retry), or the
       // next day when the daily limit stops the organisation. Runs that end trigger passes of their own.
-      const next = await tx.execute(sql`
-        select min(t.next_attempt_at) as next from tasks t left join task_lists l on l.id = t.list_id
-        where t.org_id = ${orgId} and t.state in ('queued', 'scheduled') and (t.list_id is null or l.state = 'active')`);
-      const nextRaw = (next as unknown as { rows: { next: string | Date | null }[] }).rows[0]?.next ?? null;
+      const [next] = await executeRows<{ next: string | Date | null }>(
+        tx,
+        sql`select min(t.next_attempt_at) as next from tasks t left join task_lists l on l.id = t.list_id
+          where t.org_id = ${orgId} and t.state in ('queued', 'scheduled') and (t.list_id is null or l.state = 'active')`,
+      );
+      const nextRaw = next?.next ?? null;
       const nextAt = nextRaw === null ? null : new Date(nextRaw).getTime();
       if (nextAt !== null) {
         if (today + count >= limits.dailyLimit)

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../app-context.ts";
+import { executeRows } from "../../db/client.ts";
 import { outboundCalls } from "../../db/schema/index.ts";
 import { JOB_SCHEMA } from "../../jobs/schema.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
@@ -138,12 +139,13 @@ export function createTasksModule(
     async idle(timeoutMs = 30_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
-        const result = await context.database.db.execute(
+        const [result] = await executeRows<{ n: number }>(
+          context.database.db,
           sql.raw(`select count(*)::int as n from ${JOB_SCHEMA}.job
             where name in ('${dispatchTasksJob.name}', '${runTaskJob.name}')
               and (state = 'active' or (state in ('created', 'retry') and start_after <= now()))`),
         );
-        const busy = Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+        const busy = Number(result?.n ?? 0);
         if (busy === 0) return;
         if (Date.now() > until) throw new Error(`Tasks still running after ${timeoutMs} ms`);
         context.jobs.wake(dispatchTasksJob);

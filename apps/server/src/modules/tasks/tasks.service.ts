@@ -15,7 +15,7 @@ import { dayBoundsIn, isValidTimeZone, normalizePhoneNumber, validCallingHours }
 import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import type { Access, AccessResolver, AccountRow } from "../../access/access.ts";
-import type { Database } from "../../db/client.ts";
+import { type Database, executeRows } from "../../db/client.ts";
 import { rooms } from "../../db/schema/index.ts";
 import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
 import type { BodyOf, QueryOf } from "../../http/routes.ts";
@@ -310,8 +310,11 @@ export function createTasksService(deps: Deps) {
     const updated = await deps.db.transaction(async (tx) => {
       // Only while it still waits (or has ended, for a requeue): a dispatch pass may have just taken it.
       const allowed = body.state === "queued" ? ["failed", "cancelled"] : ["queued", "scheduled"];
-      const rows = await tx.execute(sql`select state from tasks where id = ${task.id} for update`);
-      const state = (rows as unknown as { rows: { state: string }[] }).rows[0]?.state;
+      const [locked] = await executeRows<{ state: string }>(
+        tx,
+        sql`select state from tasks where id = ${task.id} for update`,
+      );
+      const state = locked?.state;
       if (Object.keys(patch).length > 0 && (!state || !allowed.includes(state)))
         throw badRequest(TASK_MESSAGES.notEditable);
       const row =
@@ -552,16 +555,10 @@ export function createTasksService(deps: Deps) {
     if (!uuid) return;
     const task = await repo.findTaskByConversation(event.room.orgId, uuid);
     if (!task) return;
-    const [conversation] = await deps.db
-      .execute(sql`select collected, outcome from conversations where uuid = ${uuid}`)
-      .then(
-        (r) =>
-          (
-            r as unknown as {
-              rows: { collected: Record<string, unknown>; outcome: Record<string, unknown> }[];
-            }
-          ).rows,
-      );
+    const [conversation] = await executeRows<{
+      collected: Record<string, unknown>;
+      outcome: Record<string, unknown>;
+    }>(deps.db, sql`select collected, outcome from conversations where uuid = ${uuid}`);
     if (!conversation) return;
     if (conversation.collected.appointmentBooked === true) await deps.scheduler().lateOutcome(task, "booked");
     else if (conversation.outcome.transferred !== undefined)
@@ -570,11 +567,11 @@ export function createTasksService(deps: Deps) {
 
   /** At start: a pass for every organisation with due tasks (work queued while no server ran). */
   async function sweep() {
-    const result = await deps.db.execute(
+    const due = await executeRows<{ org_id: number }>(
+      deps.db,
       sql`select distinct org_id from tasks where state in ('queued', 'scheduled') and next_attempt_at <= now()`,
     );
-    for (const row of (result as unknown as { rows: { org_id: number }[] }).rows)
-      await deps.scheduler().trigger(Number(row.org_id));
+    for (const row of due) await deps.scheduler().trigger(Number(row.org_id));
   }
 
   return {

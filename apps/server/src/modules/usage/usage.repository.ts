@@ -1,6 +1,6 @@
 import type { UsageBuckets } from "@switchboard/core";
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
+import { type Database, executeRows } from "../../db/client.ts";
 import {
   accounts,
   memberships,
@@ -26,26 +26,23 @@ export const USAGE_SQL = {
   isVoice: sql`data ->> 'channel' = 'voice'`,
 };
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function createUsageRepository(db: Database) {
   return {
     /** One organisation's usage from `start` to `end` (ms, both inclusive). */
     async totals(orgId: number, start: number, end: number): Promise<UsageBuckets> {
-      const [runtime] = rowsOf<{ tokens: number; sms_out: number; sms_in: number }>(
-        await db.execute(
-          sql`SELECT ${USAGE_SQL.tokens} AS tokens, ${USAGE_SQL.smsOut} AS sms_out, ${USAGE_SQL.smsIn} AS sms_in
+      const [runtime] = await executeRows<{ tokens: number; sms_out: number; sms_in: number }>(
+        db,
+        sql`SELECT ${USAGE_SQL.tokens} AS tokens, ${USAGE_SQL.smsOut} AS sms_out, ${USAGE_SQL.smsIn} AS sms_in
               FROM runtime_usage WHERE org_id = ${orgId}::int
               AND created_at >= ${iso(start)}::timestamptz AND created_at <= ${iso(end)}::timestamptz`,
-        ),
       );
-      const [voice] = rowsOf<{ voice: number; advanced: number }>(
-        await db.execute(
-          sql`SELECT ${USAGE_SQL.voice} AS voice, ${USAGE_SQL.advanced} AS advanced
+      const [voice] = await executeRows<{ voice: number; advanced: number }>(
+        db,
+        sql`SELECT ${USAGE_SQL.voice} AS voice, ${USAGE_SQL.advanced} AS advanced
               FROM conversation_logs WHERE org_id = ${orgId}::int AND ${USAGE_SQL.isVoice}
               AND "timestamp" >= ${iso(start)}::timestamptz AND "timestamp" <= ${iso(end)}::timestamptz`,
-        ),
       );
       return {
         number: 0,
@@ -90,16 +87,15 @@ export function createUsageRepository(db: Database) {
      * organisation is probed on the usage tables' (org_id, time) indexes, never a scan of all usage.
      */
     async organizationsToSweep(since: number): Promise<number[]> {
-      const rows = rowsOf<{ id: number }>(
-        await db.execute(
-          sql`SELECT a.id FROM accounts a WHERE a.account_type = 'organization' AND (
+      const rows = await executeRows<{ id: number }>(
+        db,
+        sql`SELECT a.id FROM accounts a WHERE a.account_type = 'organization' AND (
                 EXISTS (SELECT 1 FROM runtime_usage r WHERE r.org_id = a.id AND r.created_at >= ${iso(since)}::timestamptz)
                 OR EXISTS (SELECT 1 FROM conversation_logs l WHERE l.org_id = a.id
                   AND l."timestamp" >= ${iso(since)}::timestamptz AND l.data ->> 'channel' = 'voice')
                 OR EXISTS (SELECT 1 FROM ledger_accounts g WHERE g.owner_account_id = a.id
                   AND g.kind = 'receivable' AND g.balance < 0))
               ORDER BY a.id`,
-        ),
       );
       return rows.map((row) => Number(row.id));
     },
@@ -134,9 +130,9 @@ export function createUsageRepository(db: Database) {
         carryMicros: number;
       },
     ): Promise<boolean> {
-      const rows = rowsOf<{ org_id: number }>(
-        await tx.execute(
-          sql`INSERT INTO usage_debits (org_id, period_start, seq, debited_cents, charged, carry_micros, updated_at)
+      const rows = await executeRows<{ org_id: number }>(
+        tx,
+        sql`INSERT INTO usage_debits (org_id, period_start, seq, debited_cents, charged, carry_micros, updated_at)
               VALUES (${orgId}::int, ${next.periodStart.toISOString()}::timestamptz, ${next.seq}::int,
                 ${next.debitedCents}::bigint, ${JSON.stringify(next.charged)}::jsonb, ${next.carryMicros}::bigint, now())
               ON CONFLICT (org_id) DO UPDATE SET period_start = excluded.period_start, seq = excluded.seq,
@@ -144,7 +140,6 @@ export function createUsageRepository(db: Database) {
                 carry_micros = excluded.carry_micros, updated_at = now()
               WHERE usage_debits.seq = ${seq}::int
               RETURNING org_id`,
-        ),
       );
       return rows.length === 1;
     },
