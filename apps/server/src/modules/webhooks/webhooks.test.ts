@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as api from "@switchboard/api";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +9,9 @@ import { expectRefusal, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp, createSharedTestDatabase, testConfig } from "../../../test/helpers.ts";
 import { buildApp } from "../../app.ts";
+import { executeRows } from "../../db/client.ts";
 import { outboxMessages, webhookEndpoints } from "../../db/schema/index.ts";
+import { JOB_SCHEMA } from "../../jobs/schema.ts";
 import { deliverWebhookJob } from "./jobs.ts";
 import { signPayload } from "./signing.ts";
 
@@ -390,6 +392,45 @@ describe("webhooks", () => {
     expect(test.headers["webhook-signature"]?.split(" ")).toHaveLength(2);
     expect(new StandardWebhook(rotated.secret).verify(test.body, test.headers)).toBeTruthy();
     expect(verify(test)).toBeTruthy();
+  });
+
+  it("ends an attempt quietly when its endpoint is removed while it runs", async () => {
+    const leaving = await owner().call(api.createWebhook, {
+      body: { url: receiver.url("/leaving"), label: "Leaving", type: "contact.created" },
+    });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = false;
+    receiver.answer(async (request) => {
+      if (request.path === "/leaving") {
+        holding = true;
+        await held;
+      }
+      return 200;
+    });
+    await owner().call(api.saveContact, { body: { data: { name: "Linus", phoneNumber: "+15035550157" } } });
+    await waitFor(
+      () => holding,
+      (value) => value,
+    );
+    const { deliveries } = await owner().call(api.listWebhookDeliveries, {
+      query: { webhookId: leaving.webhook.id },
+    });
+    const underWay = deliveries[0];
+    if (!underWay) throw new Error("no delivery to /leaving");
+    await owner().call(api.deleteWebhook, { body: { url: receiver.url("/leaving") } });
+    release();
+    await app.context.jobs.idle([deliverWebhookJob]);
+    // The attempt's job ended once, without an error and a retry.
+    const rows = await executeRows<{ state: string; retry_count: number }>(
+      app.context.database.db,
+      sql.raw(`select state, retry_count from ${JOB_SCHEMA}.job
+        where name = '${deliverWebhookJob.name}' and singleton_key = '${underWay.id}'`),
+    );
+    expect(rows).toEqual([{ state: "completed", retry_count: 0 }]);
+    receiver.answer(() => 200);
   });
 
   it("removes an endpoint by url", async () => {
