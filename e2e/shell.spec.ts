@@ -164,6 +164,24 @@ test.describe("overlays", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   });
 
+  test("after the dialog code fails to load, Try again loads it", async ({ page, problems }) => {
+    problems.allow(/overlay-frame/, /Failed to fetch dynamically imported module/);
+    await page.goto("/app");
+    await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+    let dropped = 0;
+    await page.route(/\/assets\/overlay-frame-[^/]+\.js$/, async (route) => {
+      if (dropped++ === 0) await route.abort("internetdisconnected");
+      else await route.continue();
+    });
+    await page.getByRole("banner").getByRole("button", { name: "Help" }).click();
+    const failed = page.getByRole("alert").filter({ hasText: "This screen could not be loaded" });
+    await expect(failed).toBeVisible();
+    await failed.getByRole("button", { name: "Try again" }).click();
+    const help = page.getByRole("dialog", { name: "Help" });
+    await expect(help.getByRole("button", { name: "Read the documentation" })).toBeVisible();
+    expect(dropped).toBe(2);
+  });
+
   test("switching replaces one overlay with another", async ({ page }) => {
     await page.goto("/app?help=true");
     const help = page.getByRole("dialog", { name: "Help" });

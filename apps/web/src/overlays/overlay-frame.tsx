@@ -50,7 +50,16 @@ export function OverlayFrame({
   if (definition) {
     const Content = definition.component;
     content = (
-      <ErrorBoundary fallback={(_error, reset) => <OverlayLoadError retry={reset} />}>
+      <ErrorBoundary
+        fallback={(_error, reset) => (
+          <OverlayLoadError
+            retry={() => {
+              Content.retry();
+              reset();
+            }}
+          />
+        )}
+      >
         <Suspense fallback={<OverlayLoading />}>
           <Content name={overlay.name} value={overlay.value} close={onClose} />
         </Suspense>

@@ -1,13 +1,14 @@
 import { Alert, Button } from "@mantine/core";
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
 import { ErrorBoundary } from "../components/error-boundary.tsx";
+import { retryableLazy } from "../lib/retryable-lazy.ts";
 import type { Rendered } from "./overlay-frame.tsx";
 import type { OverlayName } from "./overlay-names.ts";
 import { type OpenOverlay, useOverlays } from "./use-overlays.tsx";
 
 // The dialogs' code (modal, drawer, focus trap, scroll lock) is not needed until one opens: a signed-in
 // page loads without it (issue #23).
-const LazyOverlayFrame = lazy(async () => ({ default: (await import("./overlay-frame.tsx")).OverlayFrame }));
+const LazyOverlayFrame = retryableLazy(async () => (await import("./overlay-frame.tsx")).OverlayFrame);
 
 /** What shows when the dialogs' code could not be loaded (a dropped connection). */
 function FrameLoadError({ retry }: { retry: () => void }) {
@@ -62,7 +63,17 @@ export function OverlayHost() {
   const overlays = useOverlays();
   const [rendered, forget] = useRenderedOverlays(overlays.openOverlays);
   return rendered.map((overlay) => (
-    <ErrorBoundary key={overlay.name} fallback={(_error, reset) => <FrameLoadError retry={reset} />}>
+    <ErrorBoundary
+      key={overlay.name}
+      fallback={(_error, reset) => (
+        <FrameLoadError
+          retry={() => {
+            LazyOverlayFrame.retry();
+            reset();
+          }}
+        />
+      )}
+    >
       <Suspense fallback={null}>
         <LazyOverlayFrame
           overlay={overlay}

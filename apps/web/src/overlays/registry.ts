@@ -1,4 +1,5 @@
-import { type ComponentType, type LazyExoticComponent, lazy } from "react";
+import type { ComponentType } from "react";
+import { type RetryableLazyComponent, retryableLazy } from "../lib/retryable-lazy.ts";
 import type { OverlayName } from "./overlay-names.ts";
 
 /** Props every overlay component receives from the OverlayHost. */
@@ -12,7 +13,7 @@ export type OverlayComponentProps = {
 export type OverlayDefinition = {
   /** Title of the modal or drawer (its accessible name). */
   title: string;
-  component: LazyExoticComponent<ComponentType<OverlayComponentProps>>;
+  component: RetryableLazyComponent<OverlayComponentProps>;
   /** Modal (default) or a drawer from the right. */
   presentation?: "modal" | "drawer";
   /** Mantine size of the modal or drawer. */
@@ -20,14 +21,14 @@ export type OverlayDefinition = {
 };
 
 /**
- * Wraps a named export in React.lazy, so every overlay is a chunk of its own:
- * `lazyOverlay(() => import("./help-overlay.tsx"), "HelpOverlay")`.
+ * Loads a named export on first render, so every overlay is a chunk of its own (and loads again on
+ * "Try again" after a dropped connection): `lazyOverlay(() => import("./help-overlay.tsx"), "HelpOverlay")`.
  */
 export function lazyOverlay<
   M extends Record<K, ComponentType<OverlayComponentProps>>,
   K extends keyof M & string,
->(load: () => Promise<M>, exportName: K): LazyExoticComponent<ComponentType<OverlayComponentProps>> {
-  return lazy(async () => ({ default: (await load())[exportName] }));
+>(load: () => Promise<M>, exportName: K): RetryableLazyComponent<OverlayComponentProps> {
+  return retryableLazy(async () => (await load())[exportName]);
 }
 
 /**
