@@ -4,10 +4,10 @@
  * agent has spoken and gone quiet) or as voicemail (a greeting, a 1 kHz beep, then it records what the agent
  * says until it goes quiet). Its audio runs in real time, 20 ms a frame, like a phone line.
  */
-import { randomUUID } from "node:crypto";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import type { CallLeg } from "../voice/call-leg.ts";
 import { FRAME_SAMPLES, SAMPLE_RATE } from "../voice/call-leg.ts";
+import { simulatedLine } from "../voice/simulated-line.ts";
 
 export type CalleeBehaviour = "person" | "voicemail" | "no_answer" | "busy";
 
@@ -88,66 +88,34 @@ export async function answerAsSandboxCallee(options: {
         ];
   const beepEndsAt = options.behaviour === "voicemail" ? script.length : null;
   const stats: CalleeStats = { agentFramesHeard: 0, framesAfterBeep: 0, spokeFrames: 0, hungUpBy: null };
-  const listeners = { audio: [] as ((f: Int16Array) => void)[], hangup: [] as (() => void)[] };
-  const agentQueue: Int16Array[] = [];
+  const silence = new Int16Array(FRAME_SAMPLES);
   let tick = 0;
   let lastAgentFrameAt: number | null = null;
-  let ended = false;
   const started = Date.now();
 
-  const end = (by: "callee" | "agent") => {
-    if (ended) return;
-    ended = true;
-    stats.hungUpBy = by;
-    clearInterval(clock);
-    agentQueue.length = 0;
-    if (by === "callee") for (const listener of listeners.hangup) listener();
-  };
-
-  // One 20 ms tick: the callee's next frame to the agent, the agent's next queued frame to the callee.
-  const clock = setInterval(() => {
-    if (ended) return;
-    const out = script[tick] ?? new Int16Array(FRAME_SAMPLES);
-    if (tick < script.length) stats.spokeFrames++;
-    tick++;
-    for (const listener of listeners.audio) listener(out);
-    const heard = agentQueue.shift();
-    if (heard) {
-      stats.agentFramesHeard++;
-      if (beepEndsAt !== null && tick > beepEndsAt) stats.framesAfterBeep++;
-      lastAgentFrameAt = Date.now();
-    }
-    const now = Date.now();
-    const doneTalking = tick >= script.length;
-    if (
-      doneTalking &&
-      lastAgentFrameAt !== null &&
-      agentQueue.length === 0 &&
-      now - lastAgentFrameAt >= quietMs
-    )
-      end("callee");
-    else if (now - started >= maxMs) end("callee");
-  }, 20);
-
-  const leg: CallLeg = {
-    info: {
-      transport: "sip",
-      callId: `sandbox-${randomUUID()}`,
-      from: options.from,
-      to: options.to,
-      narrowband: false,
+  const leg = simulatedLine({
+    idPrefix: "sandbox",
+    from: options.from,
+    to: options.to,
+    onEnd: (by) => {
+      stats.hungUpBy = by === "far-end" ? "callee" : "agent";
     },
-    onAudio: (listener) => void listeners.audio.push(listener),
-    onDtmf: () => {},
-    onHangup: (listener) => void listeners.hangup.push(listener),
-    sendAudio: (frame) => {
-      if (!ended) agentQueue.push(frame);
+    step: (heard, agentQueued) => {
+      const out = script[tick] ?? silence;
+      if (tick < script.length) stats.spokeFrames++;
+      tick++;
+      if (heard) {
+        stats.agentFramesHeard++;
+        if (beepEndsAt !== null && tick > beepEndsAt) stats.framesAfterBeep++;
+        lastAgentFrameAt = Date.now();
+      }
+      const now = Date.now();
+      const doneTalking = tick >= script.length;
+      if (doneTalking && lastAgentFrameAt !== null && agentQueued === 0 && now - lastAgentFrameAt >= quietMs)
+        return "hang-up";
+      if (now - started >= maxMs) return "hang-up";
+      return out;
     },
-    clearAudio: () => {
-      agentQueue.length = 0;
-    },
-    queuedFrames: () => agentQueue.length,
-    hangup: () => end("agent"),
-  };
+  });
   return { leg, stats };
 }

@@ -1,0 +1,61 @@
+import { randomUUID } from "node:crypto";
+import type { CallLeg } from "./call-leg.ts";
+
+export type LineEnd = "far-end" | "agent";
+
+/**
+ * A phone line to a simulated far end (the sandbox carrier's callee, the demo's callers), in real time: every
+ * 20 ms the agent's next queued frame reaches the far end and the far end's next frame reaches the pipeline.
+ * `step` is the far end: given what it heard in that 20 ms (null when the agent was quiet) and how many agent
+ * frames still wait, it answers its own frame, or "hang-up".
+ */
+export function simulatedLine(options: {
+  idPrefix: string;
+  from: string;
+  to: string;
+  step: (heard: Int16Array | null, agentQueued: number) => Int16Array | "hang-up";
+  /** Called once, at once, when either side hangs up. */
+  onEnd: (by: LineEnd) => void;
+}): CallLeg {
+  const listeners = { audio: [] as ((frame: Int16Array) => void)[], hangup: [] as (() => void)[] };
+  const agentQueue: Int16Array[] = [];
+  let ended = false;
+
+  const end = (by: LineEnd) => {
+    if (ended) return;
+    ended = true;
+    clearInterval(clock);
+    agentQueue.length = 0;
+    options.onEnd(by);
+    if (by === "far-end") for (const listener of listeners.hangup) listener();
+  };
+
+  const clock = setInterval(() => {
+    if (ended) return;
+    const heard = agentQueue.shift() ?? null;
+    const frame = options.step(heard, agentQueue.length);
+    if (frame === "hang-up") return end("far-end");
+    for (const listener of listeners.audio) listener(frame);
+  }, 20);
+
+  return {
+    info: {
+      transport: "sip",
+      callId: `${options.idPrefix}-${randomUUID()}`,
+      from: options.from,
+      to: options.to,
+      narrowband: false,
+    },
+    onAudio: (listener) => void listeners.audio.push(listener),
+    onDtmf: () => {},
+    onHangup: (listener) => void listeners.hangup.push(listener),
+    sendAudio: (frame) => {
+      if (!ended) agentQueue.push(frame);
+    },
+    clearAudio: () => {
+      agentQueue.length = 0;
+    },
+    queuedFrames: () => agentQueue.length,
+    hangup: () => end("agent"),
+  };
+}
