@@ -24,6 +24,8 @@ const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/serv
     SIP_PORT: process.env.SIP_PORT || String(Number(port) + 2000),
     // The webhook journey's receiver listens on loopback, which only the operator may open.
     OUTBOUND_ALLOWLIST: process.env.OUTBOUND_ALLOWLIST || "127.0.0.1:*",
+    // The journeys count the demo's calls and live calls: no simulated callers ringing in meanwhile.
+    DEMO_CALLS: process.env.DEMO_CALLS || "false",
     // The usage sweep every few seconds, so the usage journey sees its texts debited while it waits.
     USAGE_DEBIT_INTERVAL_SECONDS: process.env.USAGE_DEBIT_INTERVAL_SECONDS || "3",
   },

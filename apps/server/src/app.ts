@@ -14,7 +14,7 @@ import type { Config } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { migrateDatabase } from "./db/migrate.ts";
 import { createNotificationListener } from "./db/notifications.ts";
-import { DEMO_USERS, DEMO_WHITE_LABEL_HOST, seedDemoData } from "./db/seed.ts";
+import { DEMO_CALLED_AGENT, DEMO_USERS, DEMO_WHITE_LABEL_HOST, seedDemoData } from "./db/seed.ts";
 import { registerApiDocs } from "./http/api-docs.ts";
 import { registerCompression } from "./http/compression.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
@@ -49,6 +49,7 @@ import { createSystemModule } from "./modules/system/system.module.ts";
 import { startInstanceRegistration } from "./modules/system/system.service.ts";
 import { createTasksModule } from "./modules/tasks/tasks.module.ts";
 import { createUsageModule } from "./modules/usage/usage.module.ts";
+import { demoCallsJob } from "./modules/voice/demo-calls.ts";
 import { createSipModule } from "./modules/voice/sip/sip.module.ts";
 import { createVoiceModule } from "./modules/voice/voice.module.ts";
 import { createWalletModule, keepRawWebhookBodies } from "./modules/wallet/wallet.module.ts";
@@ -104,7 +105,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await migrateDatabase(database);
 
-  if (config.demoData && (await seedDemoData(database.db))) {
+  const seeded = config.demoData && (await seedDemoData(database.db));
+  if (seeded) {
     app.log.info("seeded the demo hierarchy");
     console.log(demoSignInHelp(config.publicUrl));
   }
@@ -280,6 +282,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await tasks.start();
   await usage.start();
   await voice.start();
+  // The demo's latest calls: simulated callers talk with its agent through the call pipeline, in the background.
+  if (seeded && config.demoCalls) await jobs.send(demoCallsJob, { agentUsername: DEMO_CALLED_AGENT });
   app.addHook("preClose", async () => {
     await jobs.stop(config.shutdownGraceMs / 2);
     for (const module of [...modules].reverse()) await module.stop?.();

@@ -72,6 +72,7 @@ const envSchema = z.object({
     .optional(),
   EMAIL_FROM: z.string().min(3).default("Switchboard <no-reply@switchboard.local>"),
   DEMO_DATA: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
+  DEMO_CALLS: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
   SECRET_KEY: z.string().min(32, { message: "must be at least 32 characters" }).optional(),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
@@ -311,6 +312,8 @@ export type Config = {
   shutdownGraceMs: number;
   /** Seed the demo hierarchy into an empty database at start (default: in development only). */
   demoData: boolean;
+  /** With the demo data: its latest calls are made by simulated callers through the call pipeline. */
+  demoCalls: boolean;
   /** Real e-mail through SMTP when set; otherwise the dev outbox. */
   smtpUrl: string | undefined;
   emailFrom: string;
@@ -529,6 +532,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
     secretKey: v.SECRET_KEY,
     demoData: v.DEMO_DATA ? v.DEMO_DATA === "true" : v.NODE_ENV === "development",
+    demoCalls: v.DEMO_CALLS ? v.DEMO_CALLS === "true" : v.NODE_ENV !== "test",
     smtpUrl: v.SMTP_URL,
     emailFrom: v.EMAIL_FROM,
     llm: {

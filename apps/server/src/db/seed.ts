@@ -26,6 +26,8 @@ export const DEMO_USERS = {
 
 /** Call log rows the demo organisation starts with. */
 export const DEMO_LOG_ROWS = 3000;
+/** The demo agent the demo's simulated callers ring (modules/voice/demo-calls.ts). */
+export const DEMO_CALLED_AGENT = "bluebird-front-desk";
 
 /** The demo partner's white-label host: open http://voice.acme.localhost:3000/app to see it applied. */
 export const DEMO_WHITE_LABEL_HOST = "voice.acme.localhost";

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../app-context.ts";
 import { ApiError } from "../../http/api-error.ts";
 import type { SttProvider } from "../../providers/stt/stt-provider.ts";
+import { festivalTts } from "../../providers/tts/festival.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import { energyVad } from "../../providers/vad/energy-vad.ts";
 import { type VadProvider, vadWithFallback } from "../../providers/vad/vad-provider.ts";
@@ -14,6 +15,7 @@ import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { emitCallEvents } from "./call-events.ts";
 import type { CallLeg } from "./call-leg.ts";
 import { type CallSession, type StartCallOptions, startCallSession } from "./call-session.ts";
+import { demoCallsJob, makeDemoCalls } from "./demo-calls.ts";
 import { createLiveCalls } from "./live-calls.ts";
 import { sttFromConfig, ttsFromConfig } from "./speech-providers.ts";
 import { twilioVoiceRoutes } from "./twilio/twilio.routes.ts";
@@ -91,6 +93,21 @@ export function createVoiceModule(
     if (deps.webhooks) emitCallEvents(session, { conversations, events: deps.webhooks, log: context.log });
     return session;
   }
+
+  context.jobs.register(demoCallsJob, async ({ agentUsername }, attempt) => {
+    await makeDemoCalls(
+      {
+        voice: voiceRepository,
+        callerTts: festivalTts(),
+        tts,
+        unavailable: () => [stt.unavailable(), tts.unavailable()].filter(Boolean).join(" ") || null,
+        startCall,
+        log: context.log,
+      },
+      agentUsername,
+      attempt.signal,
+    );
+  });
 
   return {
     // The browser test call (a WebSocket); SIP listens on its own port (sip/).

@@ -47,6 +47,16 @@ export function createVoiceRepository(db: Database) {
       return row?.id ?? null;
     },
     /** The id when it is an enabled agent account, else null. */
+    /** An agent account by its username (the demo's called agent), with its own number; null for none. */
+    async agentByUsername(username: string): Promise<{ id: number; number: string | null } | null> {
+      const [agent] = await db
+        .select({ id: accounts.id, number: accounts.switchboardPhoneNumber })
+        .from(accounts)
+        .where(
+          and(eq(accounts.username, username), eq(accounts.accountType, "agent"), isNull(accounts.deletedAt)),
+        );
+      return agent ?? null;
+    },
     async answeringAgent(id: number): Promise<number | null> {
       const [row] = await db
         .select({ id: accounts.id })

@@ -1,0 +1,70 @@
+import * as api from "@switchboard/api";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testClient } from "../../../test/api-client.ts";
+import { buildTestApp, testConfig } from "../../../test/helpers.ts";
+import { demoFrontDesk } from "../../../test/voice-fixtures.ts";
+import { DEMO_CALLED_AGENT } from "../../db/seed.ts";
+import { DEMO_CALLERS, demoCallsJob } from "./demo-calls.ts";
+
+// Issue #23 item 2: the demo's latest calls are made by simulated callers through the real call pipeline,
+// so what the owner opens on Calls is what a real call leaves.
+
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = await buildTestApp({ DEMO_DATA: "true" });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe("the demo calls", () => {
+  it("are on by default with the demo data, off in tests and when DEMO_CALLS=false", () => {
+    expect(testConfig({ NODE_ENV: "development" }).demoCalls).toBe(true);
+    expect(testConfig({ NODE_ENV: "development", DEMO_CALLS: "false" }).demoCalls).toBe(false);
+    expect(testConfig().demoCalls).toBe(false);
+  });
+
+  it("ring the Front Desk, talk with it, and show on Calls with their transcripts", {
+    timeout: 180_000,
+  }, async () => {
+    const { ownerToken } = await demoFrontDesk(app);
+    await app.context.jobs.send(demoCallsJob, { agentUsername: DEMO_CALLED_AGENT });
+    await app.context.jobs.idle([demoCallsJob], 170_000);
+
+    const owner = testClient(app)(ownerToken);
+    const { logs } = await owner.call(api.listLogs, {
+      query: { page: 1, pageSize: DEMO_CALLERS.length },
+    });
+    // Newest first: the last caller's call heads the list.
+    expect(logs.map((row) => row.fromNumber)).toEqual(DEMO_CALLERS.map((caller) => caller.from).reverse());
+    for (const [index, row] of logs.entries()) {
+      expect(row.channel).toBe("voice");
+      expect(Number(row.duration)).toBeGreaterThan(2);
+      const transcript = await owner.call(api.getConversationTranscript, {
+        params: { roomId: String(row.roomId), uuid: String(row.uuid) },
+      });
+      expect(transcript.info).toMatchObject({ channel: "voice", status: "ended" });
+      const [greeting, ...turns] = transcript.conversation;
+      expect(greeting).toMatchObject({
+        role: "assistant",
+        text: "Thank you for calling Bluebird Dental, how can I help you today?",
+      });
+      // Each line was heard as one turn of the caller (Festival's voice, which the recogniser hears best),
+      // and the agent answered it from its instructions.
+      const caller = DEMO_CALLERS[DEMO_CALLERS.length - 1 - index];
+      const said = (caller?.lines ?? []).map((line) => line.toLowerCase().replace(/[?.,]/g, ""));
+      expect(turns.map((entry) => [entry.role, entry.role === "user" ? entry.text : ""])).toEqual(
+        said.flatMap((line) => [
+          ["user", line],
+          ["assistant", ""],
+        ]),
+      );
+      for (const answer of turns.filter((entry) => entry.role === "assistant")) {
+        expect(answer.text.length).toBeGreaterThan(0);
+        expect(answer.text).not.toMatch(/couldn't find that/);
+      }
+    }
+  });
+});

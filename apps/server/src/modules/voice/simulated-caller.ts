@@ -1,0 +1,99 @@
+/**
+ * A simulated caller: a call leg whose far end is a person reading lines. It waits for the agent to speak
+ * and go quiet, says its next line (synthesised with the server's TTS), and so on; after its last line it
+ * hangs up once the agent has answered. Audio runs in real time, 20 ms a frame, like a phone line, so the
+ * pipeline hears it exactly as it hears a caller: the demo's calls are made with it.
+ */
+import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
+import { createFramer } from "./audio.ts";
+import { type CallLeg, FRAME_SAMPLES } from "./call-leg.ts";
+import { simulatedLine } from "./simulated-line.ts";
+
+export type SimulatedCallerOptions = {
+  tts: TtsProvider;
+  /** What the caller says, one line per turn. */
+  lines: readonly string[];
+  from: string;
+  to: string;
+  /** How long the agent is quiet after speaking before the caller takes its turn. */
+  quietMs?: number;
+  /** How long the caller waits for an agent that says nothing before it speaks anyway. */
+  patienceMs?: number;
+  /** The call is hung up after this long whatever happens. */
+  maxMs?: number;
+};
+
+/** What the caller did, for tests and logs. */
+export type SimulatedCallerStats = {
+  linesSaid: number;
+  /** Agent frames that reached the caller (its speech). */
+  agentFramesHeard: number;
+  hungUpBy: "caller" | "agent" | null;
+};
+
+export type SimulatedCaller = {
+  leg: CallLeg;
+  stats: SimulatedCallerStats;
+};
+
+async function speechFrames(tts: TtsProvider, text: string): Promise<Int16Array[]> {
+  const framer = createFramer();
+  const frames: Int16Array[] = [];
+  for await (const chunk of tts.synthesize(text)) frames.push(...framer.push(chunk));
+  return [...frames, ...framer.flush()];
+}
+
+export async function simulatedCaller(options: SimulatedCallerOptions): Promise<SimulatedCaller> {
+  const quietMs = options.quietMs ?? 900;
+  const patienceMs = options.patienceMs ?? 6000;
+  const maxMs = options.maxMs ?? 120_000;
+  // Synthesised before the call starts, so the caller never pauses mid-line for its own TTS.
+  const lines: Int16Array[][] = [];
+  for (const line of options.lines) lines.push(await speechFrames(options.tts, line));
+
+  const stats: SimulatedCallerStats = { linesSaid: 0, agentFramesHeard: 0, hungUpBy: null };
+  const silence = new Int16Array(FRAME_SAMPLES);
+  let speaking: Int16Array[] = [];
+  /** When the caller last finished a line (or the call started). */
+  let turnStartedAt = Date.now();
+  let agentSpokeThisTurn = false;
+  let lastAgentFrameAt = 0;
+  const started = Date.now();
+
+  const leg = simulatedLine({
+    idPrefix: "simulated",
+    from: options.from,
+    to: options.to,
+    onEnd: (by) => {
+      stats.hungUpBy = by === "far-end" ? "caller" : "agent";
+    },
+    step: (heard, agentQueued) => {
+      const now = Date.now();
+      if (heard) {
+        stats.agentFramesHeard++;
+        agentSpokeThisTurn = true;
+        lastAgentFrameAt = now;
+      }
+      if (now - started >= maxMs) return "hang-up";
+      const frame = speaking.shift();
+      if (frame) {
+        if (speaking.length === 0) {
+          turnStartedAt = now;
+          agentSpokeThisTurn = false;
+        }
+        return frame;
+      }
+      // The caller's turn: the agent has answered and gone quiet (or said nothing for too long).
+      const agentDone =
+        agentQueued === 0 &&
+        ((agentSpokeThisTurn && now - lastAgentFrameAt >= quietMs) || now - turnStartedAt >= patienceMs);
+      if (!agentDone) return silence;
+      const next = lines[stats.linesSaid];
+      if (!next) return "hang-up";
+      stats.linesSaid++;
+      speaking = [...next];
+      return silence;
+    },
+  });
+  return { leg, stats };
+}
