@@ -26,10 +26,10 @@ describe("the demo calls", () => {
     expect(testConfig().demoCalls).toBe(false);
   });
 
-  it("ring the Front Desk, talk with it, and show on Calls with their transcripts", {
+  it("ring the Front Desk, talk with it, and show on Calls with their transcripts; like the rest of the demo's history, they are not charged", {
     timeout: 180_000,
   }, async () => {
-    const { ownerToken } = await demoFrontDesk(app);
+    const { ownerToken, orgId } = await demoFrontDesk(app);
     await app.context.jobs.send(demoCallsJob, { agentUsername: DEMO_CALLED_AGENT });
     await app.context.jobs.idle([demoCallsJob], 170_000);
 
@@ -66,5 +66,9 @@ describe("the demo calls", () => {
         expect(answer.text).not.toMatch(/couldn't find that/);
       }
     }
+    // The calls' minutes are usage (the usage page counts them), but nothing of them reaches the wallet.
+    expect(await app.usage.debits.debitOrganization(orgId)).toMatchObject({ postings: 0 });
+    const usage = await owner.call(api.getUsageStats, { query: { billingPeriod: "current" } });
+    expect(usage.debitedCents).toBe(0);
   });
 });

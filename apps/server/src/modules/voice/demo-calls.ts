@@ -37,8 +37,13 @@ export const demoCallsJob = defineJob({
   },
 });
 
+/** Above the three calls' real time: what is not charged if the server dies during them. */
+const CALLS_TAKE_AT_MOST_MS = 10 * 60_000;
+
 export type DemoCallsDeps = {
   voice: Pick<VoiceRepository, "agentByUsername">;
+  /** Usage before `at` is not charged (modules/usage). */
+  chargeFrom: (orgId: number, at: Date) => Promise<void>;
   /** The callers' voice (Festival's), else the agent's synthesiser when it is not installed. */
   callerTts: TtsProvider;
   tts: TtsProvider;
@@ -65,21 +70,27 @@ export async function makeDemoCalls(
     return [];
   }
   const voice = deps.callerTts.unavailable() ? deps.tts : deps.callerTts;
+  // The demo calls are the seeded history's newest part: like the rest of it, not charged to the wallet.
+  const orgId = agent.orgId;
+  if (orgId !== null) await deps.chargeFrom(orgId, new Date(Date.now() + CALLS_TAKE_AT_MOST_MS));
   const summaries: CallSummary[] = [];
-  for (const caller of DEMO_CALLERS) {
-    if (signal.aborted) break;
-    const call = await simulatedCaller({
-      tts: voice,
-      lines: caller.lines,
-      from: caller.from,
-      to: agent.number ?? agentUsername,
-    });
-    const session = deps.startCall(call.leg, { agentAccountId: agent.id });
-    const stop = () => session.hangup("server shutting down");
-    signal.addEventListener("abort", stop, { once: true });
-    const summary = await session.ended;
-    signal.removeEventListener("abort", stop);
-    summaries.push(summary);
+  try {
+    for (const caller of DEMO_CALLERS) {
+      if (signal.aborted) break;
+      const call = await simulatedCaller({
+        tts: voice,
+        lines: caller.lines,
+        from: caller.from,
+        to: agent.number ?? agentUsername,
+      });
+      const session = deps.startCall(call.leg, { agentAccountId: agent.id });
+      const stop = () => session.hangup("server shutting down");
+      signal.addEventListener("abort", stop, { once: true });
+      summaries.push(await session.ended);
+      signal.removeEventListener("abort", stop);
+    }
+  } finally {
+    if (orgId !== null) await deps.chargeFrom(orgId, new Date());
   }
   deps.log.info(`made ${summaries.length} demo calls to ${agentUsername}`);
   return summaries;

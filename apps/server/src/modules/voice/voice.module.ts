@@ -11,6 +11,7 @@ import type { AgentsService } from "../agents/agents.service.ts";
 import { createAgentLookups } from "../runtime/agent-lookups.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
 import type { RuntimeModule } from "../runtime/runtime.module.ts";
+import { createUsageRepository } from "../usage/usage.repository.ts";
 import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { emitCallEvents } from "./call-events.ts";
 import type { CallLeg } from "./call-leg.ts";
@@ -94,10 +95,12 @@ export function createVoiceModule(
     return session;
   }
 
+  const usage = createUsageRepository(db);
   context.jobs.register(demoCallsJob, async ({ agentUsername }, attempt) => {
     await makeDemoCalls(
       {
         voice: voiceRepository,
+        chargeFrom: usage.chargeFrom,
         callerTts: festivalTts(),
         tts,
         unavailable: () => [stt.unavailable(), tts.unavailable()].filter(Boolean).join(" ") || null,

@@ -48,9 +48,11 @@ export function createVoiceRepository(db: Database) {
     },
     /** The id when it is an enabled agent account, else null. */
     /** An agent account by its username (the demo's called agent), with its own number; null for none. */
-    async agentByUsername(username: string): Promise<{ id: number; number: string | null } | null> {
+    async agentByUsername(
+      username: string,
+    ): Promise<{ id: number; orgId: number | null; number: string | null } | null> {
       const [agent] = await db
-        .select({ id: accounts.id, number: accounts.switchboardPhoneNumber })
+        .select({ id: accounts.id, orgId: accounts.organizationId, number: accounts.switchboardPhoneNumber })
         .from(accounts)
         .where(
           and(eq(accounts.username, username), eq(accounts.accountType, "agent"), isNull(accounts.deletedAt)),
