@@ -158,7 +158,7 @@ test("a colleague sees the call in progress in Calls, listens in, and hangs it u
   try {
     const watcher = await watcherContext.newPage();
     await signInAs(watcher, DEMO.owner, "/app/logs");
-    await watcher.getByRole("button", { name: /^Live calls \(\d+ in progress\)$/ }).click();
+    await watcher.getByRole("button", { name: /^Live calls \d+ in progress$/ }).click();
     const list = watcher.getByRole("dialog", { name: "Calls in progress" });
     const row = list.getByRole("row").filter({ hasText: DEMO.admin });
     await expect(row).toHaveCount(1);
