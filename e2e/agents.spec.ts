@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
+import { checkA11y, DEMO, expect, rootSession, signInAs, signUpOwner, test } from "./helpers.ts";
 
 // The agent builder in the browser (issue 5): the agents list, the editor's auto-save and publish,
 // versions, and two people editing one agent at once.
@@ -237,4 +237,59 @@ test("a template made from an agent is edited, and its agents migrate after a dr
   expect(
     ((await after.json()) as { staging: { agentInstructions: string } }).staging.agentInstructions,
   ).toContain("warmly");
+});
+
+test("a new organization installs an app from an agent's Actions, enables its function and removes it", async ({
+  page,
+}) => {
+  const email = await signUpOwner(page, `Harbour Plumbing ${Math.random().toString(36).slice(2, 6)}`, "apps");
+  await expect(page.getByRole("dialog", { name: "Build your agent" })).toBeVisible();
+  const token = encodeURIComponent(await rootSession(page.request, email));
+  const created = await page.request.post(`/api/v2/createAccount?token=${token}`, {
+    data: { name: "Dispatch" },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const agentId = ((await created.json()) as { account: { id: number } }).account.id;
+  const prompt = await page.request.post(`/api/v2/campaign?token=${token}`, {
+    data: { agentId, agentInstructions: "You take plumbing jobs for Harbour Plumbing.", greeting: "Hello!" },
+  });
+  expect(prompt.ok(), await prompt.text()).toBe(true);
+
+  // A new organization has no apps: the Actions panel offers the catalogue's apps to install.
+  await page.goto(`/app/agents?editAgent=${agentId}/actions`);
+  await expect(editor(page).getByTestId("agent-editor")).toBeVisible();
+  await expect(
+    editor(page).getByText("No apps are installed for this organization yet: install one below."),
+  ).toBeVisible();
+  await editor(page).getByRole("button", { name: "Install Collect data" }).click();
+  const app = page.getByRole("dialog", { name: "App" });
+  await expect(app.getByText("Stores structured answers from the conversation")).toBeVisible();
+  await expect(app.getByText("saveData")).toBeVisible();
+  await checkA11y(page, "the install window of an app");
+  await app.getByRole("button", { name: "Install", exact: true }).click();
+  await expect(app.getByText("Installed", { exact: true })).toBeVisible();
+  await expect(
+    page.getByText("Collect data installed. Its functions are in every agent’s Actions."),
+  ).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(app).toBeHidden();
+
+  // Its function can be enabled for the agent; the app is no longer offered.
+  const saveData = editor(page).getByRole("switch", { name: "saveData" });
+  await saveData.check();
+  await expect(saveData).toBeChecked();
+  await expect(editor(page).getByTestId("save-status")).toHaveText("All changes saved", { timeout: 6000 });
+  await expect(editor(page).getByRole("button", { name: "Install Collect data" })).toHaveCount(0);
+  const saved = await page.request.get(`/api/v2/campaigns?token=${token}&agentId=${agentId}`);
+  const { staging } = (await saved.json()) as { staging: { enabledFunctions: Record<string, string[]> } };
+  expect(staging.enabledFunctions["collect-data@1.0.0"]).toEqual(["saveData"]);
+
+  // Removed again from its window: offered to install once more.
+  await page.goto(`/app/agents?editAgent=${agentId}/actions&install=collect-data@1.0.0`);
+  await app.getByRole("button", { name: "Remove" }).click();
+  const ask = page.getByRole("dialog", { name: "Remove Collect data?" });
+  await ask.getByRole("button", { name: "Remove" }).click();
+  await expect(page.getByText("Collect data removed.")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(editor(page).getByRole("button", { name: "Install Collect data" })).toBeVisible();
 });

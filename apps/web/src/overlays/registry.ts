@@ -82,6 +82,12 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     component: lazyOverlay(() => import("../features/voice/live-calls-overlays.tsx"), "LiveCallOverlay"),
   },
 
+  // Apps: an app of the catalogue, installed for the organisation's agents.
+  install: {
+    title: "App",
+    component: lazyOverlay(() => import("../features/apps/install-app-overlay.tsx"), "InstallAppOverlay"),
+  },
+
   // Money: the wallet's top-ups by card or lightning (issue 21).
   addFunds: {
     title: "Add funds",

@@ -1,7 +1,21 @@
-import { Badge, Button, Card, CloseButton, Group, Select, Stack, Switch, Text, Title } from "@mantine/core";
+import {
+  Badge,
+  Button,
+  Card,
+  CloseButton,
+  Group,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  Title,
+  VisuallyHidden,
+} from "@mantine/core";
 import type { AgentFunction, CampaignFields } from "@switchboard/api";
 import { useState } from "react";
 import { ErrorState, LoadingState } from "../../../../components/query-state.tsx";
+import { useOverlays } from "../../../../overlays/use-overlays.tsx";
+import { useApps } from "../../../apps/api.ts";
 import { useAgentFunctions } from "../../api.ts";
 import type { PanelProps } from "../panel-content.tsx";
 
@@ -34,6 +48,37 @@ function groupByApp(functions: AgentFunction[]): [string, AgentFunction[]][] {
   return [...groups.entries()];
 }
 
+/** The apps of the catalogue the organisation has not installed, each opening `?install`. */
+function MoreApps() {
+  const apps = useApps();
+  const overlays = useOverlays();
+  const available = (apps.data ?? []).filter((app) => !app.installed);
+  if (apps.isError) return <ErrorState error={apps.error} onRetry={() => void apps.refetch()} />;
+  if (available.length === 0) return null;
+  return (
+    <Stack gap="xs">
+      <Title order={5}>More apps</Title>
+      {available.map((app) => (
+        <Group key={`${app.appId}@${app.appVersion}`} justify="space-between" wrap="nowrap">
+          <div>
+            <Text fw={500}>{app.name}</Text>
+            <Text size="sm" c="dimmed">
+              {app.description}
+            </Text>
+          </div>
+          <Button
+            variant="light"
+            style={{ flexShrink: 0 }}
+            onClick={() => overlays.open("install", `${app.appId}@${app.appVersion}`)}
+          >
+            Install<VisuallyHidden> {app.name}</VisuallyHidden>
+          </Button>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
 /** The functions of the organisation's installed apps the agent may call, and its actions. */
 export function ActionsPanel({ agentId, editor, state }: PanelProps) {
   const functions = useAgentFunctions(agentId);
@@ -48,9 +93,7 @@ export function ActionsPanel({ agentId, editor, state }: PanelProps) {
         <ErrorState error={functions.error} onRetry={() => void functions.refetch()} />
       ) : null}
       {functions.data && functions.data.functions.length === 0 ? (
-        <Text c="dimmed">
-          No apps are installed for this organization yet, so there is nothing to enable.
-        </Text>
+        <Text c="dimmed">No apps are installed for this organization yet: install one below.</Text>
       ) : null}
       {groupByApp(functions.data?.functions ?? []).map(([key, items]) => (
         <Card key={key} withBorder padding="sm">
@@ -70,6 +113,7 @@ export function ActionsPanel({ agentId, editor, state }: PanelProps) {
           </Stack>
         </Card>
       ))}
+      <MoreApps />
       <Title order={4}>Actions</Title>
       {draft.actions.length === 0 ? <Text c="dimmed">No actions yet.</Text> : null}
       <Group gap="xs">
