@@ -180,7 +180,8 @@ export async function seedDemoAgents(
   for (const appId of ["schedule", "call-transfer", "end-call", "send-sms"]) {
     await db
       .insert(installedApps)
-      .values({ accountId: organizationId, orgId: organizationId, appId, appVersion: "1.0.0", data: {} });
+      .values({ accountId: organizationId, orgId: organizationId, appId, appVersion: "1.0.0", data: {} })
+      .onConflictDoNothing();
   }
   if (afterHoursId !== undefined) {
     // A full agent of its own (no template): answers evenings and weekends, passes emergencies on.

@@ -4,7 +4,7 @@ import { createAgentsRepository } from "./agents.repository.ts";
 import { agentsRoutes, appsRoutes, templatesRoutes } from "./agents.routes.ts";
 import { createAgentsService } from "./agents.service.ts";
 import { createAppsRepository } from "./apps.repository.ts";
-import { createAppsService } from "./apps.service.ts";
+import { createAppsService, installAppsWithoutSettings } from "./apps.service.ts";
 import { createTemplatesRepository } from "./templates.repository.ts";
 import { createTemplatesService } from "./templates.service.ts";
 
@@ -18,14 +18,16 @@ export function createAgentsModule(
 ) {
   const db = context.database.db;
   const templatesRepository = createTemplatesRepository(db);
+  const appsRepository = createAppsRepository(db);
   const agents = createAgentsService({
     repo: createAgentsRepository(db),
     access: context.access,
     findTemplate: templatesRepository.find,
+    installApps: (orgId, apps) => installAppsWithoutSettings(appsRepository, orgId, apps),
     ...(deps.knowledgeBasesOf ? { knowledgeBasesOf: deps.knowledgeBasesOf } : {}),
   });
   const apps = createAppsService({
-    repo: createAppsRepository(db),
+    repo: appsRepository,
     agents,
     outbound: context.outbound,
     secretKey: context.secretKey,

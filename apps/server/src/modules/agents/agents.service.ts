@@ -92,6 +92,8 @@ type Deps = {
   findTemplate: (id: number) => Promise<{ ownerAccountId: number | null } | null>;
   /** The knowledge bases of the organisation among `ids` (the knowledge-base module); unknown ids refuse. */
   knowledgeBasesOf?: (orgId: number, ids: number[]) => Promise<number[]>;
+  /** Installs the apps a saved campaign uses that need no settings (the apps service). */
+  installApps?: (orgId: number, apps: CampaignFields["apps"]) => Promise<void>;
 };
 
 export function createAgentsService(deps: Deps) {
@@ -149,6 +151,7 @@ export function createAgentsService(deps: Deps) {
   /** Writes one copy unconditionally (publish, revert, restore, detach). */
   async function overwrite(agent: AgentRef, stage: Stage, fields: CampaignFields): Promise<Campaign> {
     const row = await repo.writeConfig(agent, stage, fields);
+    await deps.installApps?.(agent.orgId, fields.apps);
     return toCampaign(agent, stage, row);
   }
 
@@ -194,6 +197,7 @@ export function createAgentsService(deps: Deps) {
       next.knowledgeBaseIds = ids;
     }
     const row = await repo.writeConfig(ref, "staging", next, body.revision);
+    if (row && body.apps !== undefined) await deps.installApps?.(ref.orgId, next.apps);
     if (!row) {
       const latest = await repo.findConfig(ref, "staging");
       throw conflict(STALE_SAVE_MESSAGE, { current: toCampaign(ref, "staging", latest) });

@@ -31,6 +31,24 @@ export function readAppSecret(secretKey: string, stored: unknown): string {
 const homeOf = (target: AccountRow) =>
   target.accountType === "agent" && target.organizationId ? target.organizationId : target.id;
 
+/**
+ * Installs for an organisation the apps an agent's campaign uses that it has not installed yet, when they need
+ * no settings (a template's calendar booking, call transfer, ...): the agent's functions are then the
+ * organisation's installed apps', as its Actions panel shows them. Apps that need settings (the webhook's
+ * address) wait for the owner's install window.
+ */
+export async function installAppsWithoutSettings(
+  repo: AppsRepository,
+  orgId: number,
+  apps: readonly { appId: string; version: string }[],
+): Promise<void> {
+  for (const { appId, version } of apps) {
+    const definition = findBuiltInApp(appId, version);
+    if (!definition || Object.keys(definition.authParameters).length > 0) continue;
+    await repo.install({ accountId: orgId, orgId, appId, appVersion: version, data: {} });
+  }
+}
+
 export function createAppsService(deps: Deps) {
   const { repo } = deps;
 

@@ -127,6 +127,14 @@ describe("templates", () => {
       variables: { clinicName: "Smile Co", hours: "9-5" },
       actions: [{ name: "schedule" }],
     });
+    // The template's apps that need no settings are installed for the organisation, so the agent's
+    // Actions panel offers their functions.
+    const installed = (await o1.call(api.listApps)).apps
+      .filter((app) => app.installed)
+      .map((app) => app.appId);
+    expect(installed).toEqual(["schedule"]);
+    const functions = await o1.call(api.listAgentFunctions, { query: { agentId } });
+    expect(functions.functions.map((fn) => fn.name)).toEqual(["checkAvailability", "bookAppointment"]);
 
     // Event rules: the owner gets variables replaced; a reseller above does not unless forced.
     const ownerRules = await o1.call(api.getDefaultEventRules, { query: { agentId } });
