@@ -19,11 +19,13 @@ export function createAgentsModule(
   const db = context.database.db;
   const templatesRepository = createTemplatesRepository(db);
   const appsRepository = createAppsRepository(db);
+  const installApps = (orgId: number, apps: readonly { appId: string; version: string }[]) =>
+    installAppsWithoutSettings(appsRepository, orgId, apps);
   const agents = createAgentsService({
     repo: createAgentsRepository(db),
     access: context.access,
     findTemplate: templatesRepository.find,
-    installApps: (orgId, apps) => installAppsWithoutSettings(appsRepository, orgId, apps),
+    installApps,
     ...(deps.knowledgeBasesOf ? { knowledgeBasesOf: deps.knowledgeBasesOf } : {}),
   });
   const apps = createAppsService({
@@ -36,6 +38,7 @@ export function createAgentsModule(
     repo: templatesRepository,
     agents,
     hierarchy: deps.hierarchy.hierarchy,
+    installApps,
   });
   return {
     agents,

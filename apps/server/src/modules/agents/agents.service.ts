@@ -151,7 +151,6 @@ export function createAgentsService(deps: Deps) {
   /** Writes one copy unconditionally (publish, revert, restore, detach). */
   async function overwrite(agent: AgentRef, stage: Stage, fields: CampaignFields): Promise<Campaign> {
     const row = await repo.writeConfig(agent, stage, fields);
-    await deps.installApps?.(agent.orgId, fields.apps);
     return toCampaign(agent, stage, row);
   }
 
@@ -197,7 +196,11 @@ export function createAgentsService(deps: Deps) {
       next.knowledgeBaseIds = ids;
     }
     const row = await repo.writeConfig(ref, "staging", next, body.revision);
-    if (row && body.apps !== undefined) await deps.installApps?.(ref.orgId, next.apps);
+    // Only apps the save adds: an app the owner removed stays removed when the next autosave lists it again.
+    const added = next.apps.filter(
+      (app) => !current.apps.some((had) => had.appId === app.appId && had.version === app.version),
+    );
+    if (row && added.length > 0) await deps.installApps?.(ref.orgId, added);
     if (!row) {
       const latest = await repo.findConfig(ref, "staging");
       throw conflict(STALE_SAVE_MESSAGE, { current: toCampaign(ref, "staging", latest) });

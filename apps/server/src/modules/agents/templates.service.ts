@@ -106,7 +106,13 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 
 type Body<T extends { body?: z.ZodType }> = z.output<NonNullable<T["body"]>>;
 
-type Deps = { repo: TemplatesRepository; agents: AgentsService; hierarchy: HierarchyService };
+type Deps = {
+  repo: TemplatesRepository;
+  agents: AgentsService;
+  hierarchy: HierarchyService;
+  /** Installs the template's apps that need no settings for the new agent's organisation. */
+  installApps?: (orgId: number, apps: CampaignFields["apps"]) => Promise<void>;
+};
 
 export function createTemplatesService(deps: Deps) {
   const { repo, agents } = deps;
@@ -232,6 +238,7 @@ export function createTemplatesService(deps: Deps) {
     // A template with instructions gives a working agent at once: published as it was made.
     const live = fields.agentInstructions.trim() !== "";
     const campaign = await agents.overwrite(ref, "staging", { ...fields, published: live });
+    await deps.installApps?.(ref.orgId, fields.apps);
     if (live) await agents.overwrite(ref, "production", fields);
     return { success: true as const, account: created.account, campaign };
   }

@@ -199,6 +199,28 @@ describe("templates", () => {
     expect(detached.migration.agents).toEqual([]);
   });
 
+  it("an app the owner removed stays removed when the agent's next save lists it; an added one installs", async () => {
+    const o1 = client(world.members.o1Owner.token);
+    const template = (await o1.call(api.createTemplate, { body: { ...dental, name: "Apps kept" } })).template;
+    const made = await o1.call(api.createAgentFromTemplate, {
+      body: { templateId: template.id, name: "Apps desk", templateFields: { clinicName: "Apps Co" } },
+    });
+    await o1.call(api.uninstallApp, { params: { appId: "schedule", appVersion: "1.0.0" } });
+    await o1.call(api.saveCampaign, {
+      body: {
+        agentId: made.account.id,
+        agentInstructions: "You are the receptionist of {clinicName}.",
+        apps: [
+          { appId: "schedule", version: "1.0.0" },
+          { appId: "end-call", version: "1.0.0" },
+        ],
+      },
+    });
+    const kept = (await o1.call(api.listApps)).apps.filter((app) => app.installed).map((app) => app.appId);
+    expect(kept).toEqual(["end-call"]);
+    await o1.call(api.uninstallApp, { params: { appId: "end-call", appVersion: "1.0.0" } });
+  });
+
   it("a reseller's template migrates the agents its organisations made from it", async () => {
     const r1 = client(world.members.r1Owner.token);
     const template = (
