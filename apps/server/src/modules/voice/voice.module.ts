@@ -55,8 +55,10 @@ export function createVoiceModule(
     );
   const stt = deps.providers?.stt ?? sttFromConfig(context.config.speech.stt);
   const tts = deps.providers?.tts ?? ttsFromConfig(context.config.speech.tts);
-  const missing = [stt.unavailable(), tts.unavailable()].filter(Boolean);
-  if (missing.length > 0) context.log.warn(`voice calls cannot be answered: ${missing.join(" ")}`);
+  /** What keeps calls from being answered here (a speech tool missing), else null. */
+  const speechMissing = () => [stt.unavailable(), tts.unavailable()].filter(Boolean).join(" ") || null;
+  const missing = speechMissing();
+  if (missing) context.log.warn(`voice calls cannot be answered: ${missing}`);
   const voiceRepository = createVoiceRepository(db);
   const sessionDeps = {
     turns: deps.runtime.turns,
@@ -103,7 +105,7 @@ export function createVoiceModule(
         chargeFrom: usage.chargeFrom,
         callerTts: festivalTts(),
         tts,
-        unavailable: () => [stt.unavailable(), tts.unavailable()].filter(Boolean).join(" ") || null,
+        unavailable: speechMissing,
         startCall,
         log: context.log,
       },

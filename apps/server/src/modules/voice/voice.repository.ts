@@ -46,7 +46,6 @@ export function createVoiceRepository(db: Database) {
         .limit(1);
       return row?.id ?? null;
     },
-    /** The id when it is an enabled agent account, else null. */
     /** An agent account by its username (the demo's called agent), with its own number; null for none. */
     async agentByUsername(
       username: string,
@@ -59,6 +58,7 @@ export function createVoiceRepository(db: Database) {
         );
       return agent ?? null;
     },
+    /** The id when it is an enabled agent account, else null. */
     async answeringAgent(id: number): Promise<number | null> {
       const [row] = await db
         .select({ id: accounts.id })

@@ -53,6 +53,7 @@ function MoreApps() {
   const apps = useApps();
   const overlays = useOverlays();
   const available = (apps.data ?? []).filter((app) => !app.installed);
+  if (apps.isPending) return <LoadingState label="Loading the apps…" />;
   if (apps.isError) return <ErrorState error={apps.error} onRetry={() => void apps.refetch()} />;
   if (available.length === 0) return null;
   return (
