@@ -10,6 +10,7 @@ import { runTurn } from "../apps/server/src/modules/runtime/conversation-engine.
 import { buildSystemPrompt } from "../apps/server/src/modules/runtime/system-prompt.ts";
 import { createLanguageModel } from "../apps/server/src/providers/llm/language-model.ts";
 import { startModelServer } from "../apps/server/test/model-protocol-server.ts";
+import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const N = SMOKE ? 50 : 500;
@@ -127,6 +128,11 @@ console.log(
 console.log(
   `ratio engine/bare p50: ${(p50 / bareP50).toFixed(1)}x; engine overhead p50: ${(p50 - bareP50).toFixed(2)} ms`,
 );
+const bench = "engine-first-token";
+reportFigure({ bench, name: "engine p50", value: p50, unit: "ms", target: TARGET_P50_MS, better: "lower" });
+reportFigure({ bench, name: "engine p95", value: percentile(engine, 95), unit: "ms", better: "lower" });
+reportFigure({ bench, name: "bare p50", value: bareP50, unit: "ms", better: "lower" });
+reportFigure({ bench, name: "engine/bare p50", value: p50 / bareP50, unit: "x", better: "lower" });
 const met = p50 < TARGET_P50_MS;
 console.log(`target: engine p50 < ${TARGET_P50_MS} ms ${met ? "met" : "NOT met"}`);
 if (!met && !SMOKE) process.exit(1);

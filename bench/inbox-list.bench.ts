@@ -7,8 +7,9 @@
 // then the other, for DURATION seconds each, so neither server shares a thread with the clients and the
 // ratio compares like with like.
 // Targets: p95 under 25 ms; inbox throughput at least 0.3 of the bare route's. While the inbox is loaded,
-// new inbound texts are stored (BENCH_WRITES_PER_S, default 50/s, full size only), so the server's page cache
-// and session cache (db/notice-cache.ts) are measured as they run: pages go stale as messages arrive.
+// new inbound texts are stored (BENCH_WRITES_PER_S, default 50/s, 0 for none; full size only), so the
+// server's page cache and session cache (db/notice-cache.ts) are measured as they run: pages go stale as
+// messages arrive.
 //
 // Full size needs a PostgreSQL server: BENCH_DATABASE_URL or DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/test; the bench creates and drops its own database sb_bench_inbox
@@ -17,6 +18,7 @@
 // flags to the server's Node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where its time goes).
 
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -27,7 +29,9 @@ import { migrateDatabase } from "../apps/server/src/db/migrate.ts";
 import { memberships, users } from "../apps/server/src/db/schema/index.ts";
 import { createAccountsRepository } from "../apps/server/src/modules/accounts/accounts.repository.ts";
 import { issueSessionToken } from "../apps/server/src/modules/auth/sessions.ts";
+import { rateFromEnv, writePaced } from "./paced-writes.ts";
 import { databaseExists } from "./postgres-server.ts";
+import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const ORGS = SMOKE ? 4 : 100;
@@ -36,8 +40,8 @@ const MESSAGES_PER_ROOM = 10;
 const CONCURRENCY = 50;
 const DURATION_S = SMOKE ? 2 : Number(process.env.BENCH_DURATION_S ?? 10);
 const TARGET_P95_MS = 25;
-/** Inbound texts per second stored while the inbox list is loaded (full size). */
-const WRITES_PER_S = Number(process.env.BENCH_WRITES_PER_S ?? 50);
+/** Inbound texts per second stored while the inbox list is loaded (full size); 0: none. */
+const WRITES_PER_S = rateFromEnv("BENCH_WRITES_PER_S", process.env.BENCH_WRITES_PER_S, 50);
 const TARGET_RATIO = 0.3;
 const DB_NAME = "sb_bench_inbox";
 
@@ -318,18 +322,16 @@ for (const [i, token] of tokens.entries())
  * message, then the room's last message), so the server's cached pages of those organisations go stale.
  */
 async function writeWhile(running: () => boolean): Promise<number> {
-  if (SMOKE) return 0;
+  if (SMOKE || WRITES_PER_S === 0) return 0;
   const client = new pg.Client({ connectionString: benchUrl() });
   await client.connect();
-  let writes = 0;
   try {
     const { rows } = await client.query<{ id: string; org_id: number }>(
       "select id, org_id from rooms tablesample system (1) limit 2000",
     );
-    const started = performance.now();
-    while (running()) {
-      const room = rows[writes % rows.length];
-      if (!room) break;
+    if (rows.length === 0) return 0;
+    return await writePaced(WRITES_PER_S, running, async (writes) => {
+      const room = rows[writes % rows.length] as (typeof rows)[number];
       await client.query(
         `with m as (
            insert into conversation_messages (org_id, room_id, role, text, status, delivery_status)
@@ -338,22 +340,34 @@ async function writeWhile(running: () => boolean): Promise<number> {
          from m where r.id = $2`,
         [room.org_id, room.id, `Bench text ${writes}`],
       );
-      writes++;
-      const due = started + (writes * 1000) / WRITES_PER_S;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
-    }
+    });
   } finally {
     await client.end();
   }
-  return writes;
+}
+
+/** CPU seconds a child process has used so far (Linux's /proc; NaN elsewhere). */
+function cpuSecondsOf(child: ChildProcess): number {
+  try {
+    const stat = readFileSync(`/proc/${child.pid}/stat`, "utf8");
+    // After "pid (command) ": state is field 3, utime and stime fields 14 and 15, in ticks of 1/100 s.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 await load([`${bareAddress}/bare`]); // warm-up of the clients
+const bareCpuBefore = cpuSecondsOf(bareServer.child);
 const bareRun = await load([`${bareAddress}/bare`]);
+const bareCpu = cpuSecondsOf(bareServer.child) - bareCpuBefore;
 await load(inboxUrls.slice(0, 50));
 let loading = true;
 const writing = writeWhile(() => loading);
+const inboxCpuBefore = cpuSecondsOf(server.child);
 const inboxRun = await load(inboxUrls);
+const inboxCpu = cpuSecondsOf(server.child) - inboxCpuBefore;
 loading = false;
 const writes = await writing;
 
@@ -363,6 +377,9 @@ const bareRps = bareRun.count / bareRun.seconds;
 const inboxRps = inboxRun.count / inboxRun.seconds;
 const p95 = pct(inboxSorted, 0.95);
 const ratio = inboxRps / bareRps;
+// The same ratio per CPU-second of each server: what a request costs, which other work on a shared machine
+// (taking cores from one window and not the other) hardly moves. The guarded figure (bench/baseline.json).
+const perCpuRatio = inboxRun.count / inboxCpu / (bareRun.count / bareCpu);
 
 console.log(
   `data: ${ORGS * ROOMS_PER_ORG} rooms, ${ORGS * ROOMS_PER_ORG * MESSAGES_PER_ROOM} messages in ${SMOKE ? "PGlite" : "PostgreSQL"} (${ORGS} organisations; setup ${setupSeconds} s)`,
@@ -377,7 +394,45 @@ console.log(
 console.log(
   `inbox list (page of 20): ${inboxRps.toFixed(0)} req/s, p50 ${pct(inboxSorted, 0.5).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, p99 ${pct(inboxSorted, 0.99).toFixed(2)} ms, errors ${inboxRun.errors}`,
 );
-console.log(`ratio inbox/bare throughput: ${ratio.toFixed(2)}`);
+console.log(
+  `ratio inbox/bare throughput: ${ratio.toFixed(2)}; per CPU-second of each server: ${perCpuRatio.toFixed(3)} (${(inboxRun.count / inboxCpu).toFixed(0)} and ${(bareRun.count / bareCpu).toFixed(0)} requests per CPU-second)`,
+);
+const bench = "inbox-list";
+reportFigure({ bench, name: "bare Fastify throughput", value: bareRps, unit: "req/s", better: "higher" });
+reportFigure({ bench, name: "inbox throughput", value: inboxRps, unit: "req/s", better: "higher" });
+reportFigure({ bench, name: "inbox p50", value: pct(inboxSorted, 0.5), unit: "ms", better: "lower" });
+reportFigure({ bench, name: "inbox p95", value: p95, unit: "ms", target: TARGET_P95_MS, better: "lower" });
+reportFigure({
+  bench,
+  name: "inbox errors",
+  value: inboxRun.errors,
+  unit: "requests",
+  target: 0,
+  better: "lower",
+});
+reportFigure({
+  bench,
+  name: "writes while loaded",
+  value: writes / inboxRun.seconds,
+  unit: "writes/s",
+  better: "higher",
+});
+reportFigure({
+  bench,
+  name: "inbox/bare throughput",
+  value: ratio,
+  unit: "x",
+  target: TARGET_RATIO,
+  better: "higher",
+});
+reportFigure({
+  bench,
+  name: "inbox/bare throughput per server CPU-second",
+  value: perCpuRatio,
+  unit: "x",
+  better: "higher",
+  stable: true,
+});
 const met = p95 < TARGET_P95_MS && ratio >= TARGET_RATIO;
 console.log(
   `target: p95 < ${TARGET_P95_MS} ms and ratio >= ${TARGET_RATIO}: ${met ? "met" : "NOT met"}${SMOKE ? " (smoke size: not the measured figure)" : ""}`,

@@ -37,6 +37,7 @@ import { createKbFetcher } from "../apps/server/src/modules/knowledge-base/fetch
 import { ingestDocumentJob } from "../apps/server/src/modules/knowledge-base/jobs.ts";
 import { createKnowledgeBaseService } from "../apps/server/src/modules/knowledge-base/knowledge-base.service.ts";
 import { databaseExists } from "./postgres-server.ts";
+import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const PGLITE = SMOKE || process.env.BENCH_DATABASE === "pglite";
@@ -436,5 +437,24 @@ console.log(
   `recall@3: ${hits}/${LABELLED.length} = ${recall.toFixed(2)} on the labelled set${misses.length ? ` (missed: ${misses.join(" | ")})` : ""}`,
 );
 console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const bench = "knowledge-base";
+reportFigure({ bench, name: "query p50", value: p50, unit: "ms", better: "lower" });
+reportFigure({ bench, name: "query p95", value: p95, unit: "ms", target: TARGET_P95_MS, better: "lower" });
+reportFigure({
+  bench,
+  name: "ingestion rate",
+  value: progress.indexed / ingestSeconds,
+  unit: "pages/s",
+  better: "higher",
+});
+reportFigure({
+  bench,
+  name: "pages not indexed",
+  value: PAGES - progress.indexed,
+  unit: "pages",
+  target: 0,
+  better: "lower",
+});
+reportFigure({ bench, name: "recall@3", value: recall, unit: "share", better: "higher" });
 if (progress.indexed !== PAGES) process.exit(1);
 if (!PGLITE && p95 > TARGET_P95_MS) process.exit(1);

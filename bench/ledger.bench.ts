@@ -20,6 +20,7 @@ import {
   InsufficientFundsError,
 } from "../apps/server/src/modules/ledger/ledger.service.ts";
 import { createWithdrawals } from "../apps/server/src/modules/ledger/withdrawals.ts";
+import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const REQUESTS = SMOKE ? 200 : 1000;
@@ -128,7 +129,30 @@ try {
     Object.values(audit.sums).every((sum) => sum === 0),
     `the ledger sums to zero: ${JSON.stringify(audit.sums)}`,
   );
+  reportFigure({
+    bench: "ledger",
+    name: "overdrafts",
+    value: overdrafts,
+    unit: "wallets",
+    target: 0,
+    better: "lower",
+  });
+  reportFigure({
+    bench: "ledger",
+    name: "requests failed otherwise",
+    value: otherErrors.length,
+    unit: "requests",
+    target: 0,
+    better: "lower",
+  });
   const postingsPerSecond = (2 * succeeded) / seconds;
+  reportFigure({
+    bench: "ledger",
+    name: "postings, one contended wallet",
+    value: postingsPerSecond,
+    unit: "postings/s",
+    better: "higher",
+  });
   console.log(
     `throughput, one contended wallet: ${postingsPerSecond.toFixed(0)} postings/s (${(succeeded / seconds).toFixed(0)} transactions/s)`,
   );
@@ -195,6 +219,13 @@ try {
     ),
   );
   const spreadSeconds = (performance.now() - spreadStart) / 1000;
+  reportFigure({
+    bench: "ledger",
+    name: `postings over ${SPREAD_WALLETS} wallets`,
+    value: (2 * REQUESTS) / spreadSeconds,
+    unit: "postings/s",
+    better: "higher",
+  });
   console.log(
     `throughput, ${REQUESTS} debits over ${SPREAD_WALLETS} wallets: ${((2 * REQUESTS) / spreadSeconds).toFixed(0)} postings/s`,
   );

@@ -18,6 +18,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
+import { reportFigure } from "./report.ts";
 import { CHROMIUM, CHROMIUM_FLAGS, demoSession, freePort, startWebServer } from "./web-server.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
@@ -162,6 +163,24 @@ try {
 console.log(
   `Lighthouse ${DESKTOP ? "desktop" : "mobile (default)"} settings; targets: performance >= ${TARGET_PERFORMANCE}, accessibility ${TARGET_ACCESSIBILITY}`,
 );
+for (const result of results) {
+  reportFigure({
+    bench: "lighthouse",
+    name: `${result.name} performance`,
+    value: result.performance,
+    unit: "score",
+    target: TARGET_PERFORMANCE,
+    better: "higher",
+  });
+  reportFigure({
+    bench: "lighthouse",
+    name: `${result.name} accessibility`,
+    value: result.accessibility,
+    unit: "score",
+    target: TARGET_ACCESSIBILITY,
+    better: "higher",
+  });
+}
 const below = results.filter(
   (result) => result.performance < TARGET_PERFORMANCE || result.accessibility < TARGET_ACCESSIBILITY,
 );

@@ -11,6 +11,7 @@ import { Writable } from "node:stream";
 import { buildTestApp } from "../apps/server/test/helpers.ts";
 import { describeFailures, fuzzRoutes } from "../apps/server/test/route-fuzz.ts";
 import { ensurePgliteTemplate, ensurePostgresTemplate } from "../apps/server/test/template-database.ts";
+import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const PER_ROUTE = Number(process.env.FUZZ_PER_ROUTE ?? (SMOKE ? 10 : 300));
@@ -59,6 +60,31 @@ console.log(
   `5xx answers: ${result.serverErrors}; without an answer: ${noAnswer}; /readyz after: ${ready.statusCode}`,
 );
 console.log(`5xx share (target 0): ${(result.serverErrors / Math.max(1, result.requests)).toFixed(6)}`);
+const bench = "route-fuzz";
+reportFigure({
+  bench,
+  name: "5xx answers",
+  value: result.serverErrors,
+  unit: "requests",
+  target: 0,
+  better: "lower",
+});
+reportFigure({
+  bench,
+  name: "requests without an answer",
+  value: noAnswer,
+  unit: "requests",
+  target: 0,
+  better: "lower",
+});
+reportFigure({ bench, name: "routes covered", value: result.routes, unit: "routes", better: "higher" });
+reportFigure({
+  bench,
+  name: "request rate",
+  value: result.requests / seconds,
+  unit: "requests/s",
+  better: "higher",
+});
 if (result.failures.length > 0) {
   console.log(`\nfailures:\n${describeFailures(result.failures, 30)}`);
   console.log(`\nserver log:\n${errors.slice(0, 30).join("\n").slice(0, 8000)}`);

@@ -10,6 +10,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createLatenessHistogram } from "../apps/server/src/modules/voice/sip/pacer.ts";
 import { type SipCallLeg, startSipServer } from "../apps/server/src/modules/voice/sip/sip-server.ts";
 import { haveSipp, runSipp, SIPP_MISSING, timerNoise } from "../apps/server/src/modules/voice/sip/sipp.ts";
+import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const CALLS = Number(process.env.SIP_CALLS ?? (SMOKE ? 5 : 50));
@@ -93,6 +94,25 @@ console.log(
 console.log(
   `machine noise: a bare 20 ms timer in another process, p50 ${noise.p50.toFixed(1)} ms, p99 ${noise.p99.toFixed(1)} ms`,
 );
+const bench = "sip-capacity";
+reportFigure({
+  bench,
+  name: "RTP send lateness p99",
+  value: p99,
+  unit: "ms",
+  target: TARGET_P99_MS,
+  better: "lower",
+});
+reportFigure({ bench, name: "frames dropped", value: dropped, unit: "frames", target: 0, better: "lower" });
+reportFigure({
+  bench,
+  name: "pacer ticks skipped",
+  value: server.pacer.skipped,
+  unit: "ticks",
+  better: "lower",
+});
+reportFigure({ bench, name: "server CPU", value: cpuShare * 100, unit: "% of a core", better: "lower" });
+reportFigure({ bench, name: "bare timer p99", value: noise.p99, unit: "ms", better: "lower" });
 if (run.code !== 0) {
   console.error(run.output.slice(-2000));
   process.exit(1);

@@ -17,6 +17,7 @@ import { createCaptureRecorder } from "../apps/server/src/modules/voice/sip/sip-
 import { getHeader } from "../apps/server/src/modules/voice/sip/sip-message.ts";
 import { startSipServer } from "../apps/server/src/modules/voice/sip/sip-server.ts";
 import { freeUdpPort, haveSipp, SIPP, SIPP_MISSING } from "../apps/server/src/modules/voice/sip/sipp.ts";
+import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const RATES = SMOKE ? [10, 20] : [25, 50, 100, 200];
@@ -174,6 +175,17 @@ console.log(
   `allowed-call setup time p95 (INVITE in to 200 OK out): ${quiet.toFixed(1)} ms without the flood (${quietCount} calls), ${flooded.toFixed(1)} ms during it (${setupMs.length} calls)`,
 );
 console.log(`messages captured: ${captured} (refused calls capped at 30 a minute per source)`);
+const bench = "sip-edge";
+reportFigure({ bench, name: "INVITEs per second answered", value: held, unit: "calls/s", better: "higher" });
+reportFigure({
+  bench,
+  name: "refused messages handled",
+  value: (refused403 + dropped) / seconds,
+  unit: "messages/s",
+  better: "higher",
+});
+reportFigure({ bench, name: "setup p95 without flood", value: quiet, unit: "ms", better: "lower" });
+reportFigure({ bench, name: "setup p95 during flood", value: flooded, unit: "ms", better: "lower" });
 await recorder.stop();
 await server.close();
 if (held === 0 || setupMs.length === 0) process.exit(1);

@@ -19,6 +19,7 @@ import { openPglite, openPostgres } from "../apps/server/src/db/client.ts";
 import { testClient } from "../apps/server/test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../apps/server/test/fixtures.ts";
 import { testConfig } from "../apps/server/test/helpers.ts";
+import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const ROWS = Number(process.env.BENCH_ROWS) || (SMOKE ? 2_000 : 100_000);
@@ -110,6 +111,20 @@ async function main() {
         `(${Math.round(ROWS / (importMs / 1000))} rows/s); peak RSS ${Math.round(peak / 1024 / 1024)} MB, ` +
         `${Math.round((peak - baseline) / 1024 / 1024)} MB above the server's ${Math.round(baseline / 1024 / 1024)} MB`,
     );
+    reportFigure({
+      bench: "tasks",
+      name: "import rate",
+      value: ROWS / (importMs / 1000),
+      unit: "rows/s",
+      better: "higher",
+    });
+    reportFigure({
+      bench: "tasks",
+      name: "import RSS above the server",
+      value: (peak - baseline) / 1024 / 1024,
+      unit: "MB",
+      better: "lower",
+    });
     if (IMPORT_ONLY) return;
     // The imported list is cancelled: only the next list runs.
     await owner.call(api.changeTaskList, {
@@ -186,6 +201,28 @@ async function main() {
         `p95 ${percentile(alone, 95).toFixed(1)} ms; not cached: p50 ${percentile(uncached, 50).toFixed(1)} ms, ` +
         `p95 ${percentile(uncached, 95).toFixed(1)} ms`,
     );
+    reportFigure({
+      bench: "tasks",
+      name: "dispatch rate",
+      value: DISPATCH / dispatchS,
+      unit: "tasks/s",
+      better: "higher",
+    });
+    reportFigure({
+      bench: "tasks",
+      name: "inbox p95 during dispatch",
+      value: p95,
+      unit: "ms",
+      target: TARGET_P95_MS,
+      better: "lower",
+    });
+    reportFigure({
+      bench: "tasks",
+      name: "inbox p95 alone",
+      value: percentile(alone, 95),
+      unit: "ms",
+      better: "lower",
+    });
     if ((stats.stats.byState.completed ?? 0) !== DISPATCH) process.exitCode = 1;
   } finally {
     await app.close();

@@ -7,16 +7,17 @@
 
 import { eq } from "drizzle-orm";
 import { buildApp } from "../apps/server/src/app.ts";
+import { FRAME_MS } from "../apps/server/src/audio/audio-format.ts";
+import { rms, toFrames } from "../apps/server/src/audio/pcm.ts";
 import { openPglite } from "../apps/server/src/db/client.ts";
 import { accounts } from "../apps/server/src/db/schema/index.ts";
-import { rms, toFrames } from "../apps/server/src/modules/voice/audio.ts";
-import { FRAME_MS } from "../apps/server/src/modules/voice/call-leg.ts";
 import type { CallSession } from "../apps/server/src/modules/voice/call-session.ts";
 import { startSipServer } from "../apps/server/src/modules/voice/sip/sip-server.ts";
 import { webrtcVad } from "../apps/server/src/providers/vad/webrtc-vad.ts";
 import { testConfig } from "../apps/server/test/helpers.ts";
 import { dialSip } from "../apps/server/test/sip-test-ua.ts";
 import { silence, spokenFixture } from "../apps/server/test/voice-fixtures.ts";
+import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const N = SMOKE ? 4 : 20;
@@ -103,4 +104,19 @@ console.log(
   `speech onset -> agent silence (SIP): p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, max ${Math.max(...results).toFixed(0)} ms`,
 );
 console.log(`issue target p95 <= 150 ms: ${p95 <= 150 ? "met" : "NOT met"}`);
+reportFigure({
+  bench: "voice-barge-in",
+  name: "onset to silence p50",
+  value: p50,
+  unit: "ms",
+  better: "lower",
+});
+reportFigure({
+  bench: "voice-barge-in",
+  name: "onset to silence p95",
+  value: p95,
+  unit: "ms",
+  target: 150,
+  better: "lower",
+});
 if (results.length < N) process.exit(1);

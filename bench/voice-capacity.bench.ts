@@ -12,15 +12,16 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import { buildApp } from "../apps/server/src/app.ts";
+import { rms, toFrames } from "../apps/server/src/audio/pcm.ts";
 import { openPglite, openPostgres } from "../apps/server/src/db/client.ts";
 import { accounts } from "../apps/server/src/db/schema/index.ts";
-import { rms, toFrames } from "../apps/server/src/modules/voice/audio.ts";
 import { createLatenessHistogram } from "../apps/server/src/modules/voice/sip/pacer.ts";
 import { type SipCallLeg, startSipServer } from "../apps/server/src/modules/voice/sip/sip-server.ts";
 import { webrtcVad } from "../apps/server/src/providers/vad/webrtc-vad.ts";
 import { testConfig } from "../apps/server/test/helpers.ts";
 import { dialSip } from "../apps/server/test/sip-test-ua.ts";
 import { silence, spokenFixture } from "../apps/server/test/voice-fixtures.ts";
+import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const STEPS = process.env.VOICE_CALLS
@@ -157,6 +158,21 @@ if (dbName) await admin(`drop database if exists "${dbName}" with (force)`);
 console.log(
   `concurrent calls carried with every answer, RTP p99 < ${TARGET_P99_MS} ms and nothing lost: ${passed || "none"} (steps tried: ${STEPS.join(", ")})`,
 );
+reportFigure({
+  bench: "voice-capacity",
+  name: "concurrent calls carried",
+  value: passed,
+  unit: "calls",
+  better: "higher",
+});
+reportFigure({
+  bench: "voice-capacity",
+  name: "first step answered",
+  value: firstStepAnswered,
+  unit: "share",
+  target: 0.8,
+  better: "higher",
+});
 // A figure under target is reported, not failed (CI's machine is shared); calls that go unanswered fail.
 if (firstStepAnswered < 0.8) {
   console.error("too few questions answered");

@@ -12,15 +12,16 @@
 
 import { eq } from "drizzle-orm";
 import { buildApp } from "../apps/server/src/app.ts";
+import { rms, toFrames } from "../apps/server/src/audio/pcm.ts";
 import { openPglite } from "../apps/server/src/db/client.ts";
 import { accounts } from "../apps/server/src/db/schema/index.ts";
-import { rms, toFrames } from "../apps/server/src/modules/voice/audio.ts";
 import type { CallSession, TurnTiming } from "../apps/server/src/modules/voice/call-session.ts";
 import { startSipServer } from "../apps/server/src/modules/voice/sip/sip-server.ts";
 import { webrtcVad } from "../apps/server/src/providers/vad/webrtc-vad.ts";
 import { testConfig } from "../apps/server/test/helpers.ts";
 import { dialSip } from "../apps/server/test/sip-test-ua.ts";
 import { silence, spokenFixture } from "../apps/server/test/voice-fixtures.ts";
+import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const N = SMOKE ? 6 : 30;
@@ -131,6 +132,18 @@ console.log(
   `transport share (SIP end to end - pipeline) p50: ${(p50 - percentile(pipeline, 50)).toFixed(0)} ms`,
 );
 console.log(`issue target p50 <= 400 ms, p95 <= 700 ms: ${p50 <= 400 && p95 <= 700 ? "met" : "NOT met"}`);
+const bench = "voice-latency";
+reportFigure({ bench, name: "turn latency p50", value: p50, unit: "ms", target: 400, better: "lower" });
+reportFigure({ bench, name: "turn latency p95", value: p95, unit: "ms", target: 700, better: "lower" });
+reportFigure({ bench, name: "pipeline p50", value: percentile(pipeline, 50), unit: "ms", better: "lower" });
+reportFigure({
+  bench,
+  name: "turns answered",
+  value: endToEnd.length / N,
+  unit: "share",
+  target: 0.8,
+  better: "higher",
+});
 if (endToEnd.length < N * 0.8) {
   console.error("too few turns answered");
   process.exit(1);

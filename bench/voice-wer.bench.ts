@@ -10,8 +10,9 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { parseWav, toFrames } from "../apps/server/src/modules/voice/audio.ts";
+import { parseWav, toFrames } from "../apps/server/src/audio/pcm.ts";
 import { pocketsphinxStt } from "../apps/server/src/providers/stt/pocketsphinx.ts";
+import { reportFigure } from "./report.ts";
 
 const run = promisify(execFile);
 const SMOKE = process.env.BENCH_SIZE === "smoke";
@@ -125,6 +126,13 @@ try {
       total += reference.length;
       if (examples.length < 1) examples.push(`"${heard}"`);
     }
+    reportFigure({
+      bench: "voice-wer",
+      name: `WER ${condition.voice.name}, ${condition.label}`,
+      value: (100 * wrong) / total,
+      unit: "%",
+      better: "lower",
+    });
     console.log(
       `${condition.voice.name.padEnd(20)} ${condition.label.padEnd(28)} ${((100 * wrong) / total).toFixed(1).padStart(5)}%   e.g. ${examples[0]}`,
     );

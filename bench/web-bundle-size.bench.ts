@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
+import { reportFigure } from "./report.ts";
 import { CHROMIUM, CHROMIUM_FLAGS, DIST, ensureBuild, startWebServer } from "./web-server.ts";
 
 const TARGET_KB = 150;
@@ -73,6 +74,21 @@ console.log(
   `entry + preloads of index.html (static): ${declaredKb.toFixed(1)} KB gzip in ${declared.size} file(s)`,
 );
 console.log(`ratio to target: ${(loadedKb / TARGET_KB).toFixed(2)}`);
+reportFigure({
+  bench: "web-bundle-size",
+  name: "first-load JS",
+  value: loadedKb,
+  unit: "KB gzip",
+  target: TARGET_KB,
+  better: "lower",
+});
+reportFigure({
+  bench: "web-bundle-size",
+  name: "entry + preloads",
+  value: declaredKb,
+  unit: "KB gzip",
+  better: "lower",
+});
 if (loaded.length === 0) {
   console.error("no JavaScript was counted");
   process.exit(1);

@@ -59,6 +59,8 @@ export async function startWebServer(): Promise<WebServer> {
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       DEMO_CALLS: "false",
+      // Sign-in codes are read from the dev outbox.
+      DEV_OUTBOX: "true",
     },
   });
   const origin = `http://127.0.0.1:${port}`;

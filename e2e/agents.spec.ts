@@ -231,7 +231,7 @@ test("a template made from an agent is edited, and its agents migrate after a dr
   expect(
     ((await before.json()) as { staging: { agentInstructions: string } }).staging.agentInstructions,
   ).not.toContain("warmly");
-  await card.getByRole("button", { name: /Migrate 1 agents/ }).click();
+  await card.getByRole("button", { name: /^Migrate 1 agent$/ }).click();
   await expect(card.getByRole("list", { name: "Migration preview" })).toBeHidden();
   const after = await page.request.get(`/api/v2/campaigns?token=${token}&agentId=${childId}`);
   expect(

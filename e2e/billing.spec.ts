@@ -52,7 +52,7 @@ test("subscribe to Pro through the sandbox checkout (declined, then 4242), see p
   await page.getByRole("link", { name: "Go to Billing" }).click();
   await expect(page.getByTestId("current-plan-name")).toHaveText("Pro");
   await expect(page.getByTestId("premium-badge")).toHaveText("Premium on");
-  await expect(page.getByText(/\$49\.00 per month, paid through/)).toBeVisible();
+  await expect(page.getByText(/\$49\.00 per month, paid by card for .*; renews on/)).toBeVisible();
 
   // Cancel: premium off at once.
   await page.getByRole("button", { name: "Manage subscription" }).click();

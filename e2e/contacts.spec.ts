@@ -5,7 +5,7 @@ import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
 // nested field, previews and deletes it; a contact whose number has an inbox conversation shows its name
 // there, and its preview opens that conversation.
 
-/** The Front Desk agent's number in the demo inbox (apps/server/src/db/demo-inbox.ts). */
+/** The Front Desk agent's number in the demo inbox (apps/server/src/demo/demo-inbox.ts). */
 const DEMO_AGENT_NUMBER = "+15035550123";
 
 function unique() {

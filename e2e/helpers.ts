@@ -173,7 +173,7 @@ export async function waitForMessage(
         );
         return found !== undefined;
       },
-      { message: `a message to ${to} in the dev outbox`, timeout: 10_000 },
+      { message: `a message to ${to} in the dev outbox`, timeout: 20_000 },
     )
     .toBe(true);
   return found as OutboxMessage;

@@ -219,6 +219,28 @@ test("the owner adds a custom metric with a formula and sees its figure; an inva
   expect(reset.ok()).toBe(true);
 });
 
+test("the dashboard's rates agree with its counts, and each figure says what it counts", async ({ page }) => {
+  // Issue 32 items 1 and 2: "Answer Rate 0.0%" beside "Calls Answered 897"; chats and texts counted as calls.
+  await signInAs(page, DEMO.owner, "/app");
+  const figure = async (title: string) => {
+    const card = page.locator(`[aria-label='${title}']`);
+    const text = (await card.getByTestId("metric-value").textContent()) ?? "";
+    return { card, text, value: Number(text.replace(/[,%]/g, "")) };
+  };
+  await expect(page.locator("[aria-label='Answer Rate']").getByTestId("metric-value")).toHaveText(/%$/);
+  const answered = await figure("Calls Answered");
+  const booked = await figure("Appointments Booked");
+  const calls = (await figure("Inbound Calls")).value + (await figure("Outbound Calls")).value;
+  expect(answered.value).toBeGreaterThan(0);
+  expect(calls).toBeGreaterThan(answered.value);
+  expect((await figure("Answer Rate")).text).toBe(`${((answered.value / calls) * 100).toFixed(1)}%`);
+  expect((await figure("Booked per 100 Calls")).text).toBe(((booked.value / calls) * 100).toFixed(1));
+  await expect(answered.card.getByTestId("metric-channels")).toHaveText("Counts calls");
+  await expect(page.locator("[aria-label='Tasks Completed']").getByTestId("metric-channels")).toHaveText(
+    "Counts calls and texts",
+  );
+});
+
 test("the calls have a search box: a number searches the caller's number, words the name", async ({
   page,
 }) => {

@@ -27,13 +27,21 @@ test("the owner publishes a page with a link; a visitor clicks it and chats with
 
   // A link to a page of this server (the machine has no outside network).
   const origin = new URL(page.url()).origin;
-  await page.getByRole("button", { name: "Add link" }).click();
-  const links = page.getByTestId("profile-link-row");
-  const last = links.last();
+  await page.getByRole("button", { name: "Edit links" }).click();
+  const editor = page.getByRole("dialog", { name: "Edit your page's links" });
+  await editor.getByRole("button", { name: "Add link" }).click();
+  const last = editor.getByTestId("profile-link-row").last();
   await last.getByLabel(/title/).fill("Are we open?");
   await last.getByLabel(/address/).fill(`${origin}/healthz`);
-  await page.getByRole("textbox", { name: "Bio" }).fill("Evening and weekend answers for Bluebird Dental.");
-  await page.getByRole("button", { name: "Save public page" }).click();
+  await editor.getByRole("button", { name: "Save public page" }).click();
+  await expect(editor).toBeHidden({ timeout: 15_000 });
+  await page.getByRole("button", { name: "Edit profile" }).click();
+  const profile = page.getByRole("dialog", { name: "Edit your page's profile" });
+  await profile
+    .getByRole("textbox", { name: "Bio" })
+    .fill("Evening and weekend answers for Bluebird Dental.");
+  await profile.getByRole("button", { name: "Save" }).click();
+  await expect(profile).toBeHidden({ timeout: 15_000 });
   await expect
     .poll(async () => (await (await page.request.get(`/api/v1/publicPage/${slug}`)).json()).links?.length, {
       timeout: 15_000,

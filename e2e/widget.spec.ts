@@ -34,10 +34,14 @@ test("one script tag on another site opens the agent's chat", async ({ page, bas
     await expect(page.getByRole("button", { name: "Close chat" })).toHaveAttribute("aria-expanded", "true");
     const chat = page.frameLocator('iframe[title="Chat with us"]');
     await expect(chat.getByRole("heading", { name: "Front Desk" })).toBeVisible();
+    const log = chat.getByRole("log", { name: "Conversation" });
+    // The greeting has the agent's variables filled in, never "{clinicName}" (issue 32 item 5).
+    await expect(log.locator(".msg.agent").first()).toHaveText(
+      "Thank you for calling Bluebird Dental, how can I help you today?",
+    );
     const question = `Do you see children? (${Date.now().toString(36)})`;
     await chat.getByRole("textbox", { name: "Your message" }).fill(question);
     await chat.getByRole("button", { name: "Send" }).click();
-    const log = chat.getByRole("log", { name: "Conversation" });
     await expect(log.getByText(question)).toBeVisible();
     await expect(log.locator(".msg.agent")).toHaveCount(2, { timeout: 20_000 });
     await page.getByRole("button", { name: "Close chat" }).click();

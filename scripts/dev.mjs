@@ -6,10 +6,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const host = process.env.HOST || "127.0.0.1";
+const local =
+  ["127.0.0.1", "localhost", "::1", "[::1]"].includes(host) && process.env.NODE_ENV !== "production";
 const children = [
   spawn(process.execPath, ["--import", "tsx", "--watch", "apps/server/src/server.ts"], {
     cwd: root,
     stdio: "inherit",
+    // Sign-in codes at /api/dev/outbox, as with `npm start`: for a server on this machine only.
+    env: { ...process.env, DEV_OUTBOX: process.env.DEV_OUTBOX || (local ? "true" : "false") },
   }),
   spawn("npm", ["run", "dev", "-w", "@switchboard/web", "--", "--host", "127.0.0.1"], {
     cwd: root,

@@ -26,6 +26,11 @@ const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/serv
     OUTBOUND_ALLOWLIST: process.env.OUTBOUND_ALLOWLIST || "127.0.0.1:*",
     // The journeys count the demo's calls and live calls: no simulated callers ringing in meanwhile.
     DEMO_CALLS: process.env.DEMO_CALLS || "false",
+    // Calls run in one voice worker process, as under `npm start` (which starts one per core): the journeys
+    // make no SIP calls, so one keeps the suite's memory and start-up small.
+    VOICE_WORKERS: process.env.VOICE_WORKERS || "1",
+    // The journeys sign in with codes read from the dev outbox.
+    DEV_OUTBOX: "true",
     // The usage sweep every few seconds, so the usage journey sees its texts debited while it waits.
     USAGE_DEBIT_INTERVAL_SECONDS: process.env.USAGE_DEBIT_INTERVAL_SECONDS || "3",
   },

@@ -1,12 +1,26 @@
 import { defineProject } from "vitest/config";
+import { timeLimits } from "../../vitest.time-limits.ts";
+import { serverProjectFiles } from "./test/test-lanes.ts";
 
-export default defineProject({
-  test: {
-    name: "server",
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    environment: "node",
-    globalSetup: ["./test/global-setup.ts"],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
-  },
-});
+/**
+ * One of the server's two test projects (which file goes where: test/test-lanes.ts); under
+ * SERVER_LANE=postgres (npm run test:postgres) only the files that open a database, on DATABASE_URL.
+ * - `server`: everything but the real-time tests, as many files at once as the run allows;
+ * - `server-realtime` (vitest.realtime.config.ts): calls on the clock and servers killed mid-work, one file at
+ *   a time after every other project has finished, so what they measure is the code and not the load of
+ *   the tests beside them.
+ */
+export function serverProject(realTime: boolean) {
+  return defineProject({
+    test: {
+      name: realTime ? "server-realtime" : "server",
+      include: serverProjectFiles(import.meta.dirname, realTime),
+      environment: "node",
+      globalSetup: ["./test/global-setup.ts"],
+      ...timeLimits(20_000, 30_000),
+      ...(realTime ? { maxWorkers: 1, sequence: { groupOrder: 1 } } : {}),
+    },
+  });
+}
+
+export default serverProject(false);

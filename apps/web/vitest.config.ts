@@ -1,4 +1,5 @@
 import { type ConfigEnv, defineProject, mergeConfig } from "vitest/config";
+import { timeLimits } from "../../vitest.time-limits.ts";
 import viteConfig from "./vite.config.ts";
 
 export default async (env: ConfigEnv) =>
@@ -11,7 +12,7 @@ export default async (env: ConfigEnv) =>
         include: ["src/**/*.test.{ts,tsx}", "build/**/*.test.ts"],
         setupFiles: ["src/test/setup.ts"],
         // Route tests import the lazy shell and a product area on first render: slow on a busy machine.
-        testTimeout: 15_000,
+        ...timeLimits(15_000),
       },
     }),
   );

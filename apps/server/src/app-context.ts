@@ -34,6 +34,20 @@ export type AppContext = {
   outbound: Outbound;
   /** Background jobs (pg-boss on this database): features register theirs before the app starts it. */
   jobs: JobRunner;
+  /** The voice worker processes of the API process, once started (absent: calls run in this process). */
+  voiceWorkers?: VoiceWorkersView;
+};
+
+/** What the API reads of its voice worker processes (modules/voice/workers): each one's state, for /readyz. */
+export type VoiceWorkersView = {
+  state(): {
+    index: number;
+    pid: number | null;
+    state: "starting" | "up" | "restarting" | "stopped";
+    calls: number;
+    restarts: number;
+    sipPort: number | null;
+  }[];
 };
 
 declare module "fastify" {

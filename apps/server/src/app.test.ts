@@ -41,6 +41,7 @@ describe("health", () => {
     expect(res.json()).toEqual({
       status: "ready",
       database: process.env.DATABASE_URL ? "postgres" : "pglite",
+      unexpectedErrors: expect.any(Number),
     });
   });
 

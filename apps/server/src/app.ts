@@ -3,7 +3,7 @@ import path from "node:path";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import websocket from "@fastify/websocket";
-import { routeTable } from "@switchboard/api";
+import { routeTable, WS_BEARER_PROTOCOL } from "@switchboard/api";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
 import { createAccessResolver } from "./access/access.ts";
@@ -14,8 +14,9 @@ import type { Config } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { migrateDatabase } from "./db/migrate.ts";
 import { createNotificationListener } from "./db/notifications.ts";
-import { DEMO_CALLED_AGENT, DEMO_USERS, DEMO_WHITE_LABEL_HOST, seedDemoData } from "./db/seed.ts";
+import { DEMO_CALLED_AGENT, DEMO_USERS, DEMO_WHITE_LABEL_HOST, seedDemoData } from "./demo/seed.ts";
 import { registerApiDocs } from "./http/api-docs.ts";
+import { registerInputCleaning } from "./http/clean-input.ts";
 import { registerCompression } from "./http/compression.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { registerFiles } from "./http/files.ts";
@@ -49,9 +50,12 @@ import { createSystemModule } from "./modules/system/system.module.ts";
 import { startInstanceRegistration } from "./modules/system/system.service.ts";
 import { createTasksModule } from "./modules/tasks/tasks.module.ts";
 import { createUsageModule } from "./modules/usage/usage.module.ts";
+import type { CallLeg } from "./modules/voice/call-leg.ts";
 import { demoCallsJob } from "./modules/voice/demo-calls.ts";
 import { createSipModule } from "./modules/voice/sip/sip.module.ts";
+import type { SipServerOptions } from "./modules/voice/sip/sip-types.ts";
 import { createVoiceModule } from "./modules/voice/voice.module.ts";
+import { createVoiceWorkers } from "./modules/voice/workers/supervisor.ts";
 import { createWalletModule, keepRawWebhookBodies } from "./modules/wallet/wallet.module.ts";
 import { createWebhooksModule } from "./modules/webhooks/webhooks.module.ts";
 import { createWithdrawalsModule } from "./modules/withdrawals/withdrawals.module.ts";
@@ -65,11 +69,13 @@ export const VERSION: string = JSON.parse(
   readFileSync(new URL("../package.json", import.meta.url), "utf8"),
 ).version;
 
-function demoSignInHelp(publicUrl: string): string {
+function demoSignInHelp(publicUrl: string, devOutbox: boolean): string {
   return [
     `Demo data created. Sign in at ${publicUrl}/signin with one of:`,
     ...Object.entries(DEMO_USERS).map(([role, email]) => `  ${role.padEnd(10)} ${email}`),
-    `The 6-digit code arrives in the dev outbox: ${publicUrl}/api/dev/outbox (also printed here).`,
+    devOutbox
+      ? `The 6-digit code arrives in the dev outbox: ${publicUrl}/api/dev/outbox (also printed here).`
+      : "The 6-digit code is printed here (DEV_OUTBOX=true also lists it at /api/dev/outbox).",
     `The partner's white-label host: ${publicUrl.replace(/\/\/[^/:]+/, `//${DEMO_WHITE_LABEL_HOST}`)}/app`,
   ].join("\n");
 }
@@ -79,6 +85,17 @@ export type BuildOptions = {
   database?: DatabaseHandle;
   /** Where the logs go; stdout by default. */
   logDestination?: DestinationStream;
+  /**
+   * This process is a voice worker (modules/voice/workers/, started by the API process): it carries SIP
+   * calls and nothing else runs here (no migrations, demo data, job workers, periodic sweeps or SIP
+   * registrations; it never listens for HTTP).
+   */
+  voiceWorker?: {
+    /** SIP through the API process (unless the worker listens on a SIP port of its own). */
+    sipTransport?: SipServerOptions["transport"];
+    /** Told of each SIP call it answers, by Call-ID. */
+    onCall(callId: string, ended: Promise<unknown>): void;
+  };
 };
 
 /** Builds the whole server without listening: tests call it with their own config. */
@@ -103,12 +120,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onClose", async () => {
     await database.close();
   });
-  await migrateDatabase(database);
+  const worker = options.voiceWorker;
+  if (!worker) await migrateDatabase(database);
 
-  const seeded = config.demoData && (await seedDemoData(database.db));
+  const seeded = !worker && config.demoData && (await seedDemoData(database.db));
   if (seeded) {
     app.log.info("seeded the demo hierarchy");
-    console.log(demoSignInHelp(config.publicUrl));
+    console.log(demoSignInHelp(config.publicUrl, config.devOutbox));
   }
 
   const registration = await startInstanceRegistration(database.db, VERSION);
@@ -144,7 +162,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     maxBytes: 5 * 1024 * 1024,
   });
   app.addHook("onClose", () => outbound.close());
-  const jobs = createJobRunner(database, { log: app.log });
+  const jobs = createJobRunner(database, {
+    log: app.log,
+    workerTimeoutSeconds: config.jobWorkerTimeoutSeconds,
+    sendOnly: Boolean(worker),
+  });
   const context: AppContext = {
     config,
     database,
@@ -218,9 +240,30 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     realtime: inbox.realtime,
     numberOrg: async (user) => (await numbers.numbers.agentForNumber(user))?.orgId ?? null,
   });
-  const sip = await createSipModule(context, { voice, numbers: numbers.numbers, edge: sipSettings.edge });
+  // With voice workers, SIP calls run in them (the API relays SIP by Call-ID, or each listens on its own port).
+  const voiceWorkers =
+    !worker && config.voice.workers > 0 ? createVoiceWorkers(context, { realtime: inbox.realtime }) : null;
+  const sipVoice = worker
+    ? {
+        startCallSession(leg: CallLeg, callOptions: { agentAccountId: number }) {
+          const session = voice.startCallSession(leg, callOptions);
+          worker.onCall(leg.info.callId, session.ended);
+          return session;
+        },
+      }
+    : voice;
+  const sip = await createSipModule(context, {
+    voice: sipVoice,
+    numbers: numbers.numbers,
+    edge: sipSettings.edge,
+    ...(voiceWorkers ? { workers: voiceWorkers } : {}),
+    ...(worker?.sipTransport ? { transport: worker.sipTransport } : {}),
+  });
   // Outbound calls go through the organisation's outbound route (its trunk) when it has one.
   numbers.outbound.useTrunkResolver((organizationId, to) => sipSettings.trunkFor(organizationId, to));
+  // Transfers dial their destinations the same way (SIP URIs checked like trunks' hosts).
+  numbers.outbound.useSipHostResolver((host, port) => sipSettings.service.resolveDestination(host, port));
+  voice.useTransferDialer((input) => numbers.outbound.dialTransfer(input));
   // Outbound tasks: texts through the inbox's SMS path, calls through the numbers module's outbound calls.
   const tasks = createTasksModule(context, {
     agents: agents.agents,
@@ -277,14 +320,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Jobs run once every module registered its own; on close they stop (running ones get half the shutdown
   // grace to finish) before the modules, and the modules (last first) before what they use.
   await jobs.start();
-  await sipSettings.start();
-  await sipSettings.attach(sip.server);
-  await tasks.start();
-  await usage.start();
+  if (!worker) {
+    await sipSettings.start();
+    await sipSettings.attach(sip.server);
+    await tasks.start();
+    await usage.start();
+    await billing.start();
+  }
   await voice.start();
+  if (voiceWorkers) {
+    context.voiceWorkers = voiceWorkers;
+    voiceWorkers.start(sip.server);
+  }
   // The demo's latest calls: simulated callers talk with its agent through the call pipeline, in the background.
   if (seeded && config.demoCalls) await jobs.send(demoCallsJob, { agentUsername: DEMO_CALLED_AGENT });
   app.addHook("preClose", async () => {
+    // The workers first: they hang up their calls while the database (PGlite served from here) still answers.
+    await voiceWorkers?.stop(config.shutdownGraceMs / 2);
     await jobs.stop(config.shutdownGraceMs / 2);
     for (const module of [...modules].reverse()) await module.stop?.();
     stopFollowingAccess();
@@ -305,11 +357,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Uploads: each route sets its own smaller limit (profile images 2 MB).
   await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 20, parts: 25 } });
   // The realtime endpoint (inbox): registered before the routes so it can take over their upgrades.
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: {
+      maxPayload: 64 * 1024,
+      // A browser offering [WS_BEARER_PROTOCOL, token] gets the protocol back, never its token.
+      handleProtocols: (protocols: Set<string>) =>
+        protocols.has(WS_BEARER_PROTOCOL) ? WS_BEARER_PROTOCOL : (protocols.values().next().value ?? false),
+    },
+  });
   // Form posts (the carriers' webhooks): repeated fields become lists, as the signature check expects.
   await app.register(formbody);
   keepRawWebhookBodies(app);
   keepRawBillingWebhookBodies(app);
+  // Text of queries, path parameters and JSON bodies cleaned before any route validates it.
+  registerInputCleaning(app);
   registerRoutes(
     app,
     context,

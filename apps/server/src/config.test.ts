@@ -8,6 +8,7 @@ describe("loadConfig", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ env: "development", host: "127.0.0.1", port: 3000, logLevel: "info" });
     expect(config.databaseUrl).toBeUndefined();
+    expect(config.databasePoolSize).toBe(10);
     expect(config.dataDir).toBe(path.resolve("./data"));
     expect(config.publicUrl).toBe("http://127.0.0.1:3000");
   });
@@ -18,6 +19,7 @@ describe("loadConfig", () => {
       HOST: "0.0.0.0",
       PORT: "8080",
       DATABASE_URL: "postgres://u@db:5432/sb",
+      DATABASE_POOL_SIZE: "25",
       DATA_DIR: "/var/lib/sb",
       PUBLIC_URL: "https://calls.example.com/",
       LOG_LEVEL: "warn",
@@ -32,6 +34,7 @@ describe("loadConfig", () => {
       host: "0.0.0.0",
       port: 8080,
       databaseUrl: "postgres://u@db:5432/sb",
+      databasePoolSize: 25,
       dataDir: "/var/lib/sb",
       publicUrl: "https://calls.example.com",
       logLevel: "warn",
@@ -142,6 +145,10 @@ describe("loadConfig", () => {
     [
       { BODY_LIMIT_BYTES: "-1" },
       'Invalid configuration: BODY_LIMIT_BYTES must be a positive number of bytes (got "-1")',
+    ],
+    [
+      { DATABASE_POOL_SIZE: "1" },
+      'Invalid configuration: DATABASE_POOL_SIZE must be a whole number of connections from 2 (one listens for notifications) (got "1")',
     ],
   ])("refuses %j with one line naming the variable", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

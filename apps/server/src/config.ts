@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
@@ -39,6 +40,36 @@ const envSchema = z.object({
     .optional(),
   SIP_TRUST_LOOPBACK: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
   SIP_PUBLIC_HOST: z.string().min(1).optional(),
+  SIP_TRUSTED_EDGE: z
+    .string()
+    .refine(
+      (value) =>
+        value
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+          .every((entry) => (entry.includes("/") ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry))),
+      { message: "must be a comma list of IP addresses or CIDR ranges (the SIP edge's own addresses)" },
+    )
+    .optional(),
+  VOICE_CHILD_NICE: z.coerce
+    .number()
+    .int()
+    .min(0, { message: "must be a whole number from 0 (off) to 19" })
+    .max(19, { message: "must be a whole number from 0 (off) to 19" })
+    .default(10),
+  VOICE_WORKERS: z.coerce
+    .number({ message: "must be a whole number from 0 (calls in the API process) to 64" })
+    .int({ message: "must be a whole number from 0 (calls in the API process) to 64" })
+    .min(0, { message: "must be a whole number from 0 (calls in the API process) to 64" })
+    .max(64, { message: "must be a whole number from 0 (calls in the API process) to 64" })
+    .optional(),
+  VOICE_WORKER_SIP_PORT: z.coerce
+    .number({ message: "must be a whole number from 1 to 65535" })
+    .int({ message: "must be a whole number from 1 to 65535" })
+    .min(1, { message: "must be a whole number from 1 to 65535" })
+    .max(65535, { message: "must be a whole number from 1 to 65535" })
+    .optional(),
   SIP_SOURCE_RATE: z.coerce
     .number()
     .int()
@@ -57,6 +88,12 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(2, { message: "must be a whole number of connections from 2 (one listens for notifications)" })
+    .max(1000, { message: "must be a whole number of connections up to 1000" })
+    .default(10),
   DATA_DIR: z.string().min(1).default("./data"),
   PUBLIC_URL: z.url({ message: "must be an absolute URL such as http://127.0.0.1:3000" }).optional(),
   LOG_LEVEL: z.enum(logLevels, { message: `must be one of ${logLevels.join(", ")}` }).default("info"),
@@ -73,12 +110,17 @@ const envSchema = z.object({
   EMAIL_FROM: z.string().min(3).default("Switchboard <no-reply@switchboard.local>"),
   DEMO_DATA: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
   DEMO_CALLS: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
+  DEV_OUTBOX: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
   SECRET_KEY: z.string().min(32, { message: "must be at least 32 characters" }).optional(),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
     .int()
     .positive({ message: "must be a positive number of milliseconds" })
     .default(10_000),
+  JOB_WORKER_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive({ message: "must be a positive number of seconds" })
+    .default(30),
   LLM_PROVIDER: z
     .enum(llmProviders, { message: `must be one of ${llmProviders.join(", ")}` })
     .default("sandbox"),
@@ -246,6 +288,16 @@ function isHostPort(entry: string): boolean {
   return match[2] === "*" || Number(match[2]) <= 65535;
 }
 
+/** Does the server listen on this machine only (127.0.0.0/8, ::1, localhost)? */
+function isLoopbackHost(host: string): boolean {
+  const bare = host
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "")
+    .toLowerCase();
+  if (bare === "localhost") return true;
+  return ipaddr.isValid(bare) && ipaddr.process(bare).range() === "loopback";
+}
+
 /** Which proxies may name the client's address in X-Forwarded-For: none, a hop count, or their addresses. */
 export type TrustProxy = false | number | string[];
 
@@ -295,25 +347,40 @@ export type Config = {
    * without an allow-list entry (development and test; SIP_TRUST_LOOPBACK=false makes loopback a source
    * like any other); `publicHost` is the host put in our Contact and Via (registrations); per-source flood
    * limits in messages per second (allow-listed sources, and every other source); how long captures stay.
+   * `trustedEdge` (SIP_TRUSTED_EDGE): the addresses of a SIP edge in front (Kamailio, scripts/sip-edge.mjs)
+   * whose X-Switchboard-Source names the real caller; none by default.
    */
   sip: {
     trustLoopback: boolean;
+    trustedEdge: string[];
     publicHost: string;
     sourceRate: number;
     unlistedRate: number;
     captureRetentionHours: number;
   };
   databaseUrl: string | undefined;
+  /** PostgreSQL connections per instance at most, the notification listener's included (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   dataDir: string;
   publicUrl: string;
   logLevel: (typeof logLevels)[number];
   bodyLimitBytes: number;
   webDistDir: string;
   shutdownGraceMs: number;
+  /**
+   * A server whose job runner has not reported for this long is taken as dead: the jobs it was running are
+   * retried by the others (or by the next start).
+   */
+  jobWorkerTimeoutSeconds: number;
   /** Seed the demo hierarchy into an empty database at start (default: in development only). */
   demoData: boolean;
   /** With the demo data: its latest calls are made by simulated callers through the call pipeline. */
   demoCalls: boolean;
+  /**
+   * GET /api/dev/outbox lists every message sent, sign-in codes included, to anyone who asks: only with
+   * DEV_OUTBOX=true, on a loopback HOST, outside production.
+   */
+  devOutbox: boolean;
   /** Real e-mail through SMTP when set; otherwise the dev outbox. */
   smtpUrl: string | undefined;
   emailFrom: string;
@@ -334,8 +401,18 @@ export type Config = {
     calendlyApiUrl: string;
     jobNimbusApiUrl: string;
   };
-  /** Calls: Twilio's auth token checks the signature of its voice webhook (whatever SMS_PROVIDER is). */
-  voice: { twilioAuthToken: string | undefined };
+  /**
+   * Calls: Twilio's auth token checks the signature of its voice webhook (whatever SMS_PROVIDER is);
+   * offline recognisers and synthesisers run at nice `childNice` (0: not lowered). SIP calls run in
+   * `workers` voice worker processes (0: in the API process; default one per core, 0 under NODE_ENV=test);
+   * with `workerSipPort`, worker i listens for SIP itself on that port + i (a SIP edge dispatches to them).
+   */
+  voice: {
+    twilioAuthToken: string | undefined;
+    childNice: number;
+    workers: number;
+    workerSipPort: number | undefined;
+  };
   /** Requests to addresses users gave (src/http/outbound.ts). */
   outbound: { allowlist: string[] };
   /**
@@ -448,6 +525,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (v.NODE_ENV === "production" && !v.SECRET_KEY) {
     throw new ConfigError("Invalid configuration: SECRET_KEY is required when NODE_ENV is production");
   }
+  if (v.DEV_OUTBOX === "true" && v.NODE_ENV === "production") {
+    throw new ConfigError("Invalid configuration: DEV_OUTBOX cannot be true when NODE_ENV is production");
+  }
+  if (v.DEV_OUTBOX === "true" && !isLoopbackHost(v.HOST)) {
+    throw new ConfigError(
+      `Invalid configuration: DEV_OUTBOX=true shows every sign-in code to whoever asks, so HOST must be a loopback address such as 127.0.0.1 (got ${JSON.stringify(v.HOST)})`,
+    );
+  }
   if ((v.LLM_PROVIDER === "openai" || v.LLM_PROVIDER === "anthropic") && !v.LLM_API_KEY) {
     throw new ConfigError(
       `Invalid configuration: LLM_API_KEY is required when LLM_PROVIDER is ${v.LLM_PROVIDER}`,
@@ -515,12 +600,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sipPort: v.SIP_PORT ?? (v.NODE_ENV === "test" ? 0 : 5060),
     sip: {
       trustLoopback: v.SIP_TRUST_LOOPBACK ? v.SIP_TRUST_LOOPBACK === "true" : v.NODE_ENV !== "production",
+      trustedEdge: (v.SIP_TRUSTED_EDGE ?? "")
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
       publicHost: v.SIP_PUBLIC_HOST ?? (["0.0.0.0", "::"].includes(v.HOST) ? "127.0.0.1" : v.HOST),
       sourceRate: v.SIP_SOURCE_RATE,
       unlistedRate: v.SIP_UNLISTED_RATE,
       captureRetentionHours: v.SIP_CAPTURE_RETENTION_HOURS,
     },
     databaseUrl: v.DATABASE_URL,
+    databasePoolSize: v.DATABASE_POOL_SIZE,
     dataDir: path.resolve(v.DATA_DIR),
     publicUrl: (v.PUBLIC_URL ?? `http://${v.HOST === "0.0.0.0" ? "127.0.0.1" : v.HOST}:${v.PORT}`).replace(
       /\/$/,
@@ -530,9 +620,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: v.BODY_LIMIT_BYTES,
     webDistDir: path.resolve(v.WEB_DIST_DIR ?? defaultWebDist),
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
+    jobWorkerTimeoutSeconds: v.JOB_WORKER_TIMEOUT_SECONDS,
     secretKey: v.SECRET_KEY,
     demoData: v.DEMO_DATA ? v.DEMO_DATA === "true" : v.NODE_ENV === "development",
     demoCalls: v.DEMO_CALLS ? v.DEMO_CALLS === "true" : v.NODE_ENV !== "test",
+    devOutbox: v.DEV_OUTBOX === "true",
     smtpUrl: v.SMTP_URL,
     emailFrom: v.EMAIL_FROM,
     llm: {
@@ -587,7 +679,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       calendlyApiUrl: v.CALENDLY_API_URL ?? "https://api.calendly.com",
       jobNimbusApiUrl: v.JOBNIMBUS_API_URL ?? "https://app.jobnimbus.com/api1",
     },
-    voice: { twilioAuthToken: v.TWILIO_AUTH_TOKEN },
+    voice: {
+      twilioAuthToken: v.TWILIO_AUTH_TOKEN,
+      childNice: v.VOICE_CHILD_NICE,
+      workers: v.VOICE_WORKERS ?? (v.NODE_ENV === "test" ? 0 : availableParallelism()),
+      workerSipPort: v.VOICE_WORKER_SIP_PORT,
+    },
     outbound: {
       allowlist: (v.OUTBOUND_ALLOWLIST ?? "")
         .split(",")

@@ -59,7 +59,7 @@ describe("server process", () => {
         server.on("exit", () => reject(new Error(`server exited early:\n${output}`)));
       });
       const ready = await waitUntilReady(`${url}/readyz`, deadline);
-      expect(await ready.json()).toEqual({ status: "ready", database: "pglite" });
+      expect(await ready.json()).toEqual({ status: "ready", database: "pglite", unexpectedErrors: 0 });
 
       const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
       server.kill("SIGTERM");

@@ -1,7 +1,10 @@
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { installProcessGuard } from "./process-guard.ts";
 
 async function main(): Promise<void> {
+  // From the first line: an error nobody handled is logged and counted (/readyz), never the end of the server.
+  installProcessGuard();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -14,6 +17,7 @@ async function main(): Promise<void> {
   }
 
   const app = await buildApp(config);
+  installProcessGuard(app.log);
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;

@@ -1,11 +1,13 @@
-import { rms, toFrames } from "../src/modules/voice/audio.ts";
-import { type CallLeg, type CallLegInfo, FRAME_MS, FRAME_SAMPLES } from "../src/modules/voice/call-leg.ts";
+import { FRAME_MS, FRAME_SAMPLES } from "../src/audio/audio-format.ts";
+import { rms, toFrames } from "../src/audio/pcm.ts";
+import type { CallLeg, CallLegInfo } from "../src/modules/voice/call-leg.ts";
 
 /**
  * An in-memory call leg that behaves like a paced transport: every tick (20 ms, or faster with `speed`) it
  * delivers one caller frame (the script's audio, else silence) and plays one queued agent frame. It records
  * what the agent said with the tick it played at, and when `clearAudio` was called. `instantPlayback`
- * plays agent frames as they arrive (benchmarks that do not wait for answers to be heard).
+ * plays agent frames as they arrive (benchmarks that do not wait for answers to be heard). Its clock is its
+ * ticks (tick t ends at t × 20 ms), whatever the speed: the frames of tick t fill the slot before it.
  */
 export function createFakeCallLeg(
   options: { speed?: number; info?: Partial<CallLegInfo>; instantPlayback?: boolean } = {},
@@ -22,6 +24,7 @@ export function createFakeCallLeg(
   const audioListeners: ((frame: Int16Array) => void)[] = [];
   const dtmfListeners: ((digit: string) => void)[] = [];
   const hangupListeners: (() => void)[] = [];
+  const playedListeners: ((frame: Int16Array, at: number) => void)[] = [];
   const outgoing: Int16Array[] = [];
   const script: Int16Array[] = [];
   const silent = new Int16Array(FRAME_SAMPLES);
@@ -43,7 +46,10 @@ export function createFakeCallLeg(
     sentAt.set(tick, performance.now());
     for (const listener of audioListeners) listener(frame);
     const out = outgoing.shift();
-    if (out) played.push({ tick, level: rms(out), samples: out });
+    if (out) {
+      played.push({ tick, level: rms(out), samples: out });
+      for (const listener of playedListeners) listener(out, (tick - 1) * FRAME_MS);
+    }
     for (const waiter of [...waiters])
       if (waiter.check()) {
         waiters.splice(waiters.indexOf(waiter), 1);
@@ -56,12 +62,16 @@ export function createFakeCallLeg(
     onAudio: (listener) => audioListeners.push(listener),
     onDtmf: (listener) => dtmfListeners.push(listener),
     onHangup: (listener) => hangupListeners.push(listener),
+    onPlayed: (listener) => playedListeners.push(listener),
+    clock: () => tick * FRAME_MS,
     sendAudio(frame) {
       if (hungUp !== null) return;
       if (frame.length !== FRAME_SAMPLES) throw new Error(`frames are ${FRAME_SAMPLES} samples`);
       if (outgoing.length === 0) firstFrameAt.push(performance.now());
-      if (options.instantPlayback) played.push({ tick, level: rms(frame), samples: frame });
-      else outgoing.push(frame);
+      if (options.instantPlayback) {
+        played.push({ tick, level: rms(frame), samples: frame });
+        for (const listener of playedListeners) listener(frame, tick * FRAME_MS);
+      } else outgoing.push(frame);
     },
     clearAudio() {
       clears.push({ tick, dropped: outgoing.length, at: performance.now() });
@@ -140,6 +150,8 @@ export function createFakeCallLeg(
     untilTick(target: number, timeoutMs?: number) {
       return until(() => tick >= target, timeoutMs);
     },
+    /** Resolves once `check` holds (checked every tick). */
+    until,
     stop() {
       clearInterval(timer);
     },

@@ -36,7 +36,9 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: ".tmp/unused", ...env });
+  // Tests read sign-in codes from the dev outbox, which production refuses.
+  const outbox = env.NODE_ENV === "production" ? {} : { DEV_OUTBOX: "true" };
+  return loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: ".tmp/unused", ...outbox, ...env });
 }
 
 /** Collects log lines so a test can read what the server wrote. */
@@ -67,6 +69,8 @@ export async function buildTestApp(
 export async function createSharedTestDatabase(): Promise<{
   open(): Promise<DatabaseHandle>;
   drop(): Promise<void>;
+  /** What a server process started on this database needs in its environment (DATA_DIR or DATABASE_URL). */
+  env: Record<string, string>;
 }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
@@ -80,6 +84,7 @@ export async function createSharedTestDatabase(): Promise<{
         return handle;
       },
       drop: () => rm(dir, { recursive: true, force: true }),
+      env: { DATA_DIR: dir, DATABASE_URL: "" },
     };
   }
   const name = `sb_test_${randomBytes(6).toString("hex")}`;
@@ -93,5 +98,6 @@ export async function createSharedTestDatabase(): Promise<{
   return {
     open: () => openPostgres(withDatabase(serverUrl, name)),
     drop: () => admin(`drop database if exists "${name}" with (force)`),
+    env: { DATABASE_URL: withDatabase(serverUrl, name) },
   };
 }

@@ -7,9 +7,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { parseWav } from "../src/audio/pcm.ts";
 import { accounts, memberships, users } from "../src/db/schema/index.ts";
 import { issueSessionToken } from "../src/modules/auth/sessions.ts";
-import { parseWav } from "../src/modules/voice/audio.ts";
 
 const run = promisify(execFile);
 const dir = path.join(tmpdir(), "switchboard-voice-fixtures");

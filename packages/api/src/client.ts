@@ -12,11 +12,24 @@ import {
 /** Paging values are sent only when they are positive numbers (call catalogue §5). */
 const PAGING_KEYS = new Set(["page", "pageSize", "limit", "offset"]);
 
+/**
+ * A browser WebSocket cannot send headers: it offers this subprotocol followed by the session token
+ * (`new WebSocket(url, [WS_BEARER_PROTOCOL, token])`) instead of `?token=` in the address. The server takes
+ * the token from Sec-WebSocket-Protocol and answers with this protocol only.
+ */
+export const WS_BEARER_PROTOCOL = "switchboard.bearer";
+
 export type ApiClientOptions = {
   /** Origin of the API; empty for same-origin requests from the web app. */
   baseUrl?: string;
-  /** The signed-in caller's token, sent as the `token` query parameter. */
+  /** The signed-in caller's token, sent as the `token` query parameter (or a header: `tokenIn`). */
   getToken?: () => string | null | undefined;
+  /**
+   * Where the token goes: the `token` query parameter, as the catalogue's clients send it (default), or an
+   * `Authorization: Bearer` header, which keeps it out of addresses (logs, history, referrers). The server
+   * accepts both.
+   */
+  tokenIn?: "query" | "header";
   /** The account being acted on; sent as `targetAccountId` unless the call gives its own. */
   getTargetAccountId?: () => string | number | null | undefined;
   fetch?: typeof fetch;
@@ -59,13 +72,17 @@ export function createApiClient(options: ApiClientOptions = {}) {
     input: CallInput<T> = {},
   ): Promise<RouteResponse<T>> {
     const query: Record<string, unknown> = {};
+    const headers: Record<string, string> = {};
     // A public use of a guarded path (a payment link's checkout: "the same path without token ... with
     // slug added") goes without the caller's token.
     const anonymous =
       route.anonymousWith !== undefined &&
       typeof (input.body as Record<string, unknown> | undefined)?.[route.anonymousWith] === "string";
     if (route.auth !== "none" && !anonymous) {
-      query.token = options.getToken?.();
+      const token = options.getToken?.();
+      if (options.tokenIn === "header") {
+        if (token) headers.authorization = `Bearer ${token}`;
+      } else query.token = token;
       query.targetAccountId = options.getTargetAccountId?.();
     }
     Object.assign(query, input.query ?? {});
@@ -74,9 +91,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     if (input.form !== undefined) {
       init.body = input.form;
     } else if (input.body !== undefined) {
-      init.headers = { "content-type": "application/json" };
+      headers["content-type"] = "application/json";
       init.body = JSON.stringify(input.body);
     }
+    if (Object.keys(headers).length > 0) init.headers = headers;
     const response = await doFetch(url, init);
     const isJson = response.headers.get("content-type")?.includes("application/json") ?? false;
     const payload: unknown = isJson ? await response.json() : await response.text();

@@ -19,3 +19,13 @@ export class ApiRequestError extends Error {
     this.body = body;
   }
 }
+
+/** Refusals that ask the caller to come back later; their answers carry Retry-After (seconds). */
+export const LOAD_MESSAGES = {
+  /** 429: this token or client network sent more of these calls than it may. */
+  tooManyRequests: "Too many requests of this kind. Wait a moment and try again.",
+  /** 429: the organisation has more money movements waiting than are queued. */
+  organisationBusy: "Too many payments for this organisation at once. Wait a moment and try again.",
+  /** 503: no database connection (or queue slot) came free in time. */
+  busy: "The server is busy. Try again in a few seconds.",
+} as const;

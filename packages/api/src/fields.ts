@@ -1,3 +1,4 @@
+import { DAY_MS, utcDay } from "@switchboard/core";
 import { z } from "zod";
 
 /**
@@ -43,6 +44,49 @@ export const timeMsSchema = z.coerce
   .int({ message: DATE_MESSAGE })
   .min(TIME_MIN_MS, { message: DATE_RANGE_MESSAGE })
   .max(TIME_MAX_MS, { message: DATE_RANGE_MESSAGE });
+
+/**
+ * Does a window of `lengthMs` from `startMs` end by TIME_MAX_MS? A route whose window has a length of its own
+ * (a default span, a booking's duration, one day) refuses a start that would carry it past the year 9999:
+ * the database could not store or compare its end.
+ */
+export const windowEndsInRange = (startMs: number, lengthMs: number): boolean =>
+  startMs + lengthMs <= TIME_MAX_MS;
+
+/** The message of a window that would end after TIME_MAX_MS (`the booking` must end by 9999-12-31.). */
+export const windowRangeMessage = (window: string) => `${window} must end by 9999-12-31.`;
+
+export const DAY_MESSAGE = "Use a date as YYYY-MM-DD or MM-DD-YYYY.";
+/** Days are of the years 1970 to 9999, and a day's window (to its end) must end within 9999. */
+export const DAY_RANGE_MESSAGE = "Enter a date from 1970-01-01 to 9999-12-30.";
+
+/** UTC midnight of a `YYYY-MM-DD` or `MM-DD-YYYY` day that exists; null otherwise. */
+export function calendarDayMs(text: string): number | null {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (iso) return utcDay(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  const us = /^(\d{2})-(\d{2})-(\d{4})$/.exec(text);
+  return us ? utcDay(Number(us[3]), Number(us[1]), Number(us[2])) : null;
+}
+
+/**
+ * A calendar day (UTC) as `YYYY-MM-DD`, or also `MM-DD-YYYY` with `{ us: true }`: one that exists, from
+ * 1970-01-01 to 9999-12-30 (so that the day's whole window ends within the year 9999).
+ */
+export function calendarDaySchema(options: { us?: boolean } = {}) {
+  const format = options.us ? /^(\d{4}-\d{2}-\d{2}|\d{2}-\d{2}-\d{4})$/ : /^\d{4}-\d{2}-\d{2}$/;
+  const message = options.us ? DAY_MESSAGE : "Use a date as YYYY-MM-DD.";
+  return z
+    .string()
+    .trim()
+    .regex(format, { message })
+    .superRefine((text, ctx) => {
+      const year = Number(text.length === 10 && text[4] === "-" ? text.slice(0, 4) : text.slice(-4));
+      const day = calendarDayMs(text);
+      if (year < 1970 || (day !== null && !windowEndsInRange(day, DAY_MS)))
+        ctx.addIssue({ code: "custom", message: DAY_RANGE_MESSAGE });
+      else if (day === null) ctx.addIssue({ code: "custom", message });
+    });
+}
 
 export const TEXT_NUL_MESSAGE = "must not contain the NUL character (U+0000)";
 export const TEXT_SURROGATE_MESSAGE = "must be valid Unicode text (it contains an unpaired surrogate)";

@@ -32,6 +32,11 @@ export type RouteDefinition<
    */
   sessionOnly?: true;
   /**
+   * A GET that changes something: a WebSocket upgrade that places a billable call. It is treated as the
+   * write it is, so a read-only API token is refused it as it is any POST.
+   */
+  writes?: true;
+  /**
    * A body field that, sent without any token, makes the call public (the catalogue's "the same path
    * without token ... with slug added"): the handler then gets no `access` and must act on that field only.
    */
@@ -62,6 +67,11 @@ export function defineRoute<
   R extends z.ZodType = never,
 >(route: RouteDefinition<Q, P, B, R, A>): RouteDefinition<Q, P, B, R, A> {
   return route;
+}
+
+/** Does a call of this route change something (every method but GET, and a GET marked `writes`)? */
+export function isWriteRoute(route: Pick<RouteDefinition, "method" | "writes">): boolean {
+  return route.method !== "GET" || route.writes === true;
 }
 
 type Input<S> = [Exclude<S, undefined>] extends [z.ZodType] ? z.input<Exclude<S, undefined>> : undefined;

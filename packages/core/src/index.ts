@@ -6,6 +6,7 @@ export * from "./logs/index.ts";
 export * from "./metrics/index.ts";
 export * from "./onboarding/index.ts";
 export * from "./permissions/index.ts";
+export * from "./text/index.ts";
 export * from "./timezones/index.ts";
 export * from "./voices/index.ts";
 export * from "./walkthrough/index.ts";

@@ -1,4 +1,11 @@
-import { ID_MESSAGE, idSchema, type RouteDefinition, TOKEN_MESSAGES } from "@switchboard/api";
+import {
+  ID_MESSAGE,
+  idSchema,
+  isWriteRoute,
+  type RouteDefinition,
+  TOKEN_MESSAGES,
+  WS_BEARER_PROTOCOL,
+} from "@switchboard/api";
 import {
   type AccountRole,
   derivePermissions,
@@ -70,13 +77,23 @@ export const MESSAGES = {
   noTarget: "targetAccountId is required",
 } as const;
 
-/** The token of a call: query `token` (as the catalogue sends it) or `Authorization: Bearer`. */
+/**
+ * The token of a call: query `token` (as the catalogue sends it), `Authorization: Bearer`, or — for a
+ * browser's WebSocket, which cannot send headers — the subprotocol after WS_BEARER_PROTOCOL.
+ */
 export function tokenOf(request: FastifyRequest, queryKey = "token"): string | undefined {
   const query = request.query as Record<string, unknown> | undefined;
   const fromQuery = query?.[queryKey];
   if (typeof fromQuery === "string" && fromQuery) return fromQuery;
+  if (queryKey !== "token") return undefined;
   const header = request.headers.authorization;
-  if (queryKey === "token" && header?.startsWith("Bearer ")) return header.slice(7).trim() || undefined;
+  if (header?.startsWith("Bearer ")) return header.slice(7).trim() || undefined;
+  const protocols = request.headers["sec-websocket-protocol"];
+  if (typeof protocols === "string") {
+    const offered = protocols.split(",").map((part) => part.trim());
+    const at = offered.indexOf(WS_BEARER_PROTOCOL);
+    if (at >= 0) return offered[at + 1] || undefined;
+  }
   return undefined;
 }
 
@@ -237,7 +254,7 @@ export function createAccessResolver(db: Database) {
     if (route.auth === "adminToken" && !caller.user.superAdmin) throw new ApiError(403, MESSAGES.adminOnly);
     if (caller.apiToken) {
       if (route.sessionOnly) throw new ApiError(403, TOKEN_MESSAGES.sessionOnly);
-      if (caller.apiToken.type === "readOnly" && route.method !== "GET")
+      if (caller.apiToken.type === "readOnly" && isWriteRoute(route))
         throw new ApiError(403, TOKEN_MESSAGES.readOnly);
       await touchApiToken(caller.apiToken.id);
     }

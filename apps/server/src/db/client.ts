@@ -64,6 +64,14 @@ export async function openPglite(source: PgliteSource = {}): Promise<DatabaseHan
     // PostgreSQL server).
     extensions: { pg_trgm, btree_gin },
   });
+  return pgliteHandle(client);
+}
+
+/**
+ * The handle of a PGlite client: this process's own, or (voice workers) the API process's served over the
+ * worker's IPC channel (db/remote-pglite.ts).
+ */
+export function pgliteHandle(client: PGlite): DatabaseHandle {
   const watch = new WriteWatch();
   const db = drizzlePglite({ client, schema, casing: "snake_case", logger: watch }) as unknown as Database;
   return {
@@ -79,22 +87,29 @@ export async function openPglite(source: PgliteSource = {}): Promise<DatabaseHan
 }
 
 /**
- * Connections per server instance. A request holds one only for a round trip (about a millisecond on the
- * inbox list), so 10 serve 50 concurrent requests while PostgreSQL, not the pool, is the limit on a small
- * machine; more connections only add backends competing for the same cores. PostgreSQL's own limit (100
- * by default) bounds the instances times this.
+ * Connections per server instance unless DATABASE_POOL_SIZE says otherwise. A request holds one only for a
+ * round trip (about a millisecond on the inbox list), so 10 serve 50 concurrent requests while PostgreSQL,
+ * not the pool, is the limit on a small machine; more connections only add backends competing for the same
+ * cores. PostgreSQL's own limit (max_connections, 100 by default) bounds the instances times this.
  */
 export const POOL_SIZE = 10;
 
+/** Longest wait for a free connection; then the request answers 503 with Retry-After (error-handler.ts). */
+export const POOL_WAIT_MS = 5000;
+
 export async function openPostgres(
   url: string,
-  /** Longest wait for a free connection (benchmarks that queue a thousand requests wait longer). */
-  options: { connectionTimeoutMillis?: number } = {},
+  options: {
+    /** Connections at most (DATABASE_POOL_SIZE). */
+    poolSize?: number;
+    /** Longest wait for a free connection (benchmarks that queue a thousand requests wait longer). */
+    connectionTimeoutMillis?: number;
+  } = {},
 ): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString: url,
-    max: POOL_SIZE,
-    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5000,
+    max: options.poolSize ?? POOL_SIZE,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? POOL_WAIT_MS,
   });
   // An idle connection the server closes (restart, failover, a dropped database) is reported on the pool;
   // unheard, that event would end the process. The pool opens a new connection when one is next needed.
@@ -123,10 +138,11 @@ export async function openPostgres(
 /** PGlite in `DATA_DIR/pglite` by default; the PostgreSQL server of DATABASE_URL when set. */
 export function openDatabase(config: {
   databaseUrl: string | undefined;
+  databasePoolSize: number;
   dataDir: string;
 }): Promise<DatabaseHandle> {
   return config.databaseUrl
-    ? openPostgres(config.databaseUrl)
+    ? openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize })
     : openPglite({ dataDir: path.join(config.dataDir, "pglite") });
 }
 

@@ -1,5 +1,7 @@
+import { lookup } from "node:dns/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import * as api from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,7 +10,13 @@ import { buildHierarchy } from "../../test/fixtures.ts";
 import { buildTestApp } from "../../test/helpers.ts";
 import { startModelServer } from "../../test/model-protocol-server.ts";
 import { orgModelSettings } from "../db/schema/index.ts";
-import { createOutbound, isPublicAddress, OUTBOUND_MESSAGES, OutboundError } from "./outbound.ts";
+import {
+  createOutbound,
+  isPublicAddress,
+  isRefusedHost,
+  OUTBOUND_MESSAGES,
+  OutboundError,
+} from "./outbound.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -39,12 +47,53 @@ const PRIVATE_URLS = [
   "http://0x7f.1/",
 ];
 
+/**
+ * Hosts that are this machine in forms a plain comparison misses (issue 30, M5): case and a trailing dot,
+ * IPv4 written into IPv6, the loopback names of /etc/hosts, and this machine's own name when it resolves to
+ * a private address (`vm.` where the probe ran).
+ */
+const machineName = os.hostname().toLowerCase();
+const machineIsPrivate = (await lookup(machineName, { all: true }).catch(() => [])).some(
+  (entry) => !isPublicAddress(entry.address),
+);
+const LOOPBACK_SPELLINGS = [
+  "LOCALHOST.",
+  "localhost.",
+  "[::127.0.0.1]",
+  "[::7f00:1]",
+  "[::ffff:127.0.0.1]",
+  "[0:0:0:0:0:ffff:7f00:1]",
+  "ip6-localhost",
+  "ip6-loopback",
+  "localhost.localdomain",
+  "api.localhost",
+  "127.0.0.1.",
+];
+const HOSTILE_HOSTS = [
+  ...LOOPBACK_SPELLINGS,
+  ...(machineIsPrivate ? [`${machineName}.`, machineName.toUpperCase()] : []),
+];
+
 describe("the address check", () => {
   it("takes only public unicast addresses", () => {
     expect(isPublicAddress("93.184.216.34")).toBe(true);
     expect(isPublicAddress("2606:2800:220:1:248:1893:25c8:1946")).toBe(true);
     for (const address of ["127.0.0.1", "10.1.2.3", "169.254.169.254", "::1", "::ffff:10.0.0.1", "0.0.0.0"])
       expect(isPublicAddress(address), address).toBe(false);
+    // IPv4-compatible IPv6 (deprecated, ::/96) embeds any IPv4 address: none is public.
+    expect(isPublicAddress("::7f00:1")).toBe(false);
+    expect(isPublicAddress("::5db8:d822")).toBe(false);
+  });
+
+  it("refuses loopback names and private literals in every spelling, without asking DNS", () => {
+    for (const host of LOOPBACK_SPELLINGS) expect(isRefusedHost(host), host).toBe(true);
+    for (const host of [
+      "example.com",
+      "EXAMPLE.com.",
+      "[2606:2800:220:1:248:1893:25c8:1946]",
+      "93.184.216.34.",
+    ])
+      expect(isRefusedHost(host), host).toBe(false);
   });
 });
 
@@ -98,6 +147,22 @@ describe("the outbound module", () => {
       reason: "privateAddress",
     });
     expect(hits).toBe(before);
+    await guard.close();
+  });
+
+  it.each(HOSTILE_HOSTS)("refuses %s when it is saved and when it is reached", async (host) => {
+    const guard = outbound();
+    const address = `http://${host}:${target.port}/`;
+    await expect(guard.check(address)).rejects.toMatchObject({ reason: "privateAddress" });
+    const before = hits;
+    await expect(guard.fetchText(address)).rejects.toMatchObject({ reason: "privateAddress" });
+    expect(hits).toBe(before);
+    await guard.close();
+  });
+
+  it("matches an allow-list entry however its host is spelled", async () => {
+    const guard = outbound([`localhost:${target.port}`]);
+    expect((await guard.fetchText(`http://LOCALHOST.:${target.port}/ok`)).status).toBe(200);
     await guard.close();
   });
 
@@ -193,6 +258,58 @@ describe("saving a user-given address", () => {
       `baseUrl: ${message}`,
     );
     expect((await client(token).call(api.getModelSettings)).settings.source).toBe("deployment");
+  });
+
+  it.each(HOSTILE_HOSTS)(
+    "every save path refuses %s with the reason the connection would give",
+    async (host) => {
+      const url = `http://${host}:8080/hook`;
+      const refused = `url: ${OUTBOUND_MESSAGES.privateAddress}`;
+      await expectRefusal(
+        client(token).call(api.createWebhook, { body: { url } }),
+        400,
+        OUTBOUND_MESSAGES.privateAddress,
+      );
+      await expectRefusal(
+        client(token).call(api.updateApp, {
+          params: { appId: "webhook", appVersion: "1.0.0" },
+          body: { data: { url } },
+        }),
+        400,
+        refused,
+      );
+      await expectRefusal(
+        client(token).call(api.saveModelSettings, {
+          body: { provider: "openai-compatible", baseUrl: url, model: "llama3" },
+        }),
+        400,
+        `baseUrl: ${OUTBOUND_MESSAGES.privateAddress}`,
+      );
+      const kb = await client(token).call(api.createKnowledgeBase, { body: { title: `KB ${host}` } });
+      await expectRefusal(
+        client(token).call(api.addKbDocuments, {
+          params: { id: kb.knowledgeBase.id },
+          body: { urls: [url] },
+        }),
+        400,
+        refused,
+      );
+      expect(
+        (await client(token).call(api.listKbDocuments, { params: { id: kb.knowledgeBase.id } })).documents,
+      ).toEqual([]);
+    },
+  );
+
+  it.each(HOSTILE_HOSTS)("a SIP host %s is refused when saved and when dialled", async (host) => {
+    const sipHost = host.replace(/^\[(.*)\]$/, "$1");
+    await expectRefusal(
+      client(token).call(api.saveSipOutboundRoute, { body: { route: { name: "PBX", host: sipHost } } }),
+      400,
+      api.SIP_MESSAGES.privateHost,
+    );
+    await expect(app.sipSettings.service.resolveDestination(sipHost, 5060)).rejects.toThrow(
+      api.SIP_MESSAGES.privateHost,
+    );
   });
 
   it("a private model address already in the database is still never reached by the test chat", async () => {

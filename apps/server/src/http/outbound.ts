@@ -6,9 +6,10 @@ import { Agent, type Dispatcher, fetch as undiciFetch } from "undici";
  * The one guarded way to reach an address a user gave (the webhook tool, webhooks, knowledge-base pages,
  * integrations, an organisation's model base URL, media by URL). It allows http(s) only (https only in
  * production), refuses every address that is not public unicast (loopback, private, link-local, CGNAT,
- * multicast, unspecified, reserved, and IPv6 forms that embed them: IPv4-mapped, NAT64, 6to4, Teredo),
- * checks the address the socket actually connects to (so a name that resolves differently the second time,
- * DNS rebinding, is still refused), re-checks every redirect, and caps time and response size.
+ * multicast, unspecified, reserved, and IPv6 forms that embed them: IPv4-mapped or -compatible, NAT64,
+ * 6to4, Teredo) and every loopback name, checks the address the socket actually connects to (so a name that
+ * resolves differently the second time, DNS rebinding, is still refused), re-checks every redirect, and caps
+ * time and response size. Saving an address runs the same check (checkDestination; SIP hosts too).
  *
  * Only the operator may open named private destinations: OUTBOUND_ALLOWLIST (`host:port`, or `host:*`
  * for any port of that host).
@@ -63,48 +64,159 @@ export type OutboundInit = {
 /** A response read whole (within the size cap). */
 export type OutboundResponse = { status: number; ok: boolean; headers: Headers; url: string; text: string };
 
+/** The deprecated IPv4-compatible IPv6 block (`::a.b.c.d`), which ipaddr.js calls unicast. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
+
 /** Is this address public unicast? Everything else (and every form that embeds something else) is refused. */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === "unicast";
+  const bare = normalizeHost(address);
+  if (!ipaddr.isValid(bare)) return false;
+  const parsed = ipaddr.process(bare);
+  if (parsed.kind() === "ipv6" && parsed.match(IPV4_COMPATIBLE)) return false;
+  return parsed.range() === "unicast";
 }
 
-const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+/**
+ * A host as it is looked up and compared: without IPv6 brackets or a zone, in lower case, and without the
+ * trailing dot of a fully qualified name (`LOCALHOST.` is `localhost`, `[::1]` is `::1`).
+ */
+export function normalizeHost(host: string): string {
+  return host
+    .trim()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/%.*$/, "")
+    .toLowerCase()
+    .replace(/\.+$/, "");
+}
+
+/** The loopback names of common /etc/hosts files, besides `localhost` itself. */
+const LOOPBACK_NAMES = new Set([
+  "ip6-localhost",
+  "ip6-loopback",
+  "localhost4",
+  "localhost6",
+  "localhost.localdomain",
+  "localhost4.localdomain4",
+  "localhost6.localdomain6",
+]);
+
+/**
+ * Names that mean this machine whatever DNS answers: `localhost`, its subdomains (RFC 6761), names that
+ * start with it (`localhost.localdomain`, `localhost.example`: resolvers map them to loopback), and the
+ * loopback names of /etc/hosts. Takes a normalised host.
+ */
+export function isLoopbackName(host: string): boolean {
+  return (
+    host === "localhost" ||
+    host.startsWith("localhost.") ||
+    host.endsWith(".localhost") ||
+    LOOPBACK_NAMES.has(host)
+  );
+}
+
+/**
+ * Is a host refused without asking DNS: a literal address that is not public unicast (in any of the forms
+ * URL parsers and resolvers accept), or a loopback name? A host that passes is still resolved, and each
+ * address it resolves to is checked, both when it is saved and when a connection is made.
+ */
+export function isRefusedHost(host: string): boolean {
+  const name = normalizeHost(host);
+  if (name === "") return true;
+  if (ipaddr.isValid(name)) return !isPublicAddress(name);
+  return isLoopbackName(name);
+}
+
+/** Every address a host stands for: a literal itself, a name what the system resolver answers now. */
+export function lookupHost(host: string): Promise<LookupAddress[]> {
+  const name = normalizeHost(host);
+  if (ipaddr.isValid(name)) {
+    const address = ipaddr.process(name);
+    return Promise.resolve([{ address: address.toString(), family: address.kind() === "ipv4" ? 4 : 6 }]);
+  }
+  return new Promise((resolve, reject) =>
+    dnsLookup(name, { all: true }, (error, found) => (error ? reject(error) : resolve(found))),
+  );
+}
+
+/** OUTBOUND_ALLOWLIST: `host:port` or `host:*` entries, matched on the normalised host. */
+export function createAllowlist(entries: readonly string[]) {
+  const allowed = new Set(
+    entries
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .map((entry) => {
+        const split = entry.lastIndexOf(":");
+        return `${normalizeHost(entry.slice(0, split))}:${entry.slice(split + 1).toLowerCase()}`;
+      }),
+  );
+  return {
+    allows(host: string, port: number | string): boolean {
+      const name = normalizeHost(host);
+      return allowed.has(`${name}:${port}`) || allowed.has(`${name}:*`);
+    },
+  };
+}
+
+export type Allowlist = ReturnType<typeof createAllowlist>;
+
+/**
+ * The one check of a destination a user names (a web address's host, a SIP host), made when it is saved
+ * and again before every connection: allowed when the operator allow-listed it; otherwise refused when it
+ * is a private literal or a loopback name, or when any address it resolves to now is not public (unless
+ * `addressAllowed` lets that address through). Answers those addresses; none for a name that does not
+ * resolve (yet), which the caller decides about. Throws OutboundError("privateAddress").
+ */
+export async function checkDestination(
+  host: string,
+  port: number | string,
+  allowlist: Allowlist,
+  addressAllowed: (address: string) => boolean = () => false,
+): Promise<LookupAddress[]> {
+  const allowed = allowlist.allows(host, port);
+  if (!allowed && isRefusedHost(host)) throw new OutboundError("privateAddress");
+  const addresses = await lookupHost(host).catch(() => [] as LookupAddress[]);
+  if (allowed) return addresses;
+  if (addresses.some((entry) => !isPublicAddress(entry.address) && !addressAllowed(entry.address)))
+    throw new OutboundError("privateAddress");
+  return addresses;
+}
 
 function defaultPort(url: URL): string {
   return url.port || (url.protocol === "https:" ? "443" : "80");
 }
 
+/**
+ * Resolves like the system does (the host normalised, as checkDestination looks it up), but hands the
+ * socket only public addresses: a loopback name, or a name with any private address, is refused.
+ */
+function guardedLookup(
+  hostname: string,
+  options: { all?: boolean; family?: number },
+  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+): void {
+  if (isRefusedHost(hostname)) {
+    callback(new OutboundError("privateAddress"), []);
+    return;
+  }
+  dnsLookup(normalizeHost(hostname), { all: true, family: options.family ?? 0 }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const refused = addresses.find((entry) => !isPublicAddress(entry.address));
+    if (refused || addresses.length === 0) return callback(new OutboundError("privateAddress"), []);
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0] as LookupAddress;
+    callback(null, first.address, first.family);
+  });
+}
+
 export function createOutbound(policy: OutboundPolicy) {
-  const allowed = new Set(policy.allowlist.map((entry) => entry.trim().toLowerCase()).filter(Boolean));
-
-  function isAllowlisted(url: URL): boolean {
-    const host = url.hostname.toLowerCase();
-    return allowed.has(`${host}:${defaultPort(url)}`) || allowed.has(`${host}:*`);
-  }
-
-  /** Resolves like the system does, but hands the socket only public addresses. */
-  function guardedLookup(
-    hostname: string,
-    options: { all?: boolean; family?: number },
-    callback: (
-      error: NodeJS.ErrnoException | null,
-      address: string | LookupAddress[],
-      family?: number,
-    ) => void,
-  ): void {
-    dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses) => {
-      if (error) return callback(error, []);
-      const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-      if (refused || addresses.length === 0) return callback(new OutboundError("privateAddress"), []);
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0] as LookupAddress;
-      callback(null, first.address, first.family);
-    });
-  }
+  const allowlist = createAllowlist(policy.allowlist);
+  const isAllowlisted = (url: URL) => allowlist.allows(url.hostname, defaultPort(url));
 
   const guardedAgent = new Agent({ connect: { lookup: guardedLookup as never } });
-  const openAgent = new Agent();
+  // An allow-listed host is looked up as the allow-list matched it (`LOCALHOST.` as `localhost`).
+  const openLookup = (hostname: string, options: object, callback: (...args: never[]) => void) =>
+    dnsLookup(normalizeHost(hostname), options, callback as never);
+  const openAgent = new Agent({ connect: { lookup: openLookup as never } });
 
   /** The URL, parsed and checked without touching the network: scheme, literal addresses. */
   function parse(input: string | URL): URL {
@@ -117,22 +229,18 @@ export function createOutbound(policy: OutboundPolicy) {
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new OutboundError("scheme");
     if (isAllowlisted(url)) return url;
     if (policy.httpsOnly && url.protocol !== "https:") throw new OutboundError("httpsOnly");
-    const host = bare(url.hostname);
-    if (ipaddr.isValid(host) && !isPublicAddress(host)) throw new OutboundError("privateAddress");
+    if (isRefusedHost(url.hostname)) throw new OutboundError("privateAddress");
     return url;
   }
 
   /**
-   * Checks an address before it is saved, so a user learns at once: the scheme, and every address its
-   * name resolves to now. A name that does not resolve (yet) is accepted; each request checks again.
+   * Checks an address before it is saved, so a user learns at once: the scheme, and the destination as
+   * every connection checks it (checkDestination). A name that does not resolve (yet) is accepted; each
+   * request checks again.
    */
   async function check(input: string): Promise<URL> {
     const url = parse(input);
-    if (isAllowlisted(url) || ipaddr.isValid(bare(url.hostname))) return url;
-    const addresses = await new Promise<LookupAddress[]>((resolve) =>
-      dnsLookup(bare(url.hostname), { all: true }, (error, found) => resolve(error ? [] : found)),
-    );
-    if (addresses.some((entry) => !isPublicAddress(entry.address))) throw new OutboundError("privateAddress");
+    await checkDestination(url.hostname, defaultPort(url), allowlist);
     return url;
   }
 

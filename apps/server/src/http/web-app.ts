@@ -64,6 +64,7 @@ export async function registerWebApp(
     app.get("/:name", { schema: { hide: true } }, page);
     app.get("/u/:name", { schema: { hide: true } }, page);
     app.get("/u/:name/card.svg", { schema: { hide: true } }, page);
+    app.get("/u/:name/card.png", { schema: { hide: true } }, page);
   }
 
   app.setNotFoundHandler((request, reply) => {

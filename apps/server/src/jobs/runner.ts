@@ -1,7 +1,10 @@
+import { cleanTextDeep } from "@switchboard/core";
 import type { FastifyBaseLogger } from "fastify";
 import PgBoss from "pg-boss";
 import type { Database, DatabaseHandle } from "../db/client.ts";
+import { createWorkerHeartbeat } from "./heartbeat.ts";
 import type { JobDefinition, JobHandler, JobPayload } from "./job.ts";
+import { jobFailureOf, unawaitedStatementsOf } from "./job-failure.ts";
 import { JOB_SCHEMA } from "./schema.ts";
 import { executorOf, type SqlExecutor, transactionExecutor } from "./sql.ts";
 
@@ -9,6 +12,8 @@ import { executorOf, type SqlExecutor, transactionExecutor } from "./sql.ts";
 const POLLING_INTERVAL_SECONDS = 2;
 /** Jobs sent while a job of the same key runs wait behind the jobs of other keys (see `send`). */
 const BEHIND_RUNNING_KEY = -1;
+/** A runner silent this long is taken as dead and its running jobs are retried (JOB_WORKER_TIMEOUT_SECONDS). */
+const DEFAULT_WORKER_TIMEOUT_SECONDS = 30;
 
 type Registered = { definition: JobDefinition; handler: JobHandler<JobDefinition>; workers: string[] };
 type Running = { controller: AbortController; done: Promise<void> };
@@ -31,33 +36,56 @@ const settled = () => new Promise((resolve) => setImmediate(resolve));
  * inside a transaction of the app is committed with the rows written beside it. Every instance on the same
  * database works the same queues, and a job is run by one of them at a time.
  */
-export function createJobRunner(database: DatabaseHandle, options: { log: FastifyBaseLogger }) {
+export function createJobRunner(
+  database: DatabaseHandle,
+  options: {
+    log: FastifyBaseLogger;
+    workerTimeoutSeconds?: number;
+    /**
+     * Only sends jobs (voice worker processes): no workers, no maintenance, and no claim that jobs left
+     * running belong to a dead instance (on PGlite the API process is the instance that runs them).
+     */
+    sendOnly?: boolean;
+  },
+) {
   const { log } = options;
   const base = executorOf(database);
   // Statements pg-boss has in flight (it completes and fails jobs without waiting): drained before the
   // database closes.
   const inFlight = new Set<Promise<unknown>>();
+  const unawaited = unawaitedStatementsOf(JOB_SCHEMA);
   const tracked: SqlExecutor = {
     executeSql(text, values) {
       const promise = base.executeSql(text, values);
       inFlight.add(promise);
       const forget = () => inFlight.delete(promise);
       promise.then(forget, forget);
-      return promise;
+      if (!unawaited.has(text)) return promise;
+      // Nobody waits for the end of an attempt to be written: its failure is logged here. The job stays
+      // active and is retried once its runner is found gone or it expires.
+      return promise.catch((error: unknown) => {
+        log.error({ err: jobFailureOf(error), jobIds: values?.[1] }, "could not record the end of a job");
+        return { rows: [{ count: 0 }] };
+      });
     },
   };
   const boss = new PgBoss({
     db: tracked,
     schema: JOB_SCHEMA,
-    migrate: true,
+    migrate: !options.sendOnly,
     // No cron schedules yet: their clock monitor would poll for nothing.
     schedule: false,
     // Maintenance (any one instance at a time): fails jobs running past their expiry (an instance that
     // died), archives finished jobs after 12 hours and deletes archived ones after 7 days.
-    supervise: true,
+    supervise: !options.sendOnly,
     pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
   });
   boss.on("error", (error) => log.warn({ err: error }, "job runner error"));
+  const heartbeat = createWorkerHeartbeat(tracked, boss, {
+    timeoutSeconds: options.workerTimeoutSeconds ?? DEFAULT_WORKER_TIMEOUT_SECONDS,
+    alone: database.driver.kind === "pglite",
+    log,
+  });
 
   const registered = new Map<string, Registered>();
   const running = new Map<string, Running>();
@@ -87,14 +115,16 @@ export function createJobRunner(database: DatabaseHandle, options: { log: Fastif
     try {
       await work;
     } catch (error) {
-      const details = { err: error, job: definition.name, jobId: job.id, key: job.singletonKey };
+      // pg-boss keeps what is thrown as the job's output (jsonb): a short message, never a query's parameters.
+      const failure = jobFailureOf(error);
+      const details = { err: failure, job: definition.name, jobId: job.id, key: job.singletonKey };
       if (finalAttempt)
         log.error(
           { ...details, attempts: job.retryCount + 1 },
           "background job failed after its last attempt",
         );
       else log.warn({ ...details, attempt: job.retryCount + 1 }, "background job attempt failed; retrying");
-      throw error;
+      throw failure;
     } finally {
       running.delete(job.id);
       // A job of the same key may have waited for this one to end.
@@ -117,6 +147,10 @@ export function createJobRunner(database: DatabaseHandle, options: { log: Fastif
     async start() {
       if (state !== "new") return;
       await boss.start();
+      if (options.sendOnly) {
+        state = "started";
+        return;
+      }
       for (const entry of registered.values()) {
         const { name, options: o } = entry.definition;
         const queue = {
@@ -130,6 +164,8 @@ export function createJobRunner(database: DatabaseHandle, options: { log: Fastif
         await boss.createQueue(name, queue);
         await boss.updateQueue(name, queue);
       }
+      // Jobs a server that died left running: retried now rather than at their expiry.
+      await heartbeat.start();
       state = "started";
       for (const entry of registered.values()) {
         for (let i = 0; i < entry.definition.options.concurrency; i++) {
@@ -138,7 +174,10 @@ export function createJobRunner(database: DatabaseHandle, options: { log: Fastif
               entry.definition.name,
               { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: POLLING_INTERVAL_SECONDS },
               async (jobs) => {
-                for (const job of jobs) await runJob(entry, job);
+                for (const job of jobs) {
+                  await heartbeat.claim(job);
+                  await runJob(entry, job);
+                }
               },
             ),
           );
@@ -161,7 +200,8 @@ export function createJobRunner(database: DatabaseHandle, options: { log: Fastif
       sendOptions: { transaction?: Database; startAfter?: Date } = {},
     ): Promise<string | null> {
       if (state !== "started") throw new Error(`Job ${definition.name} sent while the runner is ${state}`);
-      const data = definition.payload.parse(payload) as object;
+      // Stored as jsonb, which refuses NUL: the payload's text is cleaned.
+      const data = cleanTextDeep(definition.payload.parse(payload)) as object;
       const key = definition.key?.(data);
       const db = sendOptions.transaction ? transactionExecutor(sendOptions.transaction) : tracked;
       let priority = 0;
@@ -252,6 +292,8 @@ export function createJobRunner(database: DatabaseHandle, options: { log: Fastif
         await all();
       }
       await boss.stop({ graceful: true, close: false, wait: true, timeout: 1000 });
+      // Its row goes last: a job still active now is released by the other instances (or the next start).
+      await heartbeat.stop().catch((error) => log.warn({ err: error }, "job runner heartbeat not removed"));
       // Completions and failures pg-boss sent without waiting, and anything they set off in the same turn.
       do {
         await Promise.allSettled([...inFlight]);

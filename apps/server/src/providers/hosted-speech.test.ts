@@ -4,9 +4,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { findVoice } from "@switchboard/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error: ws ships no types; only the server's constructor and events are used.
 import { WebSocketServer } from "ws";
-import { parseWav, toFrames } from "../modules/voice/audio.ts";
+import { parseWav, toFrames } from "../audio/pcm.ts";
 import { deepgramStt, openaiStt } from "./stt/hosted-stt.ts";
 import { cartesiaTts, elevenLabsTts, openaiTts } from "./tts/hosted-tts.ts";
 

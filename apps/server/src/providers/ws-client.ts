@@ -1,5 +1,4 @@
-// @ts-expect-error: ws (the library @fastify/websocket is built on) ships no types; the members used are typed below.
-import WebSocketLibrary from "ws";
+import WebSocket from "ws";
 
 /** The members of a `ws` client socket the providers use. */
 export type WsClient = {
@@ -18,9 +17,5 @@ export const WS_OPEN = 1;
 
 /** A WebSocket client to a provider's streaming API (Deepgram), with headers (its key). */
 export function connectWebSocket(url: string, headers: Record<string, string>): WsClient {
-  const Client = WebSocketLibrary as new (
-    url: string,
-    options: { headers: Record<string, string> },
-  ) => WsClient;
-  return new Client(url, { headers });
+  return new WebSocket(url, { headers });
 }

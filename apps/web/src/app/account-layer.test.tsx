@@ -55,11 +55,12 @@ describe("the account layer", () => {
     expect(await screen.findByRole("heading", { name: "Inbox", level: 1 })).toBeTruthy();
     expect(screen.getByTestId("account-name").textContent).toBe("Org 42");
     const accountCall = calls.find((call) => call.url.pathname === "/api/v1/account");
+    // The session goes as a header, never in the address (issue 32 item 19).
     expect(Object.fromEntries(accountCall?.url.searchParams ?? [])).toEqual({
-      token: "test-token",
       targetAccountId: "42",
       viewingAs: "reseller",
     });
+    expect(accountCall?.headers.get("authorization")).toBe("Bearer test-token");
     expect(getTargetAccountId()).toBe(42);
 
     // Another account in the path: loaded again.

@@ -4,9 +4,12 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { type ReactNode, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { Link, Navigate, useLocation, useNavigate } from "react-router";
 import { FullPageError, FullPageLoader, RetryButton } from "../components/full-page-state.tsx";
+import { AppPathContext } from "../lib/account-context.ts";
 import { accountLoadFailure, viewingAsToStore } from "../lib/account-load.ts";
 import { type AppPath, checkAccountType, parseAppPath } from "../lib/account-path.ts";
+import { type AccountState, AccountStateContext, forgetSessionQueries } from "../lib/account-state.ts";
 import { takeEarlyAccountLoad } from "../lib/early-account-load.ts";
+import { useMobileApp } from "../lib/environment.tsx";
 import {
   checkOneTimeAnswer,
   HANDOFF_MESSAGES,
@@ -15,6 +18,7 @@ import {
   searchWithoutHandoff,
 } from "../lib/handoff.ts";
 import { isLoggingOut, logout } from "../lib/logout.ts";
+import { signInPath } from "../lib/next-path.ts";
 import {
   type StoredSession,
   saveSession,
@@ -24,14 +28,8 @@ import {
   useStoredSession,
 } from "../lib/session.ts";
 import { errorMessage, exchangeOneTimeToken, fetchAccountView } from "../lib/shell-api.ts";
-import { AppPathContext } from "./account-context.ts";
-import { type AccountState, AccountStateContext, forgetSessionQueries } from "./account-state.ts";
-import { signInPath } from "./app-gate.tsx";
-import { useMobileApp } from "./environment.tsx";
 
 const EMPTY_APP_PATH: AppPath = { account: null, accounts: [], accountPrefix: "/app", rest: [] };
-
-export { signInPath };
 
 /** A one-time token is single use: exchange each once, even when React runs an effect twice. */
 const exchanges = new Map<string, Promise<{ token: string; username: string; id: number }>>();

@@ -4,19 +4,16 @@ import { FullPageLoader } from "../components/full-page-state.tsx";
 import { FEATURE_PAGES, featureForSegments } from "../features/feature-pages.ts";
 import { parseAppPath } from "../lib/account-path.ts";
 import { startEarlyAccountLoad } from "../lib/early-account-load.ts";
+import { useMobileApp } from "../lib/environment.tsx";
 import { resolveHandoff } from "../lib/handoff.ts";
 import { isLoggingOut } from "../lib/logout.ts";
+import { signInPath } from "../lib/next-path.ts";
 import { readSession, readStoredViewingAs, useStoredSession } from "../lib/session.ts";
-import { useMobileApp } from "./environment.tsx";
+import type { AppPageData } from "./app-page.tsx";
 
 // The /app route's first, small step (issue #23: first load ≤ 150 KB gzip). A signed-out visit goes to
 // /signin from here, so the signed-in shell (account layer, header, sidebar, overlays, product areas) is a
 // chunk of its own that the sign-in page never loads.
-
-/** `/signin?next=<where the user was going>`. */
-export function signInPath(next: string, page: "signin" | "signup" = "signin"): string {
-  return next && next !== "/app" ? `/${page}?next=${encodeURIComponent(next)}` : `/${page}`;
-}
 
 type ShellModule = typeof import("./signed-in-shell.tsx");
 let shellModule: Promise<ShellModule> | null = null;
@@ -71,8 +68,6 @@ export function AppGate() {
     </Suspense>
   );
 }
-
-export type AppPageData = { slug: import("../features/registry.ts").FeatureSlug | null };
 
 /**
  * Loader of the /app catch-all: for a signed-in visit it loads the product area's chunk before the route

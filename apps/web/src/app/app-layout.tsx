@@ -19,13 +19,13 @@ import { ThemeToggle } from "../components/theme-toggle.tsx";
 import { NotificationBell } from "../features/notifications/notification-bell.tsx";
 import { featureForSegments, visibleFeatures } from "../features/registry.ts";
 import { SearchButton } from "../features/search/search-button.tsx";
+import { useAppPath } from "../lib/account-context.ts";
 import { appPath } from "../lib/account-path.ts";
+import { useOptionalAccountState } from "../lib/account-state.ts";
 import { minWidthQuery } from "../lib/breakpoints.ts";
+import { useEmbedded } from "../lib/environment.tsx";
 import { brandName, useHostProfile } from "../lib/host-profile.ts";
 import { OverlayHost } from "../overlays/overlay-host.tsx";
-import { useAppPath } from "./account-context.ts";
-import { useOptionalAccountState } from "./account-state.ts";
-import { useEmbedded } from "./environment.tsx";
 import { AccountSwitcher, UserMenu, ViewingBadge } from "./header-account.tsx";
 
 const NAVBAR_WIDTH = 240;

@@ -8,10 +8,12 @@ import {
   loadedFeature,
   loadFeature,
 } from "../features/registry.ts";
+import { useAppPath } from "../lib/account-context.ts";
 import { parseAppPath } from "../lib/account-path.ts";
-import { useAppPath } from "./account-context.ts";
-import { useOptionalAccountState } from "./account-state.ts";
-import type { AppPageData } from "./app-gate.tsx";
+import { useOptionalAccountState } from "../lib/account-state.ts";
+
+/** What the /app catch-all's loader (app-gate.tsx) gives the page. */
+export type AppPageData = { slug: FeatureSlug | null };
 
 /**
  * The /app catch-all's loading for a signed-in visit (app-gate.tsx's loader calls it): finds the product area of the path and loads its chunk before the route

@@ -1,34 +1,12 @@
-import { Avatar, Badge, Group, Stack, Text, UnstyledButton } from "@mantine/core";
+import { Badge, Group, Stack, Text, UnstyledButton } from "@mantine/core";
 import IconSelector from "@tabler/icons-react/dist/esm/icons/IconSelector.mjs";
-import { forwardRef, lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { accountTypeLabel } from "../lib/account-path.ts";
+import { useAccountState, useOptionalAccountState } from "../lib/account-state.ts";
+import type { AccountView } from "../lib/shell-api.ts";
+import { viewingAsLabel } from "../lib/viewing-as-label.ts";
 import { useOverlays } from "../overlays/use-overlays.tsx";
-import { useAccountState, useOptionalAccountState } from "./account-state.ts";
-
-const VIEWING_AS_LABELS: Record<string, string> = {
-  superAdmin: "Super admin",
-  partner: "Partner",
-  reseller: "Reseller",
-  owner: "Owner",
-  admin: "Admin",
-};
-
-export function viewingAsLabel(value: string): string {
-  return VIEWING_AS_LABELS[value] ?? value;
-}
-
-export function initialsOf(name: string): string {
-  const words = name
-    .trim()
-    .split(/[\s@._-]+/)
-    .filter(Boolean);
-  return (
-    words
-      .slice(0, 2)
-      .map((word) => word.charAt(0).toUpperCase())
-      .join("") || "?"
-  );
-}
+import { UserMenuButton, userNameOf } from "./user-menu-button.tsx";
 
 /** The account in view (name and type); opens the account search to switch to another. */
 export function AccountSwitcher() {
@@ -63,38 +41,35 @@ export function AccountSwitcher() {
 }
 
 /** A badge while someone acts for another account or views as another role. */
+/** Ranks above an organisation's people: they may act on behalf of the accounts below them. */
+const HIGHER_RANKS = new Set(["superAdmin", "partner", "reseller"]);
+
+/**
+ * Whether the header says "Viewing as …": only when a higher level acts on behalf of a lower one — on an
+ * account below its own, or on its own account in a lower role than its real one (a super admin viewing as
+ * owner). An owner or admin on their own organisation is just themselves: no badge.
+ */
+export function showsViewingBadge(
+  view: Pick<AccountView, "account" | "homeAccount" | "viewingAs" | "allowedViewingAs">,
+): boolean {
+  const elsewhere = view.homeAccount !== null && view.account.id !== view.homeAccount.id;
+  if (elsewhere) return true;
+  const realRank = view.allowedViewingAs[0];
+  return realRank !== undefined && HIGHER_RANKS.has(realRank) && view.viewingAs !== realRank;
+}
+
 export function ViewingBadge() {
   const state = useOptionalAccountState();
   if (!state) return null;
   const { view } = state;
   const elsewhere = view.homeAccount !== null && view.account.id !== view.homeAccount.id;
-  if (!elsewhere && !view.actingAsHigherRole && view.allowedViewingAs.length <= 1) return null;
+  if (!showsViewingBadge(view)) return null;
   return (
     <Badge variant="light" color={elsewhere ? "orange" : "gray"} visibleFrom="sm" data-testid="viewing-as">
       {`Viewing as ${viewingAsLabel(view.viewingAs)}`}
     </Badge>
   );
 }
-
-/** The name the user menu shows for the signed-in person. */
-export function userNameOf(view: ReturnType<typeof useAccountState>["view"]): string {
-  return view.user.fullName || view.user.email || view.homeAccount?.displayName || "You";
-}
-
-/** The avatar button that opens the user menu (also the menu's target once its chunk has loaded). */
-export const UserMenuButton = forwardRef<
-  HTMLButtonElement,
-  { name: string; onClick?: () => void; onPointerEnter?: () => void }
->(function UserMenuButton({ name, ...props }, ref) {
-  return (
-    // The initials shown are part of the accessible name (WCAG 2.5.3, label in name).
-    <UnstyledButton ref={ref} aria-label={`${initialsOf(name)}, user menu`} title={name} {...props}>
-      <Avatar radius="xl" size={34} color="indigo">
-        {initialsOf(name)}
-      </Avatar>
-    </UnstyledButton>
-  );
-});
 
 const loadUserMenu = () => import("./user-menu.tsx");
 const LazyUserMenu = lazy(async () => ({ default: (await loadUserMenu()).UserMenu }));

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Outlet, useNavigation } from "react-router";
+import { EnvironmentProvider } from "../lib/environment.tsx";
 import { completeRouteProgress, startRouteProgress } from "../lib/route-progress.ts";
-import { EnvironmentProvider } from "./environment.tsx";
 
 /** Drives the top progress bar from React Router's navigation state (spec §2.2). */
 function RouteProgress() {

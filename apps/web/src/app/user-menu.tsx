@@ -6,9 +6,9 @@ import IconSearch from "@tabler/icons-react/dist/esm/icons/IconSearch.mjs";
 import IconSettings from "@tabler/icons-react/dist/esm/icons/IconSettings.mjs";
 import IconUsers from "@tabler/icons-react/dist/esm/icons/IconUsers.mjs";
 import { Link } from "react-router";
+import { useAccountState } from "../lib/account-state.ts";
 import { useOverlays } from "../overlays/use-overlays.tsx";
-import { useAccountState } from "./account-state.ts";
-import { UserMenuButton, userNameOf } from "./header-account.tsx";
+import { UserMenuButton, userNameOf } from "./user-menu-button.tsx";
 
 /** The user menu: settings, view as, switch account, back to one's own account, log out. */
 export function UserMenu() {

@@ -1,6 +1,6 @@
 import { Stack, Title } from "@mantine/core";
 import type { ReactNode } from "react";
-import { useAppPath } from "../app/account-context.ts";
+import { useAppPath } from "../lib/account-context.ts";
 import { appPath } from "../lib/account-path.ts";
 import { NotAvailableYet } from "./not-available-yet.tsx";
 

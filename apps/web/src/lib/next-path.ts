@@ -15,3 +15,8 @@ export function safeNextPath(next: string | null | undefined, fallback = "/app")
     return fallback;
   }
 }
+
+/** `/signin?next=<where the user was going>`. */
+export function signInPath(next: string, page: "signin" | "signup" = "signin"): string {
+  return next && next !== "/app" ? `/${page}?next=${encodeURIComponent(next)}` : `/${page}`;
+}

@@ -2,7 +2,7 @@ import * as api from "@switchboard/api";
 import { describe, expect, it } from "vitest";
 import { fakeAccountView, stubFetch } from "../test/accounts.ts";
 import { offContract } from "../test/contract.ts";
-import { fetchAccountView, RequestError, requestJson, SHELL_PATHS } from "./shell-api.ts";
+import { fetchAccountView, RequestError, requestJson, revokeToken, SHELL_PATHS } from "./shell-api.ts";
 
 describe("the shell's own calls", () => {
   it("use the route table's paths and methods", () => {
@@ -14,14 +14,20 @@ describe("the shell's own calls", () => {
     expect(api.oneTimeAuth.method).toBe("GET");
   });
 
-  it("send token, targetAccountId and viewingAs in the query", async () => {
-    const calls = stubFetch({ "GET /api/v1/account": () => fakeAccountView() });
+  it("send the token as a Bearer header, targetAccountId and viewingAs in the query", async () => {
+    const calls = stubFetch({
+      "GET /api/v1/account": () => fakeAccountView(),
+      "POST /api/v1/logout": () => ({ success: true }),
+    });
     await fetchAccountView({ token: "t", targetAccountId: 42, viewingAs: "owner" });
     expect(Object.fromEntries(calls[0]?.url.searchParams ?? [])).toEqual({
-      token: "t",
       targetAccountId: "42",
       viewingAs: "owner",
     });
+    expect(calls[0]?.headers.get("authorization")).toBe("Bearer t");
+    await revokeToken("t", true);
+    expect(calls[1]?.url.search).toBe("?everywhere=true");
+    expect(calls[1]?.headers.get("authorization")).toBe("Bearer t");
   });
 
   it("throw the server's message with the status", async () => {

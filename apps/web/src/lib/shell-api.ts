@@ -9,7 +9,7 @@ import {
 /**
  * The few calls the /app shell makes before any page loads: the account in view, logout, one-time-token
  * sign-in and the host's domain lookup. They use fetch directly, with the typed client's conventions
- * (token and targetAccountId in the query, `{success:false, message}` errors), because the typed client
+ * (the token as a Bearer header, targetAccountId in the query, `{success:false, message}` errors), because the typed client
  * carries zod and every schema, which the shell's initial bundle must not. Feature code uses
  * `apiClient` (lib/api-client.ts) from lazy chunks. The paths are checked against the route table in
  * shell-api.test.ts.
@@ -63,17 +63,26 @@ function queryString(query: Query): string {
 export async function requestJson<T>(
   method: "GET" | "POST" | "DELETE",
   path: string,
-  options: { query?: Query; body?: unknown; signal?: AbortSignal; fetch?: typeof fetch } = {},
+  options: {
+    query?: Query;
+    body?: unknown;
+    signal?: AbortSignal;
+    fetch?: typeof fetch;
+    /** The session, sent as `Authorization: Bearer` (never in the address). */
+    token?: string;
+  } = {},
 ): Promise<T> {
   const doFetch = options.fetch ?? globalThis.fetch;
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers["content-type"] = "application/json";
   let response: Response;
   try {
     response = await doFetch(`${path}${queryString(options.query ?? {})}`, {
       method,
       signal: options.signal,
-      ...(options.body === undefined
-        ? {}
-        : { headers: { "content-type": "application/json" }, body: JSON.stringify(options.body) }),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === "AbortError") throw error;
@@ -98,7 +107,8 @@ export async function fetchAccountView(input: {
     "GET",
     SHELL_PATHS.getAccount,
     {
-      query: { token: input.token, targetAccountId: input.targetAccountId, viewingAs: input.viewingAs },
+      query: { targetAccountId: input.targetAccountId, viewingAs: input.viewingAs },
+      token: input.token,
       signal: input.signal,
     },
   );
@@ -118,6 +128,7 @@ export function exchangeOneTimeToken(oneTimeToken: string): Promise<OneTimeAuthA
 /** POST /api/v1/logout: revokes the token (everywhere: every session of the user). */
 export function revokeToken(token: string, everywhere = false): Promise<LogoutAnswer> {
   return requestJson<LogoutAnswer>("POST", SHELL_PATHS.logout, {
-    query: { token, ...(everywhere ? { everywhere: true } : {}) },
+    query: everywhere ? { everywhere: true } : {},
+    token,
   });
 }

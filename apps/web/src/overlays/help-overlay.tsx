@@ -2,7 +2,7 @@ import { Button, Stack, Text } from "@mantine/core";
 import IconBook2 from "@tabler/icons-react/dist/esm/icons/IconBook2.mjs";
 import IconInfoCircle from "@tabler/icons-react/dist/esm/icons/IconInfoCircle.mjs";
 import IconLifebuoy from "@tabler/icons-react/dist/esm/icons/IconLifebuoy.mjs";
-import type { OverlayComponentProps } from "./registry.ts";
+import type { OverlayComponentProps } from "./overlay-props.ts";
 import { useOverlays } from "./use-overlays.tsx";
 
 /** `?help`: where to find answers — the documentation, the support team, and what Switchboard is. */

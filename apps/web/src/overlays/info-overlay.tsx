@@ -1,7 +1,7 @@
 import { Stack, Table, Text } from "@mantine/core";
-import { useAccountInView } from "../app/account-context.ts";
-import { useOptionalAccountState } from "../app/account-state.ts";
+import { useAccountInView } from "../lib/account-context.ts";
 import { describeAccount } from "../lib/account-path.ts";
+import { useOptionalAccountState } from "../lib/account-state.ts";
 import { APP_VERSION } from "../lib/build-info.ts";
 
 /** `?info`: what Switchboard is, the account in view and the version. */

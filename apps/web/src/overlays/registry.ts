@@ -1,19 +1,17 @@
 import type { ComponentType } from "react";
 import { type RetryableLazyComponent, retryableLazy } from "../lib/retryable-lazy.ts";
 import type { OverlayName } from "./overlay-names.ts";
+import type { OverlayComponentProps } from "./overlay-props.ts";
 
-/** Props every overlay component receives from the OverlayHost. */
-export type OverlayComponentProps = {
-  name: OverlayName;
-  /** The query value: "true" when opened without one. */
-  value: string;
-  close: () => void;
+/** An overlay's component, loaded on first render; `preload` loads its module (tests, prefetching). */
+export type OverlayComponent = RetryableLazyComponent<OverlayComponentProps> & {
+  preload(): Promise<ComponentType<OverlayComponentProps>>;
 };
 
 export type OverlayDefinition = {
   /** Title of the modal or drawer (its accessible name). */
   title: string;
-  component: RetryableLazyComponent<OverlayComponentProps>;
+  component: OverlayComponent;
   /** Modal (default) or a drawer from the right. */
   presentation?: "modal" | "drawer";
   /** Mantine size of the modal or drawer. */
@@ -27,16 +25,17 @@ export type OverlayDefinition = {
 export function lazyOverlay<
   M extends Record<K, ComponentType<OverlayComponentProps>>,
   K extends keyof M & string,
->(load: () => Promise<M>, exportName: K): RetryableLazyComponent<OverlayComponentProps> {
-  return retryableLazy(async () => (await load())[exportName]);
+>(load: () => Promise<M>, exportName: K): OverlayComponent {
+  const preload = async (): Promise<ComponentType<OverlayComponentProps>> => (await load())[exportName];
+  return Object.assign(retryableLazy(preload), { preload });
 }
 
 /**
  * Overlay name -> lazy component. To add an overlay, add one entry here that imports its module lazily
- * (usually from src/features/<feature>/); open it with useOverlays().open(name). Names without an entry
- * render an honest "not built yet" screen.
+ * (usually from src/features/<feature>/); open it with useOverlays().open(name). Every name of spec §2.1
+ * has an entry (registry.test.ts fails otherwise).
  */
-export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = {
+export const overlayRegistry: Record<OverlayName, OverlayDefinition> = {
   help: {
     title: "Help",
     component: lazyOverlay(() => import("./help-overlay.tsx"), "HelpOverlay"),
@@ -66,7 +65,7 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     title: "Debug",
     presentation: "drawer",
     size: "lg",
-    component: lazyOverlay(() => import("./debug-overlay.tsx"), "DebugOverlay"),
+    component: lazyOverlay(() => import("../features/system/debug-overlay.tsx"), "DebugOverlay"),
   },
 
   // Live call state (issue 16): the calls in progress, and one of them as it happens.
@@ -503,7 +502,10 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
   },
   requestAccess: {
     title: "Request access",
-    component: lazyOverlay(() => import("../features/numbers/number-overlays.tsx"), "RequestAccessOverlay"),
+    component: lazyOverlay(
+      () => import("../features/numbers/request-access-overlay.tsx"),
+      "RequestAccessOverlay",
+    ),
   },
   forwardingInstructions: {
     title: "Forward your calls",
@@ -540,6 +542,39 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
     title: "Edit plan prices",
     component: lazyOverlay(() => import("../features/billing/edit-plan-overlay.tsx"), "EditPlanOverlay"),
   },
+  billing: {
+    title: "Billing",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/billing/billing-overlay.tsx"), "BillingOverlay"),
+  },
+  checkout: {
+    title: "Pay by card",
+    component: lazyOverlay(() => import("../features/wallet/checkout-overlay.tsx"), "CheckoutOverlay"),
+  },
+
+  // The link page (public page) and its profile.
+  editPage: {
+    title: "Edit your page's links",
+    size: "lg",
+    component: lazyOverlay(() => import("../features/public-page/edit-page-overlays.tsx"), "EditPageOverlay"),
+  },
+  editPageProfile: {
+    title: "Edit your page's profile",
+    component: lazyOverlay(
+      () => import("../features/public-page/edit-page-overlays.tsx"),
+      "EditPageProfileOverlay",
+    ),
+  },
+
+  // Signing in from a link of the earlier app, and the phone.
+  legacyLogin: {
+    title: "Sign-in link",
+    component: lazyOverlay(() => import("../features/auth/legacy-login-overlay.tsx"), "LegacyLoginOverlay"),
+  },
+  mobile: {
+    title: "Switchboard on your phone",
+    component: lazyOverlay(() => import("../features/settings/mobile-overlay.tsx"), "MobileOverlay"),
+  },
   subscription: {
     title: "Subscription",
     component: lazyOverlay(() => import("../features/billing/plan-overlays.tsx"), "SubscriptionOverlay"),
@@ -547,7 +582,7 @@ export const overlayRegistry: Partial<Record<OverlayName, OverlayDefinition>> = 
 };
 
 export function getOverlayDefinition(name: OverlayName): OverlayDefinition | undefined {
-  return overlayRegistry[name];
+  return Object.hasOwn(overlayRegistry, name) ? overlayRegistry[name] : undefined;
 }
 
 /** "docsPage" -> "Docs page". */

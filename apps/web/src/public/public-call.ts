@@ -5,7 +5,14 @@
  */
 import { type CallState, VoiceCall } from "../features/voice/voice-call.ts";
 
-type StartOptions = { url: string; button: HTMLButtonElement; log: HTMLElement; status: HTMLElement };
+type StartOptions = {
+  url: string;
+  /** The visitor's session as WebSocket subprotocols ([WS_BEARER_PROTOCOL, token]), not in the address. */
+  protocols?: string[];
+  button: HTMLButtonElement;
+  log: HTMLElement;
+  status: HTMLElement;
+};
 
 function statusText(state: CallState): string {
   switch (state.status) {
@@ -20,7 +27,7 @@ function statusText(state: CallState): string {
   }
 }
 
-function start({ url, button, log, status }: StartOptions): void {
+function start({ url, protocols = [], button, log, status }: StartOptions): void {
   const label = button.textContent ?? "Talk";
   let call: VoiceCall | null = null;
   let shown = "";
@@ -48,7 +55,10 @@ function start({ url, button, log, status }: StartOptions): void {
 
   function begin(): void {
     call?.dispose();
-    const next = new VoiceCall(() => url);
+    const next = new VoiceCall(
+      () => url,
+      () => protocols,
+    );
     call = next;
     next.subscribe(() => render(next.getState()));
     void next.start();

@@ -5,6 +5,8 @@
  * and reads the conversation (the agent's answers and the team's replies) with GET /api/v1/messages/{agent}.
  */
 
+import { wsProtocols } from "../lib/ws-auth.ts";
+
 type ChatMessage = { id: number; role: "user" | "assistant" | "operator" | "system"; text: string };
 
 const TOKEN_KEY = "switchboard-visitor-token";
@@ -74,7 +76,8 @@ export function startChat(section: HTMLElement): void {
   async function load(): Promise<ChatMessage[] | null> {
     const token = storedToken();
     if (!token) return null;
-    const response = await fetch(`${base}?token=${encodeURIComponent(token)}`);
+    // The visitor's session goes as a header, never in the address (issue 32 item 19).
+    const response = await fetch(base, { headers: { authorization: `Bearer ${token}` } });
     if (!response.ok) return null;
     const body = await answerOf(response);
     const messages = Array.isArray(body.messages) ? (body.messages as ChatMessage[]) : [];
@@ -114,9 +117,9 @@ export function startChat(section: HTMLElement): void {
 
   async function send(text: string, retry = true): Promise<void> {
     const token = await session();
-    const response = await fetch(`${base}?token=${encodeURIComponent(token)}`, {
+    const response = await fetch(base, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
       body: JSON.stringify({ text }),
     });
     if (response.status === 401 && retry) {
@@ -156,7 +159,13 @@ export function startChat(section: HTMLElement): void {
 }
 
 type PublicCallApi = {
-  start(options: { url: string; button: HTMLButtonElement; log: HTMLElement; status: HTMLElement }): void;
+  start(options: {
+    url: string;
+    protocols?: string[];
+    button: HTMLButtonElement;
+    log: HTMLElement;
+    status: HTMLElement;
+  }): void;
 };
 declare global {
   interface Window {
@@ -196,8 +205,8 @@ function startTalk(section: HTMLElement, agent: string, session: () => Promise<s
         button.disabled = false;
         const url = new URL(`/api/v1/voice/public/${encodeURIComponent(agent)}`, window.location.href);
         url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-        url.searchParams.set("token", token);
-        call.start({ url: url.toString(), button, log, status });
+        // The visitor's session as a subprotocol, not in the address (issue 32 item 19).
+        call.start({ url: url.toString(), protocols: wsProtocols(token), button, log, status });
       })
       .catch((error: unknown) => {
         button.disabled = false;

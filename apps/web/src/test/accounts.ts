@@ -77,7 +77,7 @@ export function storeTestSession(token = "test-token", id = 42): void {
   sessionStorageChanged();
 }
 
-export type FetchCall = { method: string; url: URL; body: unknown };
+export type FetchCall = { method: string; url: URL; body: unknown; headers: Headers };
 type Handler = (call: FetchCall) => unknown;
 
 export function json(body: unknown, status = 200): Response {
@@ -122,7 +122,7 @@ export function stubFetch(handlers: Record<string, Handler>): FetchCall[] {
       let body: unknown;
       if (typeof init?.body === "string") body = JSON.parse(init.body);
       else if (init?.body !== undefined) body = init.body;
-      const call = { method, url, body };
+      const call = { method, url, body, headers: new Headers(init?.headers) };
       calls.push(call);
       const handler = handlers[`${method} ${url.pathname}`];
       if (!handler) return json({ success: false, message: `Not found: ${method} ${url.pathname}` }, 404);

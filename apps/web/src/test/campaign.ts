@@ -19,10 +19,12 @@ export function fakeCampaign(overrides: Partial<Campaign> = {}): Campaign {
     language: null,
     voice: null,
     greeting: null,
+    outboundGreeting: null,
     variables: {},
     knowledgeBaseIds: [],
     voicemailAction: "leave_message",
     voicemailMessage: null,
+    analysis: { successRule: null, fields: [] },
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import { PERMISSION_FLAGS, SETTING_FOR_FLAG, VIEWING_AS_VALUES } from "@switchboard/core";
+import { PERMISSION_FLAGS, REDACTION_KINDS, SETTING_FOR_FLAG, VIEWING_AS_VALUES } from "@switchboard/core";
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { emailSchema, phoneNumberSchema } from "./auth.ts";
@@ -162,13 +162,24 @@ export const PARTNER_SETTING_KEYS = [
  * A settings change: top-level keys are merged into the account's settings, a null value removes a key.
  * The partner-controlled flags are booleans.
  */
+/**
+ * An organisation's redaction (`settings.redaction`): each kind of personal data replaced in stored
+ * transcripts, exports, webhooks and analyses, and silenced in recordings (core REDACTION_KINDS).
+ */
+export const redactionSettingsSchema = z.object(
+  Object.fromEntries(REDACTION_KINDS.map((kind) => [kind, z.boolean()])) as Record<
+    (typeof REDACTION_KINDS)[number],
+    z.ZodBoolean
+  >,
+);
+
 export const accountSettingsPatchSchema = z
-  .object(
-    Object.fromEntries(PARTNER_SETTING_KEYS.map((key) => [key, z.boolean().nullable().optional()])) as Record<
-      (typeof PARTNER_SETTING_KEYS)[number],
-      z.ZodOptional<z.ZodNullable<z.ZodBoolean>>
-    >,
-  )
+  .object({
+    ...(Object.fromEntries(
+      PARTNER_SETTING_KEYS.map((key) => [key, z.boolean().nullable().optional()]),
+    ) as Record<(typeof PARTNER_SETTING_KEYS)[number], z.ZodOptional<z.ZodNullable<z.ZodBoolean>>>),
+    redaction: redactionSettingsSchema.nullable().optional(),
+  })
   .catchall(z.unknown())
   .refine((value) => Object.keys(value).length <= 100, { message: "At most 100 settings per change." })
   .refine((value) => Object.keys(value).every((key) => key.length >= 1 && key.length <= 64), {

@@ -1,6 +1,9 @@
 import {
+  ANALYSIS_FIELD_TYPES,
+  analysisFieldNameProblem,
   CAMPAIGN_PUBLISHED_DEFAULT,
   CONFIRM_TRANSFERS_DEFAULT,
+  MAX_ANALYSIS_FIELDS,
   RESTORE_TARGET_DEFAULT,
   VERSION_SOURCE_DEFAULT,
 } from "@switchboard/core";
@@ -42,6 +45,72 @@ export type Action = z.infer<typeof actionSchema>;
 export const VOICEMAIL_ACTIONS = ["leave_message", "hang_up"] as const;
 export type VoicemailAction = (typeof VOICEMAIL_ACTIONS)[number];
 
+/** One field the post-call analysis fills in (written to the log row's data under its name). */
+export const analysisFieldSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, { message: "Enter a field name." })
+    .superRefine((name, ctx) => {
+      const problem = analysisFieldNameProblem(name);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  type: z.enum(ANALYSIS_FIELD_TYPES),
+  /** What the field holds, for the model (and the owner). */
+  description: z.string().trim().max(500).default(""),
+  /** The values an `enum` field may take. */
+  options: z.array(z.string().trim().min(1).max(100)).max(30).default([]),
+});
+export type AnalysisField = z.infer<typeof analysisFieldSchema>;
+
+/**
+ * The agent's post-call analysis: the rule a conversation is judged successful by ("booked an appointment
+ * or answered the question"; none: no verdict) and the fields to fill in.
+ */
+export const callAnalysisSettingsSchema = z
+  .object({
+    successRule: z.string().trim().max(1000).nullable(),
+    fields: z.array(analysisFieldSchema).max(MAX_ANALYSIS_FIELDS),
+  })
+  .superRefine((value, ctx) => {
+    const seen = new Set<string>();
+    value.fields.forEach((field, index) => {
+      const key = field.name.toLowerCase();
+      if (seen.has(key))
+        ctx.addIssue({
+          code: "custom",
+          path: ["fields", index, "name"],
+          message: `Two fields are named “${field.name}”.`,
+        });
+      seen.add(key);
+      if (field.type === "enum" && field.options.length === 0)
+        ctx.addIssue({
+          code: "custom",
+          path: ["fields", index, "options"],
+          message: `Give the values “${field.name}” may take.`,
+        });
+    });
+  });
+export type CallAnalysisSettings = z.infer<typeof callAnalysisSettingsSchema>;
+
+/**
+ * A conversation's analysis as kept on the conversation (`outcome.analysis`, shown in Calls → details);
+ * the same values are in its log row's data (core ANALYSIS_DATA_KEYS and each field under its name).
+ */
+export const callAnalysisSchema = z.object({
+  summary: z.string(),
+  /** The verdict against the success rule; null when there is no rule or it could not be judged. */
+  successful: z.boolean().nullable(),
+  successEvaluation: z.string(),
+  /** The fields that were determined, by name. */
+  fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  /** Field names (and `success`) that could not be determined. */
+  undetermined: z.array(z.string()),
+  model: z.string(),
+  analyzedAt: z.number(),
+});
+export type CallAnalysis = z.infer<typeof callAnalysisSchema>;
+
 /** The configuration fields of a campaign (product spec §3 Campaign) as stored and answered. */
 export const campaignFieldsSchema = z.object({
   agentInstructions: z.string(),
@@ -55,7 +124,13 @@ export const campaignFieldsSchema = z.object({
   timezone: z.string().nullable(),
   language: z.string().nullable(),
   voice: z.string().nullable(),
+  /** What the agent says first when someone calls or writes to it ({key} variables filled in). */
   greeting: z.string().nullable(),
+  /**
+   * What the agent says first on a call or text it starts (a task): null for "Hi, this is <agent> from
+   * <organisation>, calling about <about>." ({key} variables and the task's columns filled in).
+   */
+  outboundGreeting: z.string().nullable(),
   /** Values of the template variables (`{key}` in the instructions). */
   variables: z.record(z.string(), z.string()),
   /** The organisation's knowledge bases the agent searches (its knowledge tool). */
@@ -65,8 +140,10 @@ export const campaignFieldsSchema = z.object({
    * (`leave_message`), or hang up at once (`hang_up`).
    */
   voicemailAction: z.enum(VOICEMAIL_ACTIONS),
-  /** The message left on a voicemail ({key} variables and a task's columns filled in); the greeting when null. */
+  /** The message left on a voicemail ({key} variables and a task's columns filled in); the outbound greeting when null. */
   voicemailMessage: z.string().nullable(),
+  /** What the post-call analysis judges and fills in for each conversation of the agent. */
+  analysis: callAnalysisSettingsSchema,
 });
 export type CampaignFields = z.infer<typeof campaignFieldsSchema>;
 
@@ -138,10 +215,12 @@ export const saveCampaign = defineRoute({
     language: z.string().max(40).nullable().optional(),
     voice: z.string().max(200).nullable().optional(),
     greeting: z.string().max(2000).nullable().optional(),
+    outboundGreeting: z.string().max(2000).nullable().optional(),
     variables: z.record(z.string(), z.string().max(2000)).optional(),
     knowledgeBaseIds: z.array(idSchema).max(20).optional(),
     voicemailAction: z.enum(VOICEMAIL_ACTIONS).optional(),
     voicemailMessage: z.string().max(2000).nullable().optional(),
+    analysis: callAnalysisSettingsSchema.optional(),
   }),
   response: z.object({ success: z.literal(true), campaign: campaignSchema }),
 });

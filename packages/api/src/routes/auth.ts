@@ -10,8 +10,6 @@ export const AUTH_MESSAGES = {
   ipLimited: "Too many codes were requested from your network. Try again in 15 minutes.",
   anonymousLimited: "Too many sessions were started from your network. Try again in 15 minutes.",
   emailTaken: "An account with this e-mail address already exists. Sign in instead.",
-  noEmailAccount: "No account uses this e-mail address. Sign up first.",
-  noPhoneAccount: "No account uses this phone number. Sign in by e-mail and add it first.",
   emailInUse: "This e-mail address belongs to another account.",
   phoneInUse: "This phone number belongs to another account.",
   disabled: "This account is disabled.",
@@ -20,6 +18,15 @@ export const AUTH_MESSAGES = {
 } as const;
 
 const ok = z.object({ success: z.literal(true), message: z.string().optional() });
+
+/**
+ * What a sign-in request answers, whether or not an account uses the address: the answer never tells who
+ * has an account (the attempt counts against the address's and the network's limits either way).
+ */
+export const SIGNIN_SENT_MESSAGES = {
+  email: (email: string) => `If ${email} has an account, we sent it a 6-digit code.`,
+  phone: (phone: string) => `If ${phone} is the verified number of an account, we texted it a 6-digit code.`,
+} as const;
 
 export const emailSchema = z
   .string()
@@ -76,7 +83,8 @@ export const signinEmail = defineRoute({
   id: "signinEmail",
   method: "POST",
   path: "/api/v1/signin/email",
-  summary: "Start sign-in by e-mail: sends a 6-digit code.",
+  summary:
+    "Start sign-in by e-mail: sends a 6-digit code when an account uses the address. The answer is the same either way, and the request counts against the address's and the network's code limits either way.",
   tag: "Authentication",
   auth: "none",
   body: z.object({ email: emailSchema }),
@@ -102,7 +110,8 @@ export const signinPhoneNumber = defineRoute({
   id: "signinPhoneNumber",
   method: "POST",
   path: "/api/v1/signin/phoneNumber",
-  summary: "Start sign-in by phone: texts a 6-digit code to a verified phone number.",
+  summary:
+    "Start sign-in by phone: texts a 6-digit code when the number is an account's verified number. The answer is the same either way, and the request counts against the number's and the network's code limits either way.",
   tag: "Authentication",
   auth: "none",
   body: z.object({ phoneNumber: phoneNumberSchema }),

@@ -17,6 +17,10 @@ export const BILLING_MESSAGES = {
   offersOnly: "Only partners and resellers offer plans to their organisations.",
   freePlan: "The Free plan needs no subscription: cancel the current plan to return to it.",
   alreadySubscribed: "This organisation already has an active plan. Cancel it before choosing another.",
+  paidElsewhere:
+    "Another checkout of this organisation was paid first, so this card was not charged. Cancel that plan before choosing another.",
+  refundedElsewhere:
+    "Another checkout of this organisation was paid first, so this payment was refunded in full.",
   noSubscription: "This organisation has no active plan to cancel.",
   returnUrl: "successUrl, cancelUrl and redirectUrl must be addresses on this server.",
   checkoutNotFound: "This checkout does not exist.",
@@ -69,7 +73,8 @@ export type Subscription = z.infer<typeof subscriptionSchema>;
 
 export const subscriptionCheckoutSchema = z.object({
   id: z.string(),
-  status: z.enum(["open", "complete", "expired"]),
+  /** refunded: paid after another checkout of the organisation had started a plan; the payment went back. */
+  status: z.enum(["open", "complete", "expired", "refunded"]),
   productPlanId: z.number().int(),
   term: z.enum(["month", "year"]),
   amountCents: z.number().int(),

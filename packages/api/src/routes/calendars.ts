@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { idSchema, timeMsSchema } from "../fields.ts";
+import {
+  calendarDaySchema,
+  idSchema,
+  timeMsSchema,
+  windowEndsInRange,
+  windowRangeMessage,
+} from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { bookingSchema } from "./runtime.ts";
 
@@ -220,20 +226,25 @@ export const bookScheduleTime = defineRoute({
   summary:
     "Book a time for an agent by hand (source manual): into the connected calendar when there is one, and the account's schedule. Refused when the time is taken.",
   permission: "canEditOrg",
-  body: z.object({
-    agentId: idSchema.optional(),
-    start: timeMsSchema,
-    durationMinutes: z
-      .number()
-      .int()
-      .min(5)
-      .max(8 * 60)
-      .default(30),
-    name: z.string().trim().min(1, "name: Enter who the booking is for.").max(200),
-    phoneNumber: z.string().trim().max(40).optional(),
-    email: z.email().max(320).optional(),
-    notes: z.string().max(2000).optional(),
-  }),
+  body: z
+    .object({
+      agentId: idSchema.optional(),
+      start: timeMsSchema,
+      durationMinutes: z
+        .number()
+        .int()
+        .min(5)
+        .max(8 * 60)
+        .default(30),
+      name: z.string().trim().min(1, "name: Enter who the booking is for.").max(200),
+      phoneNumber: z.string().trim().max(40).optional(),
+      email: z.email().max(320).optional(),
+      notes: z.string().max(2000).optional(),
+    })
+    .refine((body) => windowEndsInRange(body.start, body.durationMinutes * 60_000), {
+      path: ["start"],
+      message: windowRangeMessage("the booking"),
+    }),
   response: z.object({ success: z.literal(true), booking: bookingSchema }),
 });
 
@@ -288,10 +299,7 @@ const jobNimbusBody = z.object({
   /** The JobNimbus API key (`Bearer <key>` or the bare key); the saved one when omitted. */
   authorization: z.string().trim().max(500).optional(),
   /** The day the team's availability is read for (YYYY-MM-DD); today by default. */
-  targetDate: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "targetDate: a date such as 2026-11-24")
-    .optional(),
+  targetDate: calendarDaySchema().optional(),
 });
 
 const jobNimbusAnswer = z.object({

@@ -1,6 +1,6 @@
-import { METRIC_AGGREGATIONS, METRIC_FORMATS, PAGE_SIZES } from "@switchboard/core";
+import { LOG_CHANNELS, METRIC_AGGREGATIONS, METRIC_FORMATS, PAGE_SIZES } from "@switchboard/core";
 import { z } from "zod";
-import { idSchema } from "../fields.ts";
+import { calendarDaySchema, idSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { queryBooleanSchema } from "./hierarchy.ts";
 
@@ -32,6 +32,8 @@ export const logQuerySchema = z.object({
   dateFilter: z.string().max(200).optional(),
   /** Offset of the caller's days from UTC in minutes (day filters); default 0. */
   utcOffsetMinutes: utcOffsetSchema.optional(),
+  /** The conversations listed: `voice` (calls, the default: the Calls screen), `sms`, `web`, or `all`. */
+  channel: z.enum([...LOG_CHANNELS, "all"]).default("voice"),
 });
 
 /** One log row: the fixed fields of spec §3 (timestamp as ISO text) and the dynamic fields beside them. */
@@ -49,7 +51,7 @@ export const listLogs = defineRoute({
   method: "GET",
   path: "/api/v2/logs",
   summary:
-    "Conversation log rows of the target account (an organisation, one of its agents, or the organisations below a reseller or partner) in a time window (default the last 30 days), newest first, filtered by `filters` (the fields and operators of spec §5.2, applied as parameterised SQL). JSON: a page (default page 1 of 100). CSV (`format=csv`): streamed as conversation_logs_{date}.csv — the page asked for, or with neither page nor pageSize every row of the window; cells that begin with = + - @ are quoted with a leading apostrophe.",
+    "Conversation log rows of the target account (an organisation, one of its agents, or the organisations below a reseller or partner) of one channel (`channel`: voice — the calls, by default — sms, web or all) in a time window (default the last 30 days), newest first, filtered by `filters` (the fields and operators of spec §5.2, applied as parameterised SQL). JSON: a page (default page 1 of 100). CSV (`format=csv`): streamed as conversation_logs_{date}.csv — the page asked for, or with neither page nor pageSize every row of the window; cells that begin with = + - @ are quoted with a leading apostrophe.",
   tag: "Logs",
   auth: "token",
   permission: "canViewOrg",
@@ -150,6 +152,8 @@ export const metricSchema = z.object({
   format: z.enum(METRIC_FORMATS).default("integer"),
   precision: z.number().int().min(0).max(10).default(0),
   dateFilter: z.string().trim().max(200).optional(),
+  /** The channels whose conversations the metric counts (calls when absent); the dashboard says which. */
+  channels: z.array(z.enum(LOG_CHANNELS)).min(1).max(LOG_CHANNELS.length).optional(),
   field: z.string().optional(),
 });
 export type MetricInput = z.input<typeof metricSchema>;
@@ -186,7 +190,7 @@ export const getDashboardMetrics = defineRoute({
   method: "GET",
   path: "/api/v2/dashboard/metrics",
   summary:
-    "The dashboard's metrics for the target account — its settings `metrics`, else `defaultOrgSettings.metrics` (its own, then its reseller's, then its partner's), else the eight default metrics — each computed over its log rows in the window (dateFilter, default the last 30 days): figure, daily series.",
+    "The dashboard's metrics for the target account — its settings `metrics`, else `defaultOrgSettings.metrics` (its own, then its reseller's, then its partner's), else the default metrics — each computed over the log rows of its channels (`channels`, calls when absent) in the window (dateFilter, default the last 30 days): figure, daily series.",
   tag: "Metrics",
   auth: "token",
   permission: "canViewOrg",
@@ -253,7 +257,7 @@ export const getUsageStats = defineRoute({
   method: "GET",
   path: "/api/v2/stats/usage",
   summary:
-    "Metered usage of the target account: phone numbers, model tokens, voice and advanced-voice minutes, outbound and inbound SMS messages, for the billing period (`billingPeriod=current|previous`; periods start on the day of month the account was created) or startDate..endDate (ISO dates), with costs (giveCosts, per bucket; combineCosts adds their total) priced by the tiers of the organisation's plan (its subscription's, else the Free plan; list prices above organisations and for buckets a plan does not price) exactly as the usage debits charge the wallet, and, with timeseries, buckets per day, week or month keyed MM-DD-YYYY (the current period padded with zero days to 30). For an organisation's current period, debitedCents is what the usage debits charged so far.",
+    "Metered usage of the target account: phone numbers, model tokens, voice and advanced-voice minutes, outbound and inbound SMS messages, for the billing period (`billingPeriod=current|previous`; periods start on the day of month the organisation's latest plan started, else the day it was created: the plan's paid periods and usage periods are one) or startDate..endDate (ISO dates), with costs (giveCosts, per bucket; combineCosts adds their total) priced by the tiers of the organisation's plan (its subscription's, else the Free plan; list prices above organisations and for buckets a plan does not price) exactly as the usage debits charge the wallet, and, with timeseries, buckets per day, week or month keyed MM-DD-YYYY (the current period padded with zero days to 30). For an organisation's current period, debitedCents is what the usage debits charged so far, notChargedCents the cost of usage from before usage charging began (never charged), and pendingCents what the next usage debit will charge (totalCost = debited + not charged + pending, within a cent).",
   tag: "Stats",
   auth: "token",
   permission: "canViewOrg",
@@ -280,6 +284,8 @@ export const getUsageStats = defineRoute({
     plan: z.string().nullable().optional(),
     /** An organisation's current period: cents the usage debits charged so far (paid and owed). */
     debitedCents: z.number().int().optional(),
+    notChargedCents: z.number().int().optional(),
+    pendingCents: z.number().int().optional(),
     timeseries: z.array(usagePointSchema).optional(),
   }),
 });
@@ -299,10 +305,7 @@ export const campaignStatsSchema = z.object({
 });
 export type CampaignStats = z.infer<typeof campaignStatsSchema>;
 
-const dayText = z
-  .string()
-  .trim()
-  .regex(/^(\d{4}-\d{2}-\d{2}|\d{2}-\d{2}-\d{4})$/, { message: "Use a date as YYYY-MM-DD or MM-DD-YYYY." });
+const dayText = calendarDaySchema({ us: true });
 
 export const getCampaignStats = defineRoute({
   id: "getCampaignStats",

@@ -354,7 +354,7 @@ export const listOutboundCalls = defineRoute({
 
 export const sandboxCalleeSchema = z.object({
   number: z.string(),
-  behaviour: z.enum(["person", "voicemail", "no_answer", "busy"]),
+  behaviour: z.enum(["person", "voicemail", "no_answer", "busy", "ivr"]),
   /** What the simulated person says when answering (person), or the greeting (voicemail). */
   says: z.string().nullable(),
 });
@@ -364,13 +364,13 @@ export const setSandboxCallee = defineRoute({
   method: "POST",
   path: "/api/v1/sandbox/callee",
   summary:
-    "Sandbox carrier: how the simulated callee at `number` answers the organisation's outbound calls — as a person (speaking `says`), as voicemail (a greeting, then a beep), or not at all (no_answer, busy). Numbers not set answer as a person.",
+    "Sandbox carrier: how the simulated callee at `number` answers the organisation's outbound calls — as a person (speaking `says`), as voicemail (a greeting, then a beep), as a two-level phone menu (ivr: 1 then 3 reaches new orders), or not at all (no_answer, busy). Numbers not set answer as a person.",
   tag: "Carrier",
   auth: "token",
   permission: "canEditOrg",
   body: z.object({
     number: e164,
-    behaviour: z.enum(["person", "voicemail", "no_answer", "busy"]),
+    behaviour: z.enum(["person", "voicemail", "no_answer", "busy", "ivr"]),
     says: z.string().trim().max(500).optional(),
   }),
   response: z.object({ success: z.literal(true), callee: sandboxCalleeSchema }),
@@ -385,6 +385,7 @@ export const dialNumber = defineRoute({
   tag: "Voice",
   auth: "token",
   permission: "canViewOrg",
+  writes: true,
   query: z.object({ number: e164 }),
   produces: "websocket",
 });

@@ -339,6 +339,56 @@ export const sendSupportRequest = defineRoute({
   response: z.object({ success: z.literal(true), message: z.string() }),
 });
 
+/** Features an organisation asks to have turned on (`?requestAccess=<feature>`); sms: text messaging. */
+export const ACCESS_FEATURES = ["sms"] as const;
+export type AccessFeature = (typeof ACCESS_FEATURES)[number];
+/** A repeated request within this time reminds no one again (the first one stands). */
+export const ACCESS_REQUEST_REPEAT_MS = 24 * 3600_000;
+
+export const ACCESS_MESSAGES = {
+  sent: "Your request was sent. You will be able to use it as soon as it is turned on.",
+  alreadySent: "You asked already: your request is waiting for an answer.",
+  alreadyOn: "Text messaging is already turned on for your organization.",
+  noOrganization: "Open an organization to request access for it.",
+} as const;
+
+const accessRequestState = z.object({
+  success: z.literal(true),
+  feature: z.enum(ACCESS_FEATURES),
+  /** Whether the feature is on for the organisation now. */
+  enabled: z.boolean(),
+  /** When the organisation last asked (ms epoch), or null. */
+  requestedAt: z.number().nullable(),
+});
+
+export const getAccessRequest = defineRoute({
+  id: "getAccessRequest",
+  method: "GET",
+  path: "/api/v1/requestAccess",
+  summary:
+    "Whether the target organisation (or an agent account's organisation) has a feature (sms: text messaging) turned on, and when it last asked for it.",
+  tag: "Notifications",
+  auth: "token",
+  permission: "canViewOrg",
+  query: z.object({ feature: z.enum(ACCESS_FEATURES).default("sms") }),
+  response: accessRequestState,
+});
+
+export const requestAccess = defineRoute({
+  id: "requestAccess",
+  method: "POST",
+  path: "/api/v1/requestAccess",
+  summary: `The requestAccess overlay: ask whoever can turn a feature on (sms: "SMS enabled", which a super admin, partner or reseller above the organisation sets) to do so. The super admins get a notification and an e-mail; the organisation's reseller and partner an e-mail at their account address. Asking again within ${ACCESS_REQUEST_REPEAT_MS / 3600_000} hours reminds no one (the answer says so).`,
+  tag: "Notifications",
+  auth: "token",
+  permission: "canViewOrg",
+  body: z.object({
+    feature: z.enum(ACCESS_FEATURES),
+    message: z.string().trim().max(1000).optional().describe("What the organisation wants it for"),
+  }),
+  response: accessRequestState.extend({ message: z.string(), sent: z.boolean() }),
+});
+
 export const checkInSchema = z.object({
   kind: z.string(),
   data: z.record(z.string(), z.unknown()),
@@ -398,6 +448,8 @@ export const publicRoutes = [
   sendInvite,
   ipCorrelator,
   sendSupportRequest,
+  getAccessRequest,
+  requestAccess,
   mobileCheckIn,
   getCheckIn,
 ] as const;

@@ -118,7 +118,8 @@ export const issueRefundBodySchema = z
     satsAmount: refundSats.optional(),
     /**
      * Makes a repeated request (a double click, a retry) refund once: the web app sends one per confirmed
-     * refund. Without it the server derives one from the admin, the account and the amount per minute.
+     * refund. Without it, a request repeating the same admin's refund of the same amount to the same account
+     * within a minute refunds nothing more (it answers the first, `replayed: true`).
      */
     idempotencyKey: z
       .string()

@@ -1,5 +1,6 @@
+import { DAY_MS } from "@switchboard/core";
 import { z } from "zod";
-import { idSchema, timeMsSchema } from "../fields.ts";
+import { idSchema, timeMsSchema, windowEndsInRange, windowRangeMessage } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { AGENT_MESSAGES, stageSchema } from "./agents.ts";
 
@@ -310,6 +311,10 @@ export const bookingSchema = z.object({
 });
 export type Booking = z.infer<typeof bookingSchema>;
 
+/** What the schedule shows without an `end`: this many days from `start`. */
+export const SCHEDULE_SPAN_DAYS = 366;
+export const SCHEDULE_SPAN_MS = SCHEDULE_SPAN_DAYS * DAY_MS;
+
 export const getSchedule = defineRoute({
   id: "getSchedule",
   method: "GET",
@@ -319,7 +324,18 @@ export const getSchedule = defineRoute({
   tag: "Runtime",
   auth: "token",
   permission: "canViewOrg",
-  query: z.object({ ...agentRef, start: timeMsSchema.optional(), end: timeMsSchema.optional() }),
+  query: z
+    .object({ ...agentRef, start: timeMsSchema.optional(), end: timeMsSchema.optional() })
+    .refine(
+      (query) =>
+        query.start === undefined ||
+        query.end !== undefined ||
+        windowEndsInRange(query.start, SCHEDULE_SPAN_MS),
+      {
+        path: ["start"],
+        message: windowRangeMessage(`without an end, the ${SCHEDULE_SPAN_DAYS} days shown from start`),
+      },
+    ),
   response: z.object({ success: z.literal(true), bookings: z.array(bookingSchema) }),
 });
 

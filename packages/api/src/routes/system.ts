@@ -15,10 +15,27 @@ export const readyz = defineRoute({
   id: "readyz",
   method: "GET",
   path: "/readyz",
-  summary: "Readiness: the database answers.",
+  summary:
+    "Readiness: the database answers. `unexpectedErrors` counts the errors nobody handled since the process started (logged with their context; the process went on). `voiceWorkers` (when calls run in voice worker processes, VOICE_WORKERS) is each worker's state: `starting`, `up` or `restarting` (it stopped and starts again after a back-off), with its calls in progress and how often it was restarted; the API answers whatever they are.",
   tag: "System",
   auth: "none",
-  response: z.object({ status: z.literal("ready"), database: z.enum(["pglite", "postgres"]) }),
+  response: z.object({
+    status: z.literal("ready"),
+    database: z.enum(["pglite", "postgres"]),
+    unexpectedErrors: z.number().int().min(0),
+    voiceWorkers: z
+      .array(
+        z.object({
+          index: z.number().int().min(0),
+          pid: z.number().int().nullable(),
+          state: z.enum(["starting", "up", "restarting", "stopped"]),
+          calls: z.number().int().min(0),
+          restarts: z.number().int().min(0),
+          sipPort: z.number().int().nullable(),
+        }),
+      )
+      .optional(),
+  }),
 });
 
 export const systemInfoSchema = z.object({

@@ -68,7 +68,8 @@ export const TASK_OUTCOMES = [
 ] as const;
 export type TaskOutcome = (typeof TASK_OUTCOMES)[number];
 
-export const TASK_LIST_STATES = ["active", "paused", "cancelled"] as const;
+/** A list's state; `finished` (never stored) when it is not cancelled and none of its tasks has anything left to run. */
+export const TASK_LIST_STATES = ["active", "paused", "cancelled", "finished"] as const;
 export type TaskListState = (typeof TASK_LIST_STATES)[number];
 
 /** What an uploaded column becomes: one of the person's fields, or a variable ({column} in instructions). */

@@ -19,7 +19,7 @@ export const TOKEN_MESSAGES = {
 
 export const MAX_API_TOKENS = 50;
 
-/** `full`: every call the organisation's admins may make; `readOnly`: GET calls only. */
+/** `full`: every call the organisation's admins may make; `readOnly`: calls that only read (see isWriteRoute). */
 export const apiTokenTypeSchema = z.enum(["full", "readOnly"]);
 export type ApiTokenType = z.infer<typeof apiTokenTypeSchema>;
 

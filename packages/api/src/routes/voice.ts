@@ -21,6 +21,7 @@ export const VOICE_MESSAGES = {
   insecurePage: "The browser allows the microphone only on HTTPS pages or on localhost.",
   unknownVoice: "Unknown voice.",
   publicCallsLimited: "Too many calls from this browser. Try again later.",
+  transferred: "The call was transferred.",
 } as const;
 
 /** Calls a public page's visitor may start in an hour (one session, one browser). */
@@ -60,6 +61,7 @@ export const voiceCall = defineRoute({
   tag: "Voice",
   auth: "token",
   permission: "canEditOrg",
+  writes: true,
   query: voiceCallQuerySchema,
   produces: "websocket",
 });
@@ -72,7 +74,34 @@ export const CALL_SETTINGS_DEFAULTS = {
   endpointSilenceMs: 500,
   bargeInMinSpeechMs: 400,
   recordCalls: false,
+  transferDestinations: [],
 } as const;
+
+export const TRANSFER_DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use a 24-hour time such as 09:00.");
+
+/**
+ * A person or team the agent may hand a call to, by name ("sales", "the on-call vet"): a phone number
+ * (E.164) or a SIP URI, the hours it takes calls (the agent's time zone; none: always), and how long a warm
+ * transfer lets it ring before the agent takes a message instead.
+ */
+export const transferDestinationSchema = z.object({
+  name: z.string().trim().min(1).max(60),
+  to: z
+    .string()
+    .trim()
+    .regex(
+      /^(\+[1-9]\d{7,14}|sips?:[^\s@<>"]+@[A-Za-z0-9.\-[\]:]+)$/,
+      "Enter a phone number in international format (+15035550100) or a SIP address (sip:user@host).",
+    ),
+  hours: z
+    .object({ days: z.array(z.enum(TRANSFER_DAYS)).min(1).max(7), start: clockTime, end: clockTime })
+    .nullable()
+    .default(null),
+  ringSeconds: z.number().int().min(1).max(120).default(20),
+});
+export type TransferDestination = z.infer<typeof transferDestinationSchema>;
 
 export const callSettingsFieldsSchema = z.object({
   /** Silence after the caller's last word before the agent answers. */
@@ -81,6 +110,8 @@ export const callSettingsFieldsSchema = z.object({
   bargeInMinSpeechMs: z.number().int().min(60).max(2000),
   /** Record calls: a stereo WAV (caller left, agent right) linked from the call in Calls. */
   recordCalls: z.boolean(),
+  /** Where the agent may transfer calls (the transferCall tool names one of these). */
+  transferDestinations: z.array(transferDestinationSchema).max(20),
 });
 export type CallSettingsFields = z.infer<typeof callSettingsFieldsSchema>;
 
@@ -167,7 +198,7 @@ export const publicVoiceCall = defineRoute({
   id: "publicVoiceCall",
   method: "GET",
   path: "/api/v1/voice/public/{username}",
-  summary: `WebSocket: a visitor of a public page (or the website widget) talks to the page's agent (an agent's or an organisation's username; the published agent answers). The visitor's anonymous session (allocateTempUserSession) as token=. The same messages as voiceCall; the call is a conversation of the organisation (Calls, webhooks, usage). At most ${PUBLIC_CALLS_PER_HOUR} calls an hour per visitor. A plain GET answers 426.`,
+  summary: `WebSocket: a visitor of a public page (or the website widget) talks to the page's agent (an agent's or an organisation's username; the published agent answers). The visitor's anonymous session (allocateTempUserSession) as token=, or offered as the WebSocket subprotocols "switchboard.bearer, <token>". The same messages as voiceCall; the call is a conversation of the organisation (Calls, webhooks, usage). At most ${PUBLIC_CALLS_PER_HOUR} calls an hour per visitor. A plain GET answers 426.`,
   tag: "Voice",
   auth: "none",
   params: z.object({ username: z.string().trim().min(1).max(100) }),

@@ -59,6 +59,11 @@ export const walletTransactionSchema = z.object({
   heldCents: z.number().int(),
   /** Satoshis paid, for lightning top-ups. */
   amountSats: z.number().int().nullable(),
+  /**
+   * What was paid by card outside the wallet, in cents (a plan's subscription or renewal): such a
+   * transaction does not change the wallet, so amountCents is 0 beside it.
+   */
+  paidByCardCents: z.number().int().nullable().optional(),
   createdAt: z.number().describe("ms since the epoch"),
 });
 export type WalletTransaction = z.infer<typeof walletTransactionSchema>;

@@ -41,8 +41,12 @@ describe("filter summary", () => {
   it.each([
     ["direction", "Direction"],
     ["fromNumber", "From Number"],
-    ["call_id", "Call Id"],
+    ["call_id", "Call ID"],
     ["appointment-booked", "Appointment Booked"],
+    ["amdDecisionMs", "AMD Decision Time (ms)"],
+    ["outboundCallId", "Outbound Call ID"],
+    ["firstTokenMs", "First Token (ms)"],
+    ["smsUrl", "SMS URL"],
   ])("humanises %s", (field, label) => {
     expect(humanizeFieldName(field)).toBe(label);
   });

@@ -8,15 +8,36 @@ import {
 } from "./operators.ts";
 import { parseRelativeDate } from "./relative-date.ts";
 
-/** `fromNumber` -> `From Number`, `call_id` -> `Call Id`: words of a field name, each capitalised. */
+/** Fields the product itself writes to a call's data, in the words people read. */
+const FIELD_TITLES: Readonly<Record<string, string>> = {
+  amdDecisionMs: "AMD Decision Time (ms)",
+  answeredBy: "Answered By",
+  outboundCallId: "Outbound Call ID",
+  endedByAgent: "Ended by Agent",
+  recordingUrl: "Recording",
+};
+
+/** Words written in capitals wherever they appear in a field name. */
+const ACRONYMS = new Set(["ai", "amd", "api", "id", "ip", "sip", "sms", "url", "uuid"]);
+
+/**
+ * A field's name in words, each capitalised: `fromNumber` -> `From Number`, `call_id` -> `Call ID`; known
+ * abbreviations in capitals, a trailing `Ms` as the unit (`waitMs` -> `Wait (ms)`), and the product's own
+ * call fields by their titles (`amdDecisionMs` -> `AMD Decision Time (ms)`).
+ */
 export function humanizeFieldName(field: string): string {
-  return field
+  const known = FIELD_TITLES[field];
+  if (known) return known;
+  const words = field
     .replace(/[_-]+/g, " ")
     .replace(/([a-z\d])([A-Z])/g, "$1 $2")
     .trim()
     .split(/\s+/)
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(" ");
+    .map((word) =>
+      ACRONYMS.has(word.toLowerCase()) ? word.toUpperCase() : word.charAt(0).toUpperCase() + word.slice(1),
+    );
+  if (words.length > 1 && words.at(-1) === "Ms") words.splice(-1, 1, "(ms)");
+  return words.join(" ");
 }
 
 function describeValue(op: string, value: FilterValue): string {

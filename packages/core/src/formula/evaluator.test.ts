@@ -96,6 +96,13 @@ describe.each(engines)("%s", (_name, run) => {
       expect(run("Direction", ROW)).toBe("inbound");
       expect(run("a", { a: 1, A: 2 })).toBe(1);
       expect(run("A", { a: 1, A: 2 })).toBe(2);
+      // A field compared with a number, read in the spelling the row has, or missing.
+      expect(run("Duration > 100", ROW)).toBe(1);
+      expect(run("taskCompleted = true", { TaskCompleted: "true" })).toBe(1);
+      expect(run("taskCompleted = true", { TaskCompleted: false })).toBe(0);
+      expect(run("taskCompleted = true", { duration: 5 })).toBe(0);
+      expect(run("taskCompleted != 1", { duration: 5 })).toBe(1);
+      expect(run("x >= 1", { x: "1" })).toBe(1);
     });
 
     it("never reads names inherited from Object.prototype", () => {

@@ -28,8 +28,16 @@ export function ownField(source: unknown, key: string): unknown {
  * undefined when there is none.
  */
 export function findFieldKey(row: FormulaRow, name: string, lowerName: string): string | undefined {
-  for (const key of Object.keys(row)) {
-    if (key.length === lowerName.length && key !== name && key.toLowerCase() === lowerName) return key;
+  // for-in walks V8's cached key list of the row's shape without allocating (Object.keys copies it on every
+  // call: a metric reading a field most rows lack, such as taskCompleted, paid that on every row).
+  for (const key in row) {
+    if (
+      key.length === lowerName.length &&
+      key !== name &&
+      key.toLowerCase() === lowerName &&
+      Object.hasOwn(row, key)
+    )
+      return key;
   }
   return undefined;
 }
@@ -43,6 +51,27 @@ export function readField(row: FormulaRow, name: string): unknown {
   if (value !== undefined) return value;
   const key = findFieldKey(row, name, name.toLowerCase());
   return key === undefined ? undefined : row[key];
+}
+
+/**
+ * readField for one fixed name, prepared once (a compiled formula reads the same fields on every row): the
+ * lower-case name is computed here, not per row, and a missing exact key costs one walk of the row's keys.
+ */
+export function fieldReader(name: string): (row: FormulaRow) => unknown {
+  const lowerName = name.toLowerCase();
+  if (PROTOTYPE_NAMES.has(name))
+    return (row) => {
+      const value = ownField(row, name);
+      if (value !== undefined) return value;
+      const key = findFieldKey(row, name, lowerName);
+      return key === undefined ? undefined : row[key];
+    };
+  return (row) => {
+    const value = row[name];
+    if (value !== undefined) return value;
+    const key = findFieldKey(row, name, lowerName);
+    return key === undefined ? undefined : row[key];
+  };
 }
 
 /** Turns a stored value into a formula value: booleans 1/0, missing 0, dates ms, bigints numbers. */

@@ -5,6 +5,7 @@ export * from "./favorites.ts";
 export * from "./form-field.ts";
 export * from "./media-url.ts";
 export * from "./numeric.ts";
+export * from "./outbound-opening.ts";
 export * from "./phone.ts";
 export * from "./placeholders.ts";
 export * from "./plain-record.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pluralize } from "./pluralize.ts";
+import { countOf, pluralize } from "./pluralize.ts";
 
 describe("pluralize", () => {
   it.each([
@@ -12,5 +12,14 @@ describe("pluralize", () => {
     [3, "person", "people", "people"],
   ])("%d %s (%s) -> %s", (count, singular, plural, expected) => {
     expect(pluralize(count, singular, plural)).toBe(expected);
+  });
+});
+
+describe("countOf", () => {
+  it("says a count with its word in the right number", () => {
+    expect(countOf(1, "row")).toBe("1 row");
+    expect(countOf(0, "row")).toBe("0 rows");
+    expect(countOf(1200, "row")).toBe("1,200 rows");
+    expect(countOf(2, "person", "people")).toBe("2 people");
   });
 });

@@ -2,3 +2,8 @@
 export function pluralize(count: number, singular: string, plural?: string): string {
   return count === 1 ? singular : (plural ?? `${singular}s`);
 }
+
+/** A count with its word, as people read it: `1 row`, `0 rows`, `1,200 rows`. */
+export function countOf(count: number, singular: string, plural?: string): string {
+  return `${count.toLocaleString("en-US")} ${pluralize(count, singular, plural)}`;
+}

@@ -1,9 +1,12 @@
 /**
- * The default dashboard metrics: the eight of product spec §9 and the three of outbound tasks, as data. Each row of a conversation log is
- * one call, carrying `duration` (seconds), `direction` ("inbound" | "outbound"), `transfer` (1 when
- * the call was transferred, else 0 or empty; stored as text) and collected data such as
- * `appointmentBooked` (true/false, possibly as the text "true"/"false"). Filters are empty: every
- * metric runs over all calls of the dashboard's date window.
+ * The default dashboard metrics: the eight of product spec §9 and three more, as data. Each row of a
+ * conversation log is one conversation of one channel (LOG_CHANNELS); every metric names the channels it
+ * counts, and all but Tasks Completed count calls (voice) alone: a chat or a text is not a call. A row
+ * carries `duration` (seconds), `direction` ("inbound" | "outbound"), `transfer` (1 when the call was
+ * transferred, else 0 or empty; stored as text) and collected data such as `appointmentBooked` (true/false,
+ * possibly as the text "true"/"false"). Filters are empty: every metric runs over all rows of its channels
+ * in the dashboard's date window. Rates are shares of those rows, so they agree with the counts beside them
+ * (Answer Rate is Calls Answered over all calls).
  */
 import type { SavedMetric } from "./metric.ts";
 
@@ -12,8 +15,8 @@ export const APPOINTMENT_BOOKED_FIELD = "appointmentBooked";
 
 /**
  * Fields outbound tasks add to the log rows of the conversations they produce: `taskCompleted` (true once
- * the task completed), and on calls `taskCall` (1), `taskAnswered` and `taskBooked` (1 or 0): the rates
- * below run over the rows with taskCall 1 (their filters).
+ * the task completed, which Tasks Completed counts), and on calls `taskCall` (1), `taskAnswered` and
+ * `taskBooked` (1 or 0), offered to custom metrics.
  */
 export const TASK_METRIC_FIELDS = ["taskCompleted", "taskCall", "taskAnswered", "taskBooked"] as const;
 
@@ -28,6 +31,7 @@ export const DEFAULT_METRICS: readonly SavedMetric[] = [
     scale: 0.0166667,
     format: "integer",
     precision: 0,
+    channels: ["voice"],
   },
   {
     // Calls that were picked up: a call with talk time (duration above 0 s) was answered.
@@ -39,6 +43,7 @@ export const DEFAULT_METRICS: readonly SavedMetric[] = [
     scale: 1,
     format: "integer",
     precision: 0,
+    channels: ["voice"],
   },
   {
     // Calls whose collected data says an appointment was booked (true or "true").
@@ -50,6 +55,7 @@ export const DEFAULT_METRICS: readonly SavedMetric[] = [
     scale: 1,
     format: "integer",
     precision: 0,
+    channels: ["voice"],
   },
   {
     // Share of calls with an appointment booked: the average of 1/0 per call, times 100, as a percentage.
@@ -61,6 +67,7 @@ export const DEFAULT_METRICS: readonly SavedMetric[] = [
     scale: 100,
     format: "percentage",
     precision: 1,
+    channels: ["voice"],
   },
   {
     // Mean call length in seconds over all calls.
@@ -72,17 +79,19 @@ export const DEFAULT_METRICS: readonly SavedMetric[] = [
     scale: 1,
     format: "integer",
     precision: 0,
+    channels: ["voice"],
   },
   {
     // Calls handed over to a person: transfer is 1 (number or text "1").
     name: "callsTransfered",
-    title: "Calls Transfered",
+    title: "Calls Transferred",
     filters: {},
     formula: "transfer = 1",
     aggregation: "count",
     scale: 1,
     format: "integer",
     precision: 0,
+    channels: ["voice"],
   },
   {
     name: "inboundCalls",
@@ -93,6 +102,7 @@ export const DEFAULT_METRICS: readonly SavedMetric[] = [
     scale: 1,
     format: "integer",
     precision: 0,
+    channels: ["voice"],
   },
   {
     name: "outboundCalls",
@@ -103,9 +113,10 @@ export const DEFAULT_METRICS: readonly SavedMetric[] = [
     scale: 1,
     format: "integer",
     precision: 0,
+    channels: ["voice"],
   },
   {
-    // Outbound tasks (issue #18): tasks that completed, with the conversation they produced.
+    // Outbound tasks (issue #18): tasks that completed, counted by the call or text they produced.
     name: "tasksCompleted",
     title: "Tasks Completed",
     filters: {},
@@ -114,27 +125,30 @@ export const DEFAULT_METRICS: readonly SavedMetric[] = [
     scale: 1,
     format: "integer",
     precision: 0,
+    channels: ["voice", "sms"],
   },
   {
-    // Share of the tasks' calls a person answered.
+    // Share of the calls that were picked up: Calls Answered over all calls (the mean of 1/0 per call).
     name: "answerRate",
     title: "Answer Rate",
-    filters: { taskCall: { value: 1, op: "eq" } },
-    formula: "taskAnswered",
+    filters: {},
+    formula: "duration > 0",
     aggregation: "avg",
     scale: 100,
     format: "percentage",
     precision: 1,
+    channels: ["voice"],
   },
   {
-    // Bookings per 100 of the tasks' calls.
+    // Calls that booked an appointment, per 100 calls: Appointments Booked over all calls, times 100.
     name: "bookedPer100Calls",
     title: "Booked per 100 Calls",
-    filters: { taskCall: { value: 1, op: "eq" } },
-    formula: "taskBooked",
+    filters: {},
+    formula: `${APPOINTMENT_BOOKED_FIELD} = true`,
     aggregation: "avg",
     scale: 100,
     format: "integer",
     precision: 1,
+    channels: ["voice"],
   },
 ];

@@ -4,6 +4,7 @@
  * percentage with a number of decimals.
  */
 import type { Filters } from "../filters/normalize.ts";
+import { LOG_CHANNELS, type LogChannel } from "../logs/log-channels.ts";
 
 export const METRIC_AGGREGATIONS = ["sum", "count", "avg"] as const;
 /**
@@ -31,6 +32,11 @@ export type Metric = {
   format: MetricFormat;
   /** Decimals shown; default 0. */
   precision: number;
+  /**
+   * The channels whose rows the metric counts (see LOG_CHANNELS); {@link DEFAULT_METRIC_CHANNELS} when
+   * absent (metrics saved before channels were kept): a dashboard figure says which conversations it counts.
+   */
+  channels?: LogChannel[];
   /** Date window of the rows, in the log screen's form ("30 day", a range); the dashboard's when absent. */
   dateFilter?: string;
   /** Field picked in the formula builder; editor state only, dropped on save. */
@@ -47,6 +53,15 @@ export const METRIC_DEFAULTS = {
   format: "integer",
   precision: 0,
 } as const satisfies Partial<Metric>;
+
+/** The channels a metric counts when it names none: calls. */
+export const DEFAULT_METRIC_CHANNELS: readonly LogChannel[] = ["voice"];
+
+/** The channels `metric` counts: its own (known ones, each once, in LOG_CHANNELS order), else calls. */
+export function metricChannels(metric: { channels?: readonly string[] | undefined }): LogChannel[] {
+  const own = LOG_CHANNELS.filter((channel) => metric.channels?.includes(channel));
+  return own.length > 0 ? own : [...DEFAULT_METRIC_CHANNELS];
+}
 
 /** A metric with the spec's defaults for whatever `input` leaves out. */
 export function createMetric(input: Partial<Metric> & Pick<Metric, "name" | "title">): Metric {

@@ -97,7 +97,7 @@ export const subscriptionCheckouts = pgTable(
     url: text("url").notNull(),
     successUrl: text("success_url").notNull(),
     cancelUrl: text("cancel_url").notNull(),
-    status: text("status").$type<"open" | "complete" | "expired">().notNull().default("open"),
+    status: text("status").$type<"open" | "complete" | "expired" | "refunded">().notNull().default("open"),
     lastError: text("last_error"),
     createdByUserId: integer("created_by_user_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

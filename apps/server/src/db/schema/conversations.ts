@@ -1,3 +1,4 @@
+import type { LogChannel } from "@switchboard/core";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -212,6 +213,11 @@ export const conversationLogs = pgTable(
     transfer: text("transfer").notNull().default("0"),
     callId: text("call_id"),
     uuid: text("uuid").notNull(),
+    /**
+     * The conversation's channel (core's LOG_CHANNELS): `voice` rows are the calls the Calls screen lists;
+     * texts (`sms`) and chats (`web`, the editor's test chat among them) are kept apart (migration 0031).
+     */
+    channel: text("channel").$type<LogChannel>().notNull().default("voice"),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -229,15 +235,22 @@ export const conversationLogs = pgTable(
       t.duration,
       t.direction,
       t.transfer,
+      t.channel,
     ),
     index("conversation_logs_org_agent_idx").on(t.orgId, t.agentId, t.timestamp),
+    // Calls at the advanced voice tier alone: the usage sweep and statistics sum their minutes from here
+    // instead of reading every call's data (migration 0034).
+    index("conversation_logs_advanced_voice_idx")
+      .on(t.orgId, t.timestamp, t.duration, t.agentId)
+      .where(sql`${t.channel} = 'voice' AND (${t.data} ->> 'voiceTier') = 'advanced'`),
   ],
 );
 
 /**
  * Exact counts of `conversation_logs` per organisation, 15-minute bucket and the rollup dimensions (account,
- * agent, direction, transfer, and `data` reduced to the rolled-up keys: appointmentBooked), with the sums the
- * default metrics need. Kept by statement triggers on conversation_logs (migration 0007) in the writing
+ * agent, direction, transfer, channel, and `data` reduced to the rolled-up keys: appointmentBooked and
+ * taskCompleted), with the sums the default metrics need. Kept by statement triggers on conversation_logs
+ * (migrations 0007, 0031) in the writing
  * transaction, so it is always exactly the rows. Columns are named as in conversation_logs so core's filter
  * SQL and the metric translator run on it unchanged. Whole buckets of a window are read here, its edges
  * from the rows.
@@ -251,6 +264,7 @@ export const conversationLogRollups = pgTable(
     agentId: integer("agent_id"),
     direction: text("direction"),
     transfer: text("transfer").notNull(),
+    channel: text("channel").$type<LogChannel>().notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     n: bigint("n", { mode: "number" }).notNull(),
     durationSum: bigint("duration_sum", { mode: "number" }).notNull(),
@@ -258,7 +272,35 @@ export const conversationLogRollups = pgTable(
   },
   (t) => [
     unique("conversation_log_rollups_key")
-      .on(t.orgId, t.bucket, t.accountId, t.agentId, t.direction, t.transfer, t.data)
+      .on(t.orgId, t.bucket, t.accountId, t.agentId, t.direction, t.transfer, t.channel, t.data)
+      .nullsNotDistinct(),
+  ],
+);
+
+/**
+ * {@link conversationLogRollups} summed per hour (same dimensions and sums; `bucket` is the hour): a 30-day
+ * window's whole hours read here are a quarter of the rows, and a day at any whole-hour UTC offset is whole
+ * hours. The quarter hours at a window's edges (and days at offsets such as +05:30) read the 15-minute
+ * rollup. Kept by the same statement triggers (migration 0032).
+ */
+export const conversationLogRollupsHourly = pgTable(
+  "conversation_log_rollups_hourly",
+  {
+    orgId: integer("org_id").notNull(),
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    accountId: integer("account_id"),
+    agentId: integer("agent_id"),
+    direction: text("direction"),
+    transfer: text("transfer").notNull(),
+    channel: text("channel").$type<LogChannel>().notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    n: bigint("n", { mode: "number" }).notNull(),
+    durationSum: bigint("duration_sum", { mode: "number" }).notNull(),
+    answered: bigint("answered", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    unique("conversation_log_rollups_hourly_key")
+      .on(t.orgId, t.bucket, t.accountId, t.agentId, t.direction, t.transfer, t.channel, t.data)
       .nullsNotDistinct(),
   ],
 );
@@ -277,11 +319,12 @@ export const conversationLogValueCounts = pgTable(
     value: text("value").notNull(),
     bucket: timestamp("bucket", { withTimezone: true }).notNull(),
     agentId: integer("agent_id"),
+    channel: text("channel").$type<LogChannel>().notNull(),
     n: bigint("n", { mode: "number" }).notNull(),
   },
   (t) => [
     unique("conversation_log_value_counts_key")
-      .on(t.orgId, t.key, t.value, t.bucket, t.agentId)
+      .on(t.orgId, t.key, t.value, t.bucket, t.agentId, t.channel)
       .nullsNotDistinct(),
   ],
 );
@@ -301,10 +344,16 @@ export const conversationLogDurations = pgTable(
     orgId: integer("org_id").notNull(),
     day: timestamp("day", { withTimezone: true }).notNull(),
     agentId: integer("agent_id"),
+    channel: text("channel").$type<LogChannel>().notNull(),
     duration: integer("duration").notNull(),
     n: bigint("n", { mode: "number" }).notNull(),
   },
   (t) => [
-    unique("conversation_log_durations_key").on(t.orgId, t.day, t.agentId, t.duration).nullsNotDistinct(),
+    unique("conversation_log_durations_key")
+      .on(t.orgId, t.day, t.agentId, t.channel, t.duration)
+      .nullsNotDistinct(),
+    // A count's whole days read from the index alone: the channel and the day range lead, the duration is
+    // filtered in it, and the agent and count follow (drizzle has no INCLUDE, so they are key columns).
+    index("conversation_log_durations_cover_idx").on(t.orgId, t.channel, t.day, t.duration, t.agentId, t.n),
   ],
 );

@@ -6,6 +6,7 @@ export * from "./calendars.ts";
 export * from "./conversations.ts";
 export * from "./domains.ts";
 export * from "./inbox.ts";
+export * from "./jobs.ts";
 export * from "./knowledge-base.ts";
 export * from "./model-settings.ts";
 export * from "./money.ts";

@@ -32,7 +32,7 @@ export const ledgerAccounts = pgTable(
     ownerAccountId: integer("owner_account_id"),
     kind: text("kind").notNull(),
     currency: text("currency").$type<"usd" | "sat">().notNull(),
-    /** Kept only for owners' accounts (the platform's are summed from their postings). */
+    /** The sum of the account's postings, kept by each posting (the platform's accounts too). */
     balance: bigint("balance", { mode: "number" }).notNull().default(0),
     /** The lowest the balance may go (0 for a wallet: never an overdraft); null: no floor. */
     minBalance: bigint("min_balance", { mode: "number" }),

@@ -105,7 +105,7 @@ export const sandboxCallees = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
     number: text("number").notNull(),
-    behaviour: text("behaviour").$type<"person" | "voicemail" | "no_answer" | "busy">().notNull(),
+    behaviour: text("behaviour").$type<"person" | "voicemail" | "no_answer" | "busy" | "ivr">().notNull(),
     says: text("says"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

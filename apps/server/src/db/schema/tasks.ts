@@ -116,6 +116,11 @@ export const taskAttempts = pgTable(
     conversationUuid: text("conversation_uuid"),
     /** A text attempt's message: stored before it is sent, so a retried attempt never sends it twice. */
     messageId: integer("message_id"),
+    /**
+     * When a text attempt began handing its message to the carrier (set once, before the carrier is asked):
+     * a re-run of the attempt that finds it set and the message not marked sent never sends it again.
+     */
+    sendStartedAt: timestamp("send_started_at", { withTimezone: true }),
     callId: text("call_id"),
     answeredBy: text("answered_by"),
     amdDecisionMs: integer("amd_decision_ms"),

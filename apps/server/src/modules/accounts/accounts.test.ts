@@ -10,7 +10,7 @@ import { expectRefusal, type TestClient, testClient } from "../../../test/api-cl
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { accounts, domains } from "../../db/schema/index.ts";
-import { DEMO_WHITE_LABEL_HOST, seedDemoData } from "../../db/seed.ts";
+import { DEMO_WHITE_LABEL_HOST, seedDemoData } from "../../demo/seed.ts";
 import { platformPartner } from "./platform-partner.ts";
 
 let app: FastifyInstance;

@@ -39,10 +39,12 @@ export const DEFAULT_CAMPAIGN: CampaignFields = {
   language: null,
   voice: null,
   greeting: null,
+  outboundGreeting: null,
   variables: {},
   knowledgeBaseIds: [],
   voicemailAction: "leave_message",
   voicemailMessage: null,
+  analysis: { successRule: null, fields: [] },
 };
 const FIELD_KEYS = Object.keys(DEFAULT_CAMPAIGN) as (keyof CampaignFields)[];
 
@@ -185,9 +187,18 @@ export function createAgentsService(deps: Deps) {
     if (body.language !== undefined) next.language = body.language;
     if (body.voice !== undefined) next.voice = body.voice;
     if (body.greeting !== undefined) next.greeting = body.greeting;
+    if (body.outboundGreeting !== undefined) next.outboundGreeting = body.outboundGreeting?.trim() || null;
     if (body.variables !== undefined) next.variables = body.variables;
     if (body.voicemailAction !== undefined) next.voicemailAction = body.voicemailAction;
     if (body.voicemailMessage !== undefined) next.voicemailMessage = body.voicemailMessage?.trim() || null;
+    if (body.analysis !== undefined)
+      next.analysis = {
+        successRule: body.analysis.successRule?.trim() || null,
+        fields: body.analysis.fields.map((field) => ({
+          ...field,
+          options: field.type === "enum" ? [...new Set(field.options)] : [],
+        })),
+      };
     if (body.knowledgeBaseIds !== undefined) {
       const ids = [...new Set(body.knowledgeBaseIds)];
       const found =

@@ -31,7 +31,15 @@ describe("apps", () => {
   it("lists the built-in catalogue with auth parameters and function schemas", async () => {
     const res = await client(world.members.o1Owner.token).call(api.listApps);
     const ids = res.apps.map((a) => a.appId);
-    expect(ids).toEqual(["schedule", "call-transfer", "end-call", "send-sms", "collect-data", "webhook"]);
+    expect(ids).toEqual([
+      "schedule",
+      "call-transfer",
+      "keypad",
+      "end-call",
+      "send-sms",
+      "collect-data",
+      "webhook",
+    ]);
     const webhook = res.apps.find((a) => a.appId === "webhook");
     expect(webhook?.dependencies.providers.auth.parameters.properties.url).toMatchObject({ default: "" });
     expect(webhook).toMatchObject({ installed: false, data: null });

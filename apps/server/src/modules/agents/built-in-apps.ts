@@ -82,14 +82,64 @@ export const BUILT_IN_APPS: readonly AppDefinition[] = [
     functions: [
       {
         name: "transferCall",
-        description: "Transfer the current call.",
+        description:
+          'Transfer the current call to one of the agent\'s transfer destinations (by name, e.g. "sales"). cold: the caller is put through at once; warm: you first tell the person who is calling and why (summary), then join them, and if nobody answers you take a message.',
         parameters: object(
           {
-            destination: { type: "string", description: "E.164 number or SIP address to transfer to." },
+            destination: {
+              type: "string",
+              description:
+                "The destination's name from the agent's transfer destinations (or an E.164 number).",
+            },
+            mode: { type: "string", enum: ["cold", "warm"], default: "cold" },
             reason: { type: "string", description: "Why the call is transferred (told to the recipient)." },
+            summary: {
+              type: "string",
+              description: "Warm transfers: one or two sentences said to the person before the caller joins.",
+            },
           },
           ["destination"],
         ),
+      },
+    ],
+  },
+  {
+    appId: "keypad",
+    appVersion: "1.0.0",
+    name: "Keypad",
+    description:
+      "Lets the agent press keys on a call (to walk a phone menu) and collect a number the caller types on their keypad.",
+    authParameters: {},
+    functions: [
+      {
+        name: "sendDtmf",
+        description: "Press keys on the phone line (a phone menu's options). Digits 0-9, * and #.",
+        parameters: object(
+          {
+            digits: { type: "string", pattern: "^[0-9*#A-Da-d]{1,32}$", description: "The keys, in order." },
+          },
+          ["digits"],
+        ),
+      },
+      {
+        name: "collectDigits",
+        description:
+          "Wait for the caller to type a number on their keypad (an account number, a date of birth), ended by # or a pause. Ask for it first in the same answer.",
+        parameters: object({
+          field: {
+            type: "string",
+            description:
+              "Where to keep the number in the call's data (letters, digits and _), e.g. accountNumber.",
+          },
+          maxDigits: { type: "integer", minimum: 1, maximum: 32, default: 16 },
+          timeoutSeconds: {
+            type: "integer",
+            minimum: 1,
+            maximum: 60,
+            default: 8,
+            description: "How long to wait for the first key and between keys.",
+          },
+        }),
       },
     ],
   },

@@ -12,6 +12,7 @@ import {
   type TemplateField,
   type updateTemplate,
 } from "@switchboard/api";
+import { fillVariables } from "@switchboard/core";
 import type { z } from "zod";
 import { type Access, type AccountRow, actsAbove, isWithin } from "../../access/access.ts";
 import { conflict, forbidden, notFound } from "../../http/api-error.ts";
@@ -62,13 +63,6 @@ export function templateContent(body: Record<string, unknown> | null | undefined
     if (value !== undefined) content[key] = value;
   }
   return content as TemplateContent;
-}
-
-/** `{key}` template variables replaced by their values; unknown keys stay as they are. */
-export function replaceTemplateVariables(text: string, values: Record<string, string>): string {
-  return text.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, key: string) =>
-    Object.hasOwn(values, key) ? (values[key] ?? whole) : whole,
-  );
 }
 
 /** Template field values as variables: the given values by key, else each field's own value. */
@@ -302,11 +296,11 @@ export function createTemplatesService(deps: Deps) {
       rules: {
         ...fields,
         agentInstructions: replace
-          ? replaceTemplateVariables(fields.agentInstructions, fields.variables)
+          ? fillVariables(fields.agentInstructions, fields.variables)
           : fields.agentInstructions,
         greeting:
           replace && fields.greeting
-            ? replaceTemplateVariables(fields.greeting, fields.variables)
+            ? fillVariables(fields.greeting, fields.variables) || null
             : fields.greeting,
         agentId: ref.id,
         stage,

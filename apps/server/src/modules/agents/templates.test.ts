@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectRefusal, refusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
-import { seedDemoAgents } from "../../db/seed.ts";
+import { seedDemoAgents } from "../../demo/seed.ts";
 
 let app: FastifyInstance;
 let client: TestClient;

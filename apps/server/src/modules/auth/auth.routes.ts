@@ -1,41 +1,54 @@
 import * as api from "@switchboard/api";
 import { ApiError } from "../../http/api-error.ts";
+import { clientNetworkKey } from "../../http/client-network.ts";
 import { handle } from "../../http/routes.ts";
 import type { AuthService } from "./auth.service.ts";
 
 export function authRoutes(auth: AuthService) {
   return [
     handle(api.signupEmail, ({ body }, { request }) =>
-      auth.signupEmail({ ...body, ip: request.ip, host: request.hostname }),
+      auth.signupEmail({ ...body, network: clientNetworkKey(request.ip), host: request.hostname }),
     ),
     handle(api.signinEmail, ({ body }, { request }) =>
-      auth.signinEmail(body.email, request.ip, request.hostname),
+      auth.signinEmail(body.email, clientNetworkKey(request.ip), request.hostname),
     ),
     handle(api.emailVerify, ({ body }) => auth.verifyEmail(body.email, body.verificationCode)),
     handle(api.signinPhoneNumber, ({ body }, { request }) =>
-      auth.signinPhone(body.phoneNumber, request.ip, request.hostname),
+      auth.signinPhone(body.phoneNumber, clientNetworkKey(request.ip), request.hostname),
     ),
     handle(api.signinPhoneNumberVerify, ({ body }) =>
       auth.verifyPhone(body.phoneNumber, body.verificationCode),
     ),
     handle(api.emailRequestVerificationCode, ({ body }, { access, request }) =>
-      auth.requestEmailVerification(access.caller, body.email, request.ip, request.hostname),
+      auth.requestEmailVerification(
+        access.caller,
+        body.email,
+        clientNetworkKey(request.ip),
+        request.hostname,
+      ),
     ),
     handle(api.emailValidateVerificationCode, ({ body }, { access }) =>
       auth.validateEmailVerification(access.caller, body.verificationCode),
     ),
     handle(api.phoneRequestVerificationCode, ({ body }, { access, request }) =>
-      auth.requestPhoneVerification(access.caller, body.phoneNumber, request.ip, request.hostname),
+      auth.requestPhoneVerification(
+        access.caller,
+        body.phoneNumber,
+        clientNetworkKey(request.ip),
+        request.hostname,
+      ),
     ),
     handle(api.phoneValidateVerificationCode, ({ body }, { access }) =>
       auth.validatePhoneVerification(access.caller, body.verificationCode),
     ),
-    handle(api.allocateTempUserSession, (_input, { request }) => auth.allocateTempUserSession(request.ip)),
+    handle(api.allocateTempUserSession, (_input, { request }) =>
+      auth.allocateTempUserSession(clientNetworkKey(request.ip)),
+    ),
     handle(api.createOneTimeAuth, (_input, { access }) => auth.createOneTimeToken(access.caller)),
     handle(api.oneTimeAuth, ({ query }) => auth.exchangeOneTimeToken(query.oneTimeToken)),
     handle(api.logout, ({ query }, { access }) => auth.logout(access.caller, query.everywhere)),
     handle(api.devOutbox, async ({ query }, { app }) => {
-      if (app.config.env === "production") throw new ApiError(404, `Not found: GET ${api.devOutbox.path}`);
+      if (!app.config.devOutbox) throw new ApiError(404, `Not found: GET ${api.devOutbox.path}`);
       return { success: true as const, messages: await app.outbox.list(query.limit) };
     }),
   ];

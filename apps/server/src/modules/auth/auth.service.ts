@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES, normaliseHost, type Session } from "@switchboard/api";
+import { AUTH_MESSAGES, normaliseHost, type Session, SIGNIN_SENT_MESSAGES } from "@switchboard/api";
 import type { AccountRow, Caller } from "../../access/access.ts";
 import { hashCode, hashToken, newCode, newToken, sameHash } from "../../access/secrets.ts";
 import { ApiError } from "../../http/api-error.ts";
@@ -57,16 +57,22 @@ export function createAuthService(deps: Deps) {
     purpose: CodePurpose;
     channel: "email" | "sms";
     address: string;
-    ip: string;
+    /** The client's network (clientNetworkKey): codes are limited per address and per network. */
+    network: string;
     userId?: number;
     payload?: Record<string, unknown>;
     brand: Brand;
+    /**
+     * false: no account can use the code (a sign-in for an unknown address). The request is still counted
+     * as a code, used up at once and never sent, so it answers and limits as any other.
+     */
+    deliver?: false;
   }): Promise<void> {
     const since = new Date(Date.now() - RATE_WINDOW_MS);
     if ((await repo.countRecentCodes({ address: input.address }, since)) >= CODES_PER_ADDRESS) {
       throw new ApiError(429, AUTH_MESSAGES.addressLimited);
     }
-    if ((await repo.countRecentCodes({ ip: input.ip }, since)) >= CODES_PER_IP) {
+    if ((await repo.countRecentCodes({ ip: input.network }, since)) >= CODES_PER_IP) {
       throw new ApiError(429, AUTH_MESSAGES.ipLimited);
     }
     const code = newCode();
@@ -76,9 +82,11 @@ export function createAuthService(deps: Deps) {
       userId: input.userId ?? null,
       codeHash: hashCode(deps.secretKey, input.address, code),
       payload: input.payload ?? {},
-      requesterIp: input.ip,
+      requesterIp: input.network,
       expiresAt: new Date(Date.now() + CODE_TTL_MS),
+      ...(input.deliver === false ? { consumedAt: new Date() } : {}),
     });
+    if (input.deliver === false) return;
     // On a partner's white-label host the message names the partner, never the product.
     const { brand } = input;
     const help = brand.supportUrl ? ` Help: ${brand.supportUrl}` : "";
@@ -216,7 +224,7 @@ export function createAuthService(deps: Deps) {
       externalAccountId?: string;
       tempUserToken?: string;
       target?: string;
-      ip: string;
+      network: string;
       host?: string;
     }) {
       const existing = await repo.findUserByEmail(input.email);
@@ -247,12 +255,12 @@ export function createAuthService(deps: Deps) {
             ? referrer.organizationId
             : referrer.id
           : null;
-      const { ip, email, host: _host, target: _target, ...payload } = input;
+      const { network, email, host: _host, target: _target, ...payload } = input;
       await sendCode({
         purpose: "signup",
         channel: "email",
         address: email,
-        ip,
+        network,
         payload: {
           ...payload,
           ...(accountId ? { accountId } : {}),
@@ -263,19 +271,19 @@ export function createAuthService(deps: Deps) {
       return { success: true as const, message: `We sent a 6-digit code to ${email}.` };
     },
 
-    async signinEmail(email: string, ip: string, host?: string) {
-      const user = await repo.findUserByEmail(email);
-      if (!user || user.temporary) throw new ApiError(404, AUTH_MESSAGES.noEmailAccount);
+    async signinEmail(email: string, network: string, host?: string) {
+      const found = await repo.findUserByEmail(email);
+      const user = found && !found.temporary ? found : null;
       const brand = await brandOf(host);
       await sendCode({
         purpose: "signinEmail",
         channel: "email",
         address: email,
-        ip,
-        userId: user.id,
+        network,
+        ...(user ? { userId: user.id } : { deliver: false }),
         brand,
       });
-      return { success: true as const, message: `We sent a 6-digit code to ${email}.` };
+      return { success: true as const, message: SIGNIN_SENT_MESSAGES.email(email) };
     },
 
     async verifyEmail(email: string, code: string): Promise<Session> {
@@ -290,13 +298,20 @@ export function createAuthService(deps: Deps) {
       return signInUser(user.id);
     },
 
-    async signinPhone(phoneNumber: string, ip: string, host?: string) {
+    async signinPhone(phoneNumber: string, network: string, host?: string) {
       const phone = storedPhoneNumber(phoneNumber);
-      const user = await repo.findUserByPhone(phone);
-      if (!user?.phoneVerifiedAt) throw new ApiError(404, AUTH_MESSAGES.noPhoneAccount);
+      const found = await repo.findUserByPhone(phone);
+      const user = found?.phoneVerifiedAt ? found : null;
       const brand = await brandOf(host);
-      await sendCode({ purpose: "signinPhone", channel: "sms", address: phone, ip, userId: user.id, brand });
-      return { success: true as const, message: `We texted a 6-digit code to ${phone}.` };
+      await sendCode({
+        purpose: "signinPhone",
+        channel: "sms",
+        address: phone,
+        network,
+        ...(user ? { userId: user.id } : { deliver: false }),
+        brand,
+      });
+      return { success: true as const, message: SIGNIN_SENT_MESSAGES.phone(phone) };
     },
 
     async verifyPhone(phoneNumber: string, code: string): Promise<Session> {
@@ -306,14 +321,14 @@ export function createAuthService(deps: Deps) {
       return signInUser(row.userId);
     },
 
-    async requestEmailVerification(caller: Caller, email: string, ip: string, host?: string) {
+    async requestEmailVerification(caller: Caller, email: string, network: string, host?: string) {
       const owner = await repo.findUserByEmail(email);
       if (owner && owner.id !== caller.user.id) throw new ApiError(409, AUTH_MESSAGES.emailInUse);
       await sendCode({
         purpose: "verifyEmail",
         channel: "email",
         address: email,
-        ip,
+        network,
         userId: caller.user.id,
         brand: await brandOf(host),
       });
@@ -332,7 +347,7 @@ export function createAuthService(deps: Deps) {
       return { success: true as const, message: "E-mail address verified." };
     },
 
-    async requestPhoneVerification(caller: Caller, phoneNumber: string, ip: string, host?: string) {
+    async requestPhoneVerification(caller: Caller, phoneNumber: string, network: string, host?: string) {
       const phone = storedPhoneNumber(phoneNumber);
       const owner = await repo.findUserByPhone(phone);
       if (owner && owner.id !== caller.user.id) throw new ApiError(409, AUTH_MESSAGES.phoneInUse);
@@ -340,7 +355,7 @@ export function createAuthService(deps: Deps) {
         purpose: "verifyPhone",
         channel: "sms",
         address: phone,
-        ip,
+        network,
         userId: caller.user.id,
         brand: await brandOf(host),
       });
@@ -356,18 +371,19 @@ export function createAuthService(deps: Deps) {
     },
 
     /** An anonymous session: at most ANONYMOUS_SESSIONS_PER_IP per address and window, expiring in a day. */
-    async allocateTempUserSession(ip: string) {
+    async allocateTempUserSession(network: string) {
       const now = Date.now();
       await repo.pruneAnonymousUsers(new Date(now - ANONYMOUS_SESSION_TTL_MS), ANONYMOUS_PRUNE_BATCH);
       return repo.transaction(async (db) => {
         const tx = createAuthRepository(db);
         // Count and insert under a lock per address, so parallel requests cannot all pass the count.
-        await tx.lock(`anonymous-session:${ip}`);
+        await tx.lock(`anonymous-session:${network}`);
         if (
-          (await tx.countAnonymousSessions(ip, new Date(now - RATE_WINDOW_MS))) >= ANONYMOUS_SESSIONS_PER_IP
+          (await tx.countAnonymousSessions(network, new Date(now - RATE_WINDOW_MS))) >=
+          ANONYMOUS_SESSIONS_PER_IP
         )
           throw new ApiError(429, AUTH_MESSAGES.anonymousLimited);
-        const user = await tx.insertUser({ temporary: true, createdIp: ip });
+        const user = await tx.insertUser({ temporary: true, createdIp: network });
         const token = await issueSessionToken(db, user.id, null, ANONYMOUS_SESSION_TTL_MS);
         return { success: true as const, id: user.id, token };
       });

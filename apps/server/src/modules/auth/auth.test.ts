@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildTestApp, logCapture } from "../../../test/helpers.ts";
+import { ConfigError, loadConfig } from "../../config.ts";
 
 let app: FastifyInstance;
 const logs = logCapture();
@@ -91,11 +92,58 @@ describe("sign-up and sign-in by e-mail", () => {
     expect(signin.body.token).not.toBe(session.body.token);
   });
 
-  it("sign-in for an unknown address says so", async () => {
-    expect(await post("/api/v1/signin/email", { email: "nobody@example.com" })).toEqual({
-      status: 404,
-      body: { success: false, message: "No account uses this e-mail address. Sign up first." },
+  it("sign-in answers alike whether or not an account uses the address, and sends only to an account", async () => {
+    await signUp("known@example.com");
+    const known = await post("/api/v1/signin/email", { email: "known@example.com" });
+    const unknown = await post("/api/v1/signin/email", { email: "nobody@example.com" });
+    expect(known).toEqual({
+      status: 200,
+      body: { success: true, message: "If known@example.com has an account, we sent it a 6-digit code." },
     });
+    expect(unknown).toEqual({
+      status: 200,
+      body: { success: true, message: "If nobody@example.com has an account, we sent it a 6-digit code." },
+    });
+    const outbox = (await app.inject({ method: "GET", url: "/api/dev/outbox?limit=50" })).json();
+    expect(outbox.messages.filter((m: { to: string }) => m.to === "nobody@example.com")).toEqual([]);
+    // Nothing an unknown address was answered can be used: a later sign-up's code still works.
+    const session = await signUp("nobody@example.com");
+    expect(session.accountId).toEqual(expect.any(Number));
+  });
+
+  it("sign-in requests for unknown addresses count against the address's and the network's limits", async () => {
+    for (let i = 0; i < 5; i++)
+      expect((await post("/api/v1/signin/email", { email: "ghost@example.com" })).status).toBe(200);
+    expect(await post("/api/v1/signin/email", { email: "ghost@example.com" })).toEqual({
+      status: 429,
+      body: {
+        success: false,
+        message: "Too many codes were requested for this address. Try again in 15 minutes.",
+      },
+    });
+    const ip = "192.0.2.78";
+    for (let i = 0; i < 20; i++)
+      expect((await post("/api/v1/signin/email", { email: `ghost${i}@example.com` }, ip)).status).toBe(200);
+    expect((await post("/api/v1/signin/email", { email: "ghost99@example.com" }, ip)).status).toBe(429);
+    expect((await post("/api/v1/signin/phoneNumber", { phoneNumber: "+1 415 555 0199" }, ip)).status).toBe(
+      429,
+    );
+  });
+
+  it("counts an IPv6 client by its /64: a fresh address in the same network shares the limit", async () => {
+    for (let i = 0; i < 20; i++) {
+      const ip = `2001:db8:7:7::${(i + 1).toString(16)}`;
+      expect((await post("/api/v1/signup/email", { email: `v6-${i}@example.com` }, ip)).status).toBe(200);
+    }
+    expect(
+      (await post("/api/v1/signup/email", { email: "v6-99@example.com" }, "2001:db8:7:7:ffff::1")).body,
+    ).toEqual({
+      success: false,
+      message: "Too many codes were requested from your network. Try again in 15 minutes.",
+    });
+    expect(
+      (await post("/api/v1/signup/email", { email: "v6-98@example.com" }, "2001:db8:7:8::1")).status,
+    ).toBe(200);
   });
 
   it("a wrong code is refused with the spec's message, and a code works only once", async () => {
@@ -334,7 +382,10 @@ describe("sessions", () => {
 
   it("phone sign-in works once the number is verified on the signed-in account", async () => {
     const { token, accountId } = await signUp("phone@example.com");
-    expect((await post("/api/v1/signin/phoneNumber", { phoneNumber: "(415) 555-0101" })).status).toBe(404);
+    const before = await post("/api/v1/signin/phoneNumber", { phoneNumber: "(415) 555-0101" });
+    expect(before.body.message).toBe(
+      "If +14155550101 is the verified number of an account, we texted it a 6-digit code.",
+    );
     expect(
       (
         await post(
@@ -403,6 +454,12 @@ describe("anonymous sessions", () => {
     expect((await allocate("198.51.100.8")).statusCode).toBe(200);
   });
 
+  it("an IPv6 client is one network per /64, whichever of its addresses it uses", async () => {
+    for (let i = 0; i < 20; i++) expect((await allocate(`2001:db8:9:9::${i + 1}`)).statusCode).toBe(200);
+    expect((await allocate("2001:db8:9:9:abcd::1")).statusCode).toBe(429);
+    expect((await allocate("2001:db8:9:a::1")).statusCode).toBe(200);
+  });
+
   it("one that sign-up never took over expires after a day and is removed", async () => {
     const { id, token } = (await allocate("198.51.100.9")).json();
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 24 * 60 * 60_000 + 60_000 });
@@ -443,5 +500,26 @@ describe("dev outbox", () => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ success: false, message: "Not found: GET /api/dev/outbox" });
     await production.close();
+  });
+
+  it("is off in development unless DEV_OUTBOX=true says so", async () => {
+    const development = await buildTestApp({ NODE_ENV: "development", DEMO_DATA: "false", DEV_OUTBOX: "" });
+    const res = await development.inject({ method: "GET", url: "/api/dev/outbox" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ success: false, message: "Not found: GET /api/dev/outbox" });
+    await development.close();
+  });
+
+  it("refuses DEV_OUTBOX=true for a server reachable from other machines, and in production", () => {
+    expect(() => loadConfig({ DEV_OUTBOX: "true", HOST: "0.0.0.0" })).toThrow(
+      'Invalid configuration: DEV_OUTBOX=true shows every sign-in code to whoever asks, so HOST must be a loopback address such as 127.0.0.1 (got "0.0.0.0")',
+    );
+    expect(() => loadConfig({ DEV_OUTBOX: "true", HOST: "::" })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ DEV_OUTBOX: "true", NODE_ENV: "production", SECRET_KEY: "s".repeat(40) }),
+    ).toThrow("Invalid configuration: DEV_OUTBOX cannot be true when NODE_ENV is production");
+    for (const host of ["127.0.0.1", "::1", "[::1]", "localhost"])
+      expect(loadConfig({ DEV_OUTBOX: "true", HOST: host }).devOutbox).toBe(true);
+    expect(loadConfig({}).devOutbox).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { stripeBillingWebhook } from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../app-context.ts";
+import { loadLimitsOf } from "../../http/load-limits.ts";
 import {
   sandboxSubscriptionPayments,
   stripeSubscriptionPayments,
@@ -9,6 +10,7 @@ import {
 import type { LedgerService } from "../ledger/ledger.service.ts";
 import { billingRawBodies, billingRoutes } from "./billing.routes.ts";
 import { createBillingService } from "./billing.service.ts";
+import { sandboxRenewalsJob } from "./jobs.ts";
 
 /** How often the sandbox looks for subscriptions whose period ended. */
 const RENEWAL_CHECK_MS = 15 * 60 * 1000;
@@ -30,28 +32,36 @@ export function createBillingModule(context: AppContext, deps: { ledger: LedgerS
         })
       : null;
   const payments = stripe ?? sandboxSubscriptionPayments(config.publicUrl);
+  const limits = loadLimitsOf(context);
   const billing = createBillingService({
+    money: limits.money,
     db: context.database.db,
     ledger: deps.ledger,
     payments,
     publicUrl: config.publicUrl,
     log: context.log,
   });
-  // The sandbox renews its subscriptions at each period's end (Stripe renews its own and reports invoice.paid).
-  const renewals =
-    payments.name === "sandbox"
-      ? setInterval(() => {
-          billing
-            .renewDue()
-            .catch((error: unknown) => context.log.error({ err: error }, "sandbox renewals failed"));
-        }, RENEWAL_CHECK_MS)
-      : null;
-  renewals?.unref();
+  // The sandbox renews its subscriptions at each period's end (Stripe renews its own and reports invoice.paid),
+  // on the job runner like all background work.
+  const sandbox = payments.name === "sandbox";
+  const nextCheck = () => ({ startAfter: new Date(Date.now() + RENEWAL_CHECK_MS) });
+  if (sandbox)
+    context.jobs.register(sandboxRenewalsJob, async () => {
+      try {
+        await billing.renewDue();
+      } finally {
+        await context.jobs.send(sandboxRenewalsJob, {}, nextCheck());
+      }
+    });
   return {
     billing,
-    routes: billingRoutes(billing, { stripe, sandbox: payments.name === "sandbox" }),
-    stop: async () => {
-      if (renewals) clearInterval(renewals);
+    routes: billingRoutes(billing, limits, { stripe, sandbox }),
+    /** After the job runner started: queue the first renewal check. */
+    async start() {
+      if (!sandbox) return;
+      await context.jobs
+        .send(sandboxRenewalsJob, {}, nextCheck())
+        .catch((error: unknown) => context.log.warn({ err: error }, "could not queue the sandbox renewals"));
     },
   };
 }

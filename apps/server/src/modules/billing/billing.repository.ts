@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lte, ne } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lte, ne, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import {
   accounts,
@@ -14,6 +14,9 @@ export type OfferRow = typeof planOffers.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type SubscriptionCheckoutRow = typeof subscriptionCheckouts.$inferSelect;
 export type PortalSessionRow = typeof billingPortalSessions.$inferSelect;
+
+/** Namespace of the organisations' subscription locks (pg_advisory_xact_lock(namespace, organisation)). */
+const SUBSCRIPTION_LOCK = 74_172;
 
 export function createBillingRepository(db: Database) {
   return {
@@ -53,8 +56,9 @@ export function createBillingRepository(db: Database) {
       await db.delete(planOffers).where(eq(planOffers.ownerAccountId, owner));
     },
 
-    async activeSubscription(orgId: number): Promise<SubscriptionRow | null> {
-      const [row] = await db
+    /** The organisation's active subscription; `on` a transaction to read what its lock now lets it see. */
+    async activeSubscription(orgId: number, on: Database = db): Promise<SubscriptionRow | null> {
+      const [row] = await on
         .select()
         .from(subscriptions)
         .where(and(eq(subscriptions.orgId, orgId), eq(subscriptions.status, "active")));
@@ -85,8 +89,8 @@ export function createBillingRepository(db: Database) {
       return inserted;
     },
 
-    async checkout(id: string): Promise<SubscriptionCheckoutRow | null> {
-      const [row] = await db.select().from(subscriptionCheckouts).where(eq(subscriptionCheckouts.id, id));
+    async checkout(id: string, on: Database = db): Promise<SubscriptionCheckoutRow | null> {
+      const [row] = await on.select().from(subscriptionCheckouts).where(eq(subscriptionCheckouts.id, id));
       return row ?? null;
     },
 
@@ -109,8 +113,24 @@ export function createBillingRepository(db: Database) {
     },
 
     /**
-     * In the payment's ledger transaction: the checkout turns complete, an active subscription of the
-     * organisation is replaced, the new one starts, and the organisation's premium flag follows its plan.
+     * Holds the organisation's subscription lock until the transaction ends: whoever starts a plan checks
+     * for an active one under it, so two checkouts paid at once start one plan.
+     */
+    async lockOrganisation(tx: Database, orgId: number): Promise<void> {
+      await tx.execute(sql`select pg_advisory_xact_lock(${SUBSCRIPTION_LOCK}, ${orgId})`);
+    },
+
+    /** A checkout paid after another of its organisation: its payment went back (Stripe refunded it). */
+    async refundCheckout(id: string, message: string) {
+      await db
+        .update(subscriptionCheckouts)
+        .set({ status: "refunded", lastError: message })
+        .where(and(eq(subscriptionCheckouts.id, id), ne(subscriptionCheckouts.status, "complete")));
+    },
+
+    /**
+     * In the payment's ledger transaction, under the organisation's lock with no other plan active: the
+     * checkout turns complete, the subscription starts, and the organisation's premium flag follows its plan.
      */
     async activate(
       tx: Database,
@@ -133,10 +153,6 @@ export function createBillingRepository(db: Database) {
           ...(detail.providerSessionId ? { providerSessionId: detail.providerSessionId } : {}),
         })
         .where(and(eq(subscriptionCheckouts.id, checkout.id), ne(subscriptionCheckouts.status, "complete")));
-      await tx
-        .update(subscriptions)
-        .set({ status: "canceled", canceledAt: detail.periodStart, cancelReason: "replaced" })
-        .where(and(eq(subscriptions.orgId, checkout.orgId), eq(subscriptions.status, "active")));
       const [row] = await tx
         .insert(subscriptions)
         .values({

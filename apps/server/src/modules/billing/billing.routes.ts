@@ -1,6 +1,7 @@
 import * as api from "@switchboard/api";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, badRequest, notFound } from "../../http/api-error.ts";
+import type { LoadLimits } from "../../http/load-limits.ts";
 import { handle } from "../../http/routes.ts";
 import type { StripeSubscriptionPayments } from "../../providers/payments/subscription-payments.ts";
 import type { BillingService } from "./billing.service.ts";
@@ -16,6 +17,7 @@ const originOf = (request: FastifyRequest) => `${request.protocol}://${request.h
 
 export function billingRoutes(
   billing: BillingService,
+  limits: LoadLimits,
   providers: { stripe: StripeSubscriptionPayments | null; sandbox: boolean },
 ) {
   const sandbox = () => {
@@ -28,9 +30,10 @@ export function billingRoutes(
     handle(api.getOfferedPlan, (_input, { access }) => billing.offeredPlan(access)),
     handle(api.setOfferedPlan, ({ body }, { access }) => billing.setOfferedPlan(access, body)),
     handle(api.getAllAvailablePlans, (_input, { access }) => billing.allAvailablePlans(access)),
-    handle(api.subscribe, ({ body }, { access, request }) =>
-      billing.subscribe(access, body, originOf(request)),
-    ),
+    handle(api.subscribe, ({ body }, { access, request }) => {
+      limits.payments.check(request, access);
+      return billing.subscribe(access, body, originOf(request));
+    }),
     handle(api.getSubscriptionCheckout, ({ params }, { access }) =>
       billing.checkoutFor(access, params.checkoutId),
     ),
@@ -43,14 +46,15 @@ export function billingRoutes(
       const { checkout, plan } = await billing.sandboxCheckoutPage(params.checkoutId);
       return html(reply, sandboxSubscribePage(checkout, plan));
     }),
-    handle(api.sandboxSubscribePay, async ({ params, body }, { reply }) => {
+    handle(api.sandboxSubscribePay, async ({ params, body }, { reply, request }) => {
       sandbox();
+      limits.payments.check(request, undefined);
       const outcome = await billing.sandboxPay(params.checkoutId, body);
       if (outcome.kind !== "error") return reply.redirect(outcome.redirect, 303);
       return html(
         reply,
         sandboxSubscribePage(outcome.checkout, outcome.plan, { ...body, error: outcome.message }),
-        402,
+        outcome.status,
       );
     }),
     handle(api.sandboxBillingPortalPage, async ({ params }, { reply }) => {

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Access, AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../http/api-error.ts";
+import type { KeyedGate } from "../../http/keyed-gate.ts";
 import type {
   CompletedSubscription,
   RenewedSubscription,
@@ -22,6 +23,20 @@ import {
 /** A renewal whose subscription moved on (or ended) meanwhile: nothing is charged. */
 class StaleRenewal extends Error {}
 
+/** Another checkout of the organisation started its plan first (or this one's payment went back already). */
+class PlanStartedElsewhere extends Error {}
+
+/** What a checkout's payment came to: its plan started, it had started already, or another plan was first. */
+type Activation = "activated" | "replayed" | "lost";
+
+type PaymentDetail = {
+  label: string;
+  providerSessionId: string | null;
+  providerSubscriptionId: string | null;
+  providerCustomerId: string | null;
+  providerInvoiceId: string | null;
+};
+
 /** How long a sandbox portal link works. */
 const PORTAL_TTL_MS = 60 * 60 * 1000;
 
@@ -31,13 +46,22 @@ export type BillingDeps = {
   payments: SubscriptionPayments;
   publicUrl: string;
   log: FastifyBaseLogger;
+  /** An organisation's money movements one at a time (load-limits.ts). */
+  money: KeyedGate;
   now?: () => number;
 };
 
 export type SandboxSubscribeOutcome =
   | { kind: "paid"; redirect: string }
   | { kind: "cancelled"; redirect: string }
-  | { kind: "error"; checkout: SubscriptionCheckoutRow; plan: PlanRow; message: string };
+  | {
+      kind: "error";
+      /** 402: the card was refused; 409: the organisation has a plan already. */
+      status: 402 | 409;
+      checkout: SubscriptionCheckoutRow;
+      plan: PlanRow;
+      message: string;
+    };
 
 /** The organisation a call acts on: an agent account's organisation, an organisation itself; else null. */
 export function organizationOf(target: AccountRow): number | null {
@@ -283,49 +307,81 @@ export function createBillingService(deps: BillingDeps) {
 
   /**
    * The payment of a checkout: one ledger transaction (card cash to subscription revenue) whose idempotency
-   * key is the checkout id; in it the subscription starts and premium follows. A replay changes nothing.
-   * Answers whether this call activated it.
+   * key is the checkout id; in it, under the organisation's lock, the subscription starts and premium
+   * follows, unless another plan of the organisation is active (a second checkout paid at the same time):
+   * then nothing is posted. A replay changes nothing.
    */
-  async function activate(
-    checkout: SubscriptionCheckoutRow,
-    detail: {
-      label: string;
-      providerSessionId: string | null;
-      providerSubscriptionId: string | null;
-      providerCustomerId: string | null;
-    },
-  ): Promise<boolean> {
+  async function activate(checkout: SubscriptionCheckoutRow, detail: PaymentDetail): Promise<Activation> {
     const planRow = await repo.plan(checkout.productPlanId);
     if (!planRow) throw notFound(BILLING_MESSAGES.planNotFound);
     const start = new Date(now());
-    const result = await ledger.post({
-      idempotencyKey: `subscription:${checkout.id}`,
-      kind: "subscription",
-      ownerAccountId: checkout.orgId,
-      description: `${planRow.name} plan, 1 ${checkout.term} (${detail.label})`,
-      metadata: {
-        checkoutId: checkout.id,
-        productPlanId: planRow.id,
-        term: checkout.term,
-        provider: checkout.provider,
-        providerSessionId: detail.providerSessionId,
-      },
-      postings: [
-        { account: ledger.platform("cash:card"), amount: -checkout.amountCents },
-        { account: ledger.platform("revenue:subscription"), amount: checkout.amountCents },
-      ],
-      within: async (tx) => {
-        await repo.activate(tx, checkout, planRow, {
+    try {
+      const result = await ledger.post({
+        idempotencyKey: `subscription:${checkout.id}`,
+        kind: "subscription",
+        ownerAccountId: checkout.orgId,
+        description: `${planRow.name} plan, 1 ${checkout.term} (${detail.label})`,
+        metadata: {
+          // Paid by card, not from the wallet: the wallet's list shows it (wallet.service recent).
+          paidByCardCents: checkout.amountCents,
+          checkoutId: checkout.id,
+          productPlanId: planRow.id,
+          term: checkout.term,
+          provider: checkout.provider,
           providerSessionId: detail.providerSessionId,
-          providerSubscriptionId: detail.providerSubscriptionId,
-          providerCustomerId: detail.providerCustomerId,
-          periodStart: start,
-          periodEnd: periodEnd(start, checkout.term),
-        });
-      },
-      payment: { payerAccountId: checkout.orgId, amountCents: checkout.amountCents },
-    });
-    return !result.replayed;
+        },
+        postings: [
+          { account: ledger.platform("cash:card"), amount: -checkout.amountCents },
+          { account: ledger.platform("revenue:subscription"), amount: checkout.amountCents },
+        ],
+        within: async (tx) => {
+          await repo.lockOrganisation(tx, checkout.orgId);
+          const current = await repo.checkout(checkout.id, tx);
+          if (current?.status === "refunded" || (await repo.activeSubscription(checkout.orgId, tx)))
+            throw new PlanStartedElsewhere();
+          await repo.activate(tx, checkout, planRow, {
+            providerSessionId: detail.providerSessionId,
+            providerSubscriptionId: detail.providerSubscriptionId,
+            providerCustomerId: detail.providerCustomerId,
+            periodStart: start,
+            periodEnd: periodEnd(start, checkout.term),
+          });
+        },
+        payment: { payerAccountId: checkout.orgId, amountCents: checkout.amountCents },
+      });
+      return result.replayed ? "replayed" : "activated";
+    } catch (error) {
+      if (error instanceof PlanStartedElsewhere) return "lost";
+      throw error;
+    }
+  }
+
+  /**
+   * A checkout paid after another plan of its organisation started: the provider gives its payment back and
+   * ends its subscription; the checkout says so. Throws (502) when the provider did not answer: Stripe then
+   * sends its webhook again.
+   */
+  async function giveBack(checkout: SubscriptionCheckoutRow, detail: PaymentDetail): Promise<string> {
+    let refunded: boolean;
+    try {
+      ({ refunded } = await deps.payments.refundCheckout({
+        checkoutId: checkout.id,
+        providerSessionId: detail.providerSessionId,
+        providerSubscriptionId: detail.providerSubscriptionId,
+        providerInvoiceId: detail.providerInvoiceId,
+      }));
+    } catch (error) {
+      deps.log.error({ err: error, checkout: checkout.id }, "payment of a second plan not refunded");
+      throw new ApiError(502, BILLING_MESSAGES.paymentsUnavailable);
+    }
+    const message = refunded ? BILLING_MESSAGES.refundedElsewhere : BILLING_MESSAGES.paidElsewhere;
+    if (refunded) await repo.refundCheckout(checkout.id, message);
+    else await repo.setCheckoutError(checkout.id, message);
+    deps.log.warn(
+      { checkout: checkout.id, orgId: checkout.orgId, refunded },
+      "a second plan's payment given back",
+    );
+    return message;
   }
 
   async function sandboxCheckoutPage(checkoutId: string) {
@@ -342,34 +398,44 @@ export function createBillingService(deps: BillingDeps) {
     form: CardInput & { action: "pay" | "cancel" },
   ): Promise<SandboxSubscribeOutcome> {
     const { checkout, plan: planRow } = await sandboxCheckoutPage(checkoutId);
-    if (checkout.status === "complete")
-      return { kind: "paid", redirect: fillCheckoutId(checkout.successUrl, checkout.id) };
-    if (form.action === "cancel" || checkout.status === "expired") {
+    const paid = (): SandboxSubscribeOutcome => ({
+      kind: "paid",
+      redirect: fillCheckoutId(checkout.successUrl, checkout.id),
+    });
+    if (checkout.status === "complete") return paid();
+    if (form.action === "cancel" || checkout.status !== "open") {
       await repo.expireCheckout(checkout.id);
       return { kind: "cancelled", redirect: checkout.cancelUrl };
     }
-    const error = (message: string): SandboxSubscribeOutcome => ({
+    const error = (status: 402 | 409, message: string): SandboxSubscribeOutcome => ({
       kind: "error",
+      status,
       checkout: { ...checkout, lastError: message },
       plan: planRow,
       message,
     });
-    // Another checkout of the organisation was paid meanwhile: no second plan, nothing charged.
-    if (await repo.activeSubscription(checkout.orgId)) return error(BILLING_MESSAGES.alreadySubscribed);
+    // Another checkout of the organisation was paid meanwhile: no second plan, nothing charged. (The check
+    // that counts is activate's, under the organisation's lock.)
+    const active = await repo.activeSubscription(checkout.orgId);
+    if (active?.checkoutId === checkout.id) return paid();
+    if (active) return error(409, BILLING_MESSAGES.alreadySubscribed);
     const outcome = chargeTestCard(form, new Date(now()));
     if (!outcome.ok) {
       await repo.setCheckoutError(checkout.id, outcome.message);
-      return error(outcome.message);
+      return error(402, outcome.message);
     }
     const brand =
       outcome.brand === "card" ? "Card" : outcome.brand[0]?.toUpperCase() + outcome.brand.slice(1);
-    await activate(checkout, {
+    const detail: PaymentDetail = {
       label: `${brand} •••• ${outcome.last4}`,
       providerSessionId: null,
       providerSubscriptionId: null,
       providerCustomerId: null,
-    });
-    return { kind: "paid", redirect: fillCheckoutId(checkout.successUrl, checkout.id) };
+      providerInvoiceId: null,
+    };
+    const activation = await deps.money.run(checkout.orgId, () => activate(checkout, detail));
+    if (activation === "lost") return error(409, await giveBack(checkout, detail));
+    return paid();
   }
 
   /** A subscription checkout Stripe reports paid (verified webhook): activates it once. */
@@ -386,12 +452,16 @@ export function createBillingService(deps: BillingDeps) {
       );
       return false;
     }
-    return activate(row, {
+    const detail: PaymentDetail = {
       label: "Stripe",
       providerSessionId: payment.providerSessionId,
       providerSubscriptionId: payment.providerSubscriptionId,
       providerCustomerId: payment.providerCustomerId,
-    });
+      providerInvoiceId: payment.providerInvoiceId,
+    };
+    const activation = await deps.money.run(row.orgId, () => activate(row, detail));
+    if (activation === "lost") await giveBack(row, detail);
+    return activation === "activated";
   }
 
   /** Stripe ended a subscription (its portal, or unpaid): ours ends and premium turns off. */
@@ -418,7 +488,12 @@ export function createBillingService(deps: BillingDeps) {
         kind: "subscription",
         ownerAccountId: row.orgId,
         description: `Plan renewal, 1 ${row.term} (${period.label})`,
-        metadata: { subscriptionId: row.id, periodStart: period.start.toISOString(), provider: row.provider },
+        metadata: {
+          paidByCardCents: period.amountCents,
+          subscriptionId: row.id,
+          periodStart: period.start.toISOString(),
+          provider: row.provider,
+        },
         postings: [
           { account: ledger.platform("cash:card"), amount: -period.amountCents },
           { account: ledger.platform("revenue:subscription"), amount: period.amountCents },

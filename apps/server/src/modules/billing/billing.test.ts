@@ -1,17 +1,23 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { BILLING_MESSAGES, type ProductPlan, WALLET_MESSAGES } from "@switchboard/api";
-import { eq, like } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { moneyCaller } from "../../../test/money-call.ts";
+import { waitFor } from "../../../test/wait-for.ts";
+import { executeRows } from "../../db/client.ts";
 import { accounts, ledgerTransactions, subscriptions } from "../../db/schema/index.ts";
+import { escapeHtml } from "../../http/html.ts";
+import { loadLimitsOf } from "../../http/load-limits.ts";
+import { JOB_SCHEMA } from "../../jobs/schema.ts";
 import { sandboxSubscriptionPayments } from "../../providers/payments/subscription-payments.ts";
 import { CARD_MESSAGES } from "../../providers/payments/test-cards.ts";
 import { createBillingService, periodEnd } from "./billing.service.ts";
+import { sandboxRenewalsJob } from "./jobs.ts";
 
 let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
@@ -193,6 +199,11 @@ describe("subscribing through the sandbox checkout", () => {
   });
 
   it("a declined card starts nothing; 4242 activates the plan once, premium on, a ledger posting", async () => {
+    // Created 20 days ago: its usage periods ran from that day until the plan started.
+    await db()
+      .update(accounts)
+      .set({ createdAt: new Date(Date.now() - 20 * 86_400_000) })
+      .where(eq(accounts.id, world.accounts.O1.id));
     const pro = await planNamed("Pro");
     const res = await startCheckout(pro.id);
     expect(res.statusCode).toBe(200);
@@ -244,6 +255,17 @@ describe("subscribing through the sandbox checkout", () => {
     expect(current.subscription.currentPeriodEnd).toBe(
       periodEnd(new Date(current.subscription.currentPeriodStart), "month").getTime(),
     );
+    // One period everywhere: the usage period is the plan's (from the day it started, to the day before
+    // it renews), whatever day the organisation was created.
+    const usage = (await call("GET", "/api/v2/stats/usage?billingPeriod=current&giveCosts=true")).json();
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    expect(usage.startDate).toBe(day(current.subscription.currentPeriodStart));
+    expect(usage.endDate).toBe(day(current.subscription.currentPeriodEnd - 86_400_000));
+    expect(usage).toMatchObject({ debitedCents: 0, notChargedCents: 0, pendingCents: 0 });
+    // The wallet lists the plan at its price, paid by card (the wallet's balance did not change).
+    const wallet = (await call("GET", "/api/v1/recentTransactions")).json();
+    const paidPlan = wallet.transactions.find((tx: { kind: string }) => tx.kind === "subscription");
+    expect(paidPlan).toMatchObject({ amountCents: 0, paidByCardCents: 4900 });
     const checkout = await call("GET", `/api/v2/product/subscribe/${body.checkout.id}`);
     expect(checkout.json().checkout.status).toBe("complete");
     // Another organisation does not see it.
@@ -273,6 +295,57 @@ describe("subscribing through the sandbox checkout", () => {
     const subs = await db().select().from(subscriptions).where(eq(subscriptions.orgId, world.accounts.O2.id));
     expect(subs).toHaveLength(1);
     expect(subs[0]).toMatchObject({ term: "year", amountCents: 49000, status: "active" });
+  });
+
+  it("two checkouts of one organisation paid at once: one is charged, the other refused with 409", async () => {
+    const w = await buildHierarchy(app);
+    const token = w.members.o1Owner.token;
+    const org = w.accounts.O1.id;
+    const pages = [
+      pathOf((await startCheckout((await planNamed("Pro", token)).id, token)).json().url),
+      pathOf((await startCheckout((await planNamed("Business", token)).id, token)).json().url),
+    ];
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call("POST", pages[i % 2] as string, { token: null, form: { ...GOOD_CARD, action: "pay" } }),
+      ),
+    );
+    const subs = await db().select().from(subscriptions).where(eq(subscriptions.orgId, org));
+    expect(subs).toHaveLength(1);
+    expect(subs[0]?.status).toBe("active");
+    const charges = await db()
+      .select()
+      .from(ledgerTransactions)
+      .where(and(eq(ledgerTransactions.ownerAccountId, org), eq(ledgerTransactions.kind, "subscription")));
+    expect(charges).toHaveLength(1);
+    const statuses = results.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s !== 303 && s !== 409)).toEqual([]);
+    const winners = new Set(results.filter((r) => r.statusCode === 303).map((r) => r.headers.location));
+    expect(winners.size).toBe(1);
+    // Refused before the card (a plan was active already) or after it (the other checkout won the lock).
+    const refusals = [BILLING_MESSAGES.alreadySubscribed, BILLING_MESSAGES.paidElsewhere].map(escapeHtml);
+    for (const lost of results.filter((r) => r.statusCode === 409))
+      expect(refusals.some((message) => lost.body.includes(message))).toBe(true);
+
+    expect(await premiumOf(org)).toBe(true);
+    const audit = await app.wallet.ledger.audit();
+    expect(audit.sums.usd ?? 0).toBe(0);
+    expect(audit.drifted).toEqual([]);
+  });
+
+  it("one pay each of two checkouts at once: one 303, the other 409 (never 500)", async () => {
+    const w = await buildHierarchy(app);
+    const token = w.members.o1Owner.token;
+    const pages = [
+      pathOf((await startCheckout((await planNamed("Pro", token)).id, token, "year")).json().url),
+      pathOf((await startCheckout((await planNamed("Business", token)).id, token, "year")).json().url),
+    ];
+    const results = await Promise.all(
+      pages.map((page) => call("POST", page, { token: null, form: { ...GOOD_CARD, action: "pay" } })),
+    );
+    const subs = await db().select().from(subscriptions).where(eq(subscriptions.orgId, w.accounts.O1.id));
+    expect(subs).toHaveLength(1);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([303, 409]);
   });
 
   it("cancel on the checkout page returns to cancelUrl and expires it", async () => {
@@ -305,6 +378,7 @@ describe("sandbox renewals (the test card on file, like Stripe's test mode)", ()
         payments: sandboxSubscriptionPayments(ORIGIN),
         publicUrl: ORIGIN,
         log: app.log,
+        money: loadLimitsOf(app.context).money,
         now: () => at,
       });
     const renewals = async () =>
@@ -330,6 +404,53 @@ describe("sandbox renewals (the test card on file, like Stripe's test mode)", ()
     expect(await premiumOf(w.accounts.O1.id)).toBe(true);
     const audit = await app.wallet.ledger.audit();
     expect(audit.sums.usd ?? 0).toBe(0);
+    await call("DELETE", "/api/v1/switchboardPro/cancel", { token, payload: {} });
+  });
+
+  it("run on the job runner: an ended period is renewed by the job, which queues its next check", async () => {
+    const w = await buildHierarchy(app);
+    const token = w.members.o2Owner.token;
+    const pro = await planNamed("Pro", token);
+    const res = await startCheckout(pro.id, token);
+    await call("POST", pathOf(res.json().url), { token: null, form: { ...GOOD_CARD, action: "pay" } });
+    const [sub] = await db().select().from(subscriptions).where(eq(subscriptions.orgId, w.accounts.O2.id));
+    if (!sub) throw new Error("not subscribed");
+    // The period ended an hour ago.
+    const ended = new Date(Date.now() - 3_600_000);
+    await db()
+      .update(subscriptions)
+      .set({ currentPeriodStart: new Date(ended.getTime() - 30 * 86_400_000), currentPeriodEnd: ended })
+      .where(eq(subscriptions.id, sub.id));
+    // The check queued at start comes due (as it would a quarter of an hour after start).
+    await executeRows(
+      db(),
+      sql`update ${sql.raw(JOB_SCHEMA)}.job set start_after = now()
+        where name = ${sandboxRenewalsJob.name} and state = 'created'`,
+    );
+    const renewed = await waitFor(
+      () =>
+        db()
+          .select()
+          .from(ledgerTransactions)
+          .where(like(ledgerTransactions.idempotencyKey, `subscription:${sub.id}:renewal:%`)),
+      (rows) => rows.length > 0,
+    );
+    expect(renewed).toHaveLength(1);
+    // The job queued its next check, a quarter of an hour on.
+    const next = await waitFor(
+      () =>
+        executeRows<{ after: Date }>(
+          db(),
+          sql`select start_after as after from ${sql.raw(JOB_SCHEMA)}.job
+            where name = ${sandboxRenewalsJob.name} and state = 'created'`,
+        ),
+      (rows) => rows.length > 0,
+    );
+    expect(next.map((row) => new Date(row.after).getTime() - Date.now())).toEqual([
+      expect.toSatisfy((ms: number) => ms > 14 * 60_000 && ms <= 15 * 60_000),
+    ]);
+    const [after] = await db().select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+    expect(after?.currentPeriodStart.getTime()).toBe(ended.getTime());
     await call("DELETE", "/api/v1/switchboardPro/cancel", { token, payload: {} });
   });
 });
@@ -397,6 +518,7 @@ describe("Stripe (PAYMENTS=stripe): subscription mode, signed webhooks, portal, 
         sent.push({
           method: req.method ?? "",
           path: req.url ?? "",
+          idempotencyKey: String(req.headers["idempotency-key"] ?? ""),
           ...Object.fromEntries(new URLSearchParams(text)),
         });
         res.setHeader("content-type", "application/json");
@@ -418,8 +540,31 @@ describe("Stripe (PAYMENTS=stripe): subscription mode, signed webhooks, portal, 
           );
         else if (req.url?.startsWith("/v1/subscriptions/"))
           res.end(
-            JSON.stringify({ id: req.url.split("/").at(-1), object: "subscription", status: "canceled" }),
+            JSON.stringify({
+              id: req.url.split("/").at(-1),
+              object: "subscription",
+              status: req.method === "GET" ? "active" : "canceled",
+            }),
           );
+        else if (req.url?.startsWith("/v1/invoice_payments")) {
+          // One paid payment per invoice: in_x was paid by pi_x.
+          const invoice = new URL(req.url, "http://stripe").searchParams.get("invoice") ?? "";
+          res.end(
+            JSON.stringify({
+              object: "list",
+              has_more: false,
+              data: [
+                {
+                  id: `inpay_${invoice}`,
+                  object: "invoice_payment",
+                  status: "paid",
+                  payment: { type: "payment_intent", payment_intent: invoice.replace(/^in_/, "pi_") },
+                },
+              ],
+            }),
+          );
+        } else if (req.url?.startsWith("/v1/refunds"))
+          res.end(JSON.stringify({ id: `re_${text.length}`, object: "refund", status: "succeeded" }));
         else {
           res.statusCode = 404;
           res.end(JSON.stringify({ error: { message: "no such route" } }));
@@ -535,6 +680,84 @@ describe("Stripe (PAYMENTS=stripe): subscription mode, signed webhooks, portal, 
     expect(cancelled.statusCode).toBe(200);
     expect(sent.some((r) => r.method === "DELETE" && r.path === "/v1/subscriptions/sub_test_1")).toBe(true);
     expect(await premium()).toBe(false);
+  });
+
+  it("two checkouts paid at Stripe at once: one plan starts, the other's payment is refunded and its subscription ended", async () => {
+    const w = await buildHierarchy(stripeApp);
+    const token = w.members.o1Owner.token;
+    const org = w.accounts.O1.id;
+    const catalogue = (
+      await stripeApp.inject({ method: "GET", url: `/api/v2/product/productCatalog?token=${token}` })
+    ).json().productCatalog as ProductPlan[];
+    const checkouts = await Promise.all(
+      ["Pro", "Business"].map(async (name) => {
+        const plan = catalogue.find((p) => p.name === name) as ProductPlan;
+        const made = await stripeApp.inject({
+          method: "POST",
+          url: `/api/v2/product/subscribe?token=${token}`,
+          headers: { host: "127.0.0.1:3000" },
+          payload: {
+            productPlanId: plan.id,
+            successUrl: "/app/paymentSuccess",
+            cancelUrl: "/app/paymentCancel",
+          },
+        });
+        return { id: made.json().checkout.id as string, amount: plan.monthCents, tag: name.toLowerCase() };
+      }),
+    );
+    const completed = (c: (typeof checkouts)[number]) => ({
+      id: `evt_race_${c.tag}`,
+      object: "event",
+      type: "checkout.session.completed",
+      data: {
+        object: {
+          id: `cs_race_${c.tag}`,
+          object: "checkout.session",
+          mode: "subscription",
+          client_reference_id: c.id,
+          payment_status: "paid",
+          amount_total: c.amount,
+          currency: "usd",
+          subscription: `sub_race_${c.tag}`,
+          customer: "cus_race",
+          invoice: `in_race_${c.tag}`,
+        },
+      },
+    });
+    const answers = await Promise.all(checkouts.map((c) => webhook(completed(c))));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+
+    const database = stripeApp.context.database.db;
+    const rows = await database.select().from(subscriptions).where(eq(subscriptions.orgId, org));
+    expect(rows).toHaveLength(1);
+    const charges = await database
+      .select()
+      .from(ledgerTransactions)
+      .where(and(eq(ledgerTransactions.ownerAccountId, org), eq(ledgerTransactions.kind, "subscription")));
+    expect(charges).toHaveLength(1);
+    const loser = checkouts.find((c) => c.id !== rows[0]?.checkoutId) as (typeof checkouts)[number];
+    const refunds = sent.filter((r) => r.method === "POST" && r.path === "/v1/refunds");
+    expect(refunds).toEqual([
+      expect.objectContaining({
+        payment_intent: `pi_race_${loser.tag}`,
+        idempotencyKey: `refund:inpay_in_race_${loser.tag}`,
+      }),
+    ]);
+    expect(
+      sent.some((r) => r.method === "DELETE" && r.path === `/v1/subscriptions/sub_race_${loser.tag}`),
+    ).toBe(true);
+    const shown = await stripeApp.inject({
+      method: "GET",
+      url: `/api/v2/product/subscribe/${loser.id}?token=${token}`,
+    });
+    expect(shown.json().checkout.status).toBe("refunded");
+
+    // Stripe sends the loser's event again: still one plan, the refund asked with the same key.
+    expect((await webhook(completed(loser))).statusCode).toBe(200);
+    expect(await database.select().from(subscriptions).where(eq(subscriptions.orgId, org))).toHaveLength(1);
+    expect(new Set(sent.filter((r) => r.path === "/v1/refunds").map((r) => r.idempotencyKey))).toEqual(
+      new Set([`refund:inpay_in_race_${loser.tag}`]),
+    );
   });
 
   it("customer.subscription.deleted (cancelled in Stripe's portal) ends the plan and turns premium off", async () => {

@@ -3,7 +3,7 @@ import { isSafeMediaUrl, normalizeAddress } from "@switchboard/core";
 import type { Access } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import { newCarrierId } from "../../providers/sms/sandbox-carrier.ts";
-import { type FormParams, verifyTwilioSignature } from "../../providers/sms/twilio.ts";
+import { type FormParams, formField as first, verifyTwilioSignature } from "../../providers/sms/twilio.ts";
 import { displayName } from "../runtime/agent-turn.ts";
 import type { InboxRepository } from "./inbox.repository.ts";
 import type { InboxService } from "./inbox.service.ts";
@@ -21,11 +21,6 @@ const TWILIO_STATUS: Record<string, "queued" | "sent" | "delivered" | "failed"> 
   delivered: "delivered",
   undelivered: "failed",
   failed: "failed",
-};
-
-const first = (params: FormParams, key: string) => {
-  const value = params[key];
-  return Array.isArray(value) ? (value[0] ?? "") : (value ?? "");
 };
 
 /**

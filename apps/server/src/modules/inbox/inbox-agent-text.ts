@@ -108,6 +108,7 @@ export function createInboxAgentText(deps: InboxDeps, views: InboxViews, sending
         transfer: "0",
         callId: null,
         uuid: conversation.uuid,
+        channel: "sms",
         data: {
           ...input.collected,
           appointmentBooked: false,

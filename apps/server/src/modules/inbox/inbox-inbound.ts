@@ -274,7 +274,7 @@ export function createInboxInbound(
     const current = await repo.findRoom(room.id);
     if (message.text.trim()) {
       await repo.setDelivery(message.id, { deliveryStatus: "queued" });
-      message = await deliver(current ?? room, agent, message);
+      message = await deliver(current ?? room, agent, message, step.value.text);
       if (message.deliveryStatus !== "failed")
         await deps.webhooks?.emit(
           room.orgId,

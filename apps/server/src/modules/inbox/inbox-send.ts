@@ -59,7 +59,16 @@ export function createInboxSending(deps: InboxDeps, views: InboxViews) {
   }
 
   /** Sends a stored outbound message through the SMS provider and keeps its delivery state. */
-  async function deliver(room: RoomRow, agent: AccountRow, message: MessageRow): Promise<MessageRow> {
+  /**
+   * Hands a stored message to the carrier. `text` is what to send when it is not the stored text: the
+   * message as written, when the organisation's redaction stored it redacted.
+   */
+  async function deliver(
+    room: RoomRow,
+    agent: AccountRow,
+    message: MessageRow,
+    text: string = message.text,
+  ): Promise<MessageRow> {
     // Web-chat rooms have no carrier: the visitor reads the message from the page.
     if (room.channel === "web")
       return (await repo.setDelivery(message.id, { deliveryStatus: "delivered" })) ?? message;
@@ -68,7 +77,7 @@ export function createInboxSending(deps: InboxDeps, views: InboxViews) {
       const sent = await deps.sms.send({
         to: room.externalAddress,
         from: agent.switchboardPhoneNumber,
-        body: message.text,
+        body: text,
         ...(Array.isArray(message.media) && message.media.length > 0
           ? { media: message.media as string[] }
           : {}),
@@ -122,7 +131,7 @@ export function createInboxSending(deps: InboxDeps, views: InboxViews) {
       await t.repo.markRead(room.orgId, access.caller.user.id, [room.id]);
       return stored;
     });
-    message = await deliver(room, agent, message);
+    message = await deliver(room, agent, message, body.text);
     if (message.deliveryStatus !== "failed")
       await deps.webhooks?.emit(
         room.orgId,

@@ -17,6 +17,7 @@ import type { FormParams } from "../../providers/sms/twilio.ts";
 import type { StorageProvider } from "../../providers/storage/storage-provider.ts";
 import { detectImageType } from "../accounts/image-type.ts";
 import { displayName } from "../runtime/agent-turn.ts";
+import { storedGreeting } from "../runtime/system-prompt.ts";
 import { type CarrierService, EMPTY_TWIML, UNSAFE_MEDIA_MESSAGE } from "./carrier.service.ts";
 import type { InboxService } from "./inbox.service.ts";
 
@@ -46,13 +47,13 @@ function publicMessages(db: Database, access: AccessResolver) {
       .from(agentConfigs)
       .where(and(eq(agentConfigs.agentAccountId, agent.id), eq(agentConfigs.stage, "production")))
       .limit(1);
-    const config = (production?.config ?? null) as { greeting?: unknown } | null;
+    const config = (production?.config ?? null) as Record<string, unknown> | null;
     const details = agent.details as Record<string, unknown>;
     const profile = {
       username: agent.username,
       displayName: displayName(agent, "agentName"),
       image: typeof details.image === "string" ? details.image : null,
-      greeting: typeof config?.greeting === "string" && config.greeting.trim() ? config.greeting : null,
+      greeting: storedGreeting(config),
       acceptsMessages: production !== undefined,
     };
     let messages: {

@@ -188,6 +188,16 @@ describe("the Twilio inbound-message webhook", () => {
     expect(detail.messages.filter((m) => m.role === "user").map((m) => m.text)).toEqual(["Only once please"]);
   });
 
+  it("keeps an inbound text with NUL, controls and noncharacters, cleaned, and the server goes on", async () => {
+    const params = webhookParams("SM_dirty", "Hi\u0000 there\u0007, open\uFFFF today?", "+15035550303");
+    const res = await postWebhook("/api/v1/carrier/twilio/sms", params);
+    expect(res.statusCode).toBe(200);
+    const room = (await roomsOf()).find((r) => r.username === "+15035550303");
+    await app.context.jobs.idle([aiReplyJob]);
+    const detail = await detailOf(room?.roomId);
+    expect(detail.messages.find((m) => m.role === "user")?.text).toBe("Hi there, open today?");
+  });
+
   it("sends a person's reply through Twilio from the agent's number", async () => {
     const room = (await roomsOf()).find((r) => r.username === "+15035550302");
     const before = sent.length;

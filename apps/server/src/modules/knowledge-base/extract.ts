@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Readability } from "@mozilla/readability";
+import { cleanText, decodeText, truncateText } from "@switchboard/core";
 import { parseHTML } from "linkedom";
 
 /**
@@ -82,14 +83,110 @@ export function normaliseText(text: string): string {
     .trim();
 }
 
-export function htmlToText(html: string, fallbackTitle = ""): ExtractedText {
+/**
+ * A page as a whole document: linkedom, unlike a browser, builds no `<html>` and `<body>` around a page or
+ * fragment that has none, and then finds no text in it (or fails on plain text served as HTML).
+ */
+function asDocument(html: string): string {
+  if (/<body[\s>]/i.test(html)) return html;
+  const head = html.match(/<head[\s>][\s\S]*?<\/head>/i)?.[0] ?? "";
+  const rest = html.replace(/<!doctype[^>]*>|<\/?html[^>]*>|<head[\s>][\s\S]*?<\/head>/gi, "");
+  return `<!doctype html><html>${head}<body>${rest}</body></html>`;
+}
+
+type Element = {
+  nodeName: string;
+  textContent: string | null;
+  parentElement: Element | null;
+  closest(selector: string): Element | null;
+  querySelectorAll(selector: string): ArrayLike<Element>;
+  remove(): void;
+};
+
+/** Parts of a page around its content: menus, banners, sidebars, footers, breadcrumbs, skip links. */
+const CHROME = [
+  "nav",
+  "aside",
+  "menu",
+  "dialog",
+  "[role=navigation]",
+  "[role=banner]",
+  "[role=contentinfo]",
+  "[role=menu]",
+  "[role=menubar]",
+  "[role=search]",
+  "[role=complementary]",
+  "[aria-hidden=true]",
+  "a[href^='#']",
+].join(", ");
+const CHROME_NAMES = new Set(
+  (
+    "nav navbar navigation main-nav site-nav main-menu nav-menu menu-main menu-item breadcrumb breadcrumbs " +
+    "skip-link sidebar cookie-banner cookie-notice topbar top-bar site-header site-footer header footer"
+  ).split(" "),
+);
+/** Elements whose text, when mostly link captions, is navigation rather than content. */
+const LINKABLE_BLOCKS = "p, li, dd, dt, td, th, div, section, span, blockquote, h1, h2, h3, h4, h5, h6";
+/** A link whose text is longer than this wraps content (a card), not a caption. */
+const CAPTION_CHARS = 80;
+/** Words that introduce a link caption: "see our …", "read about …", "learn more". */
+const CAPTION_LEAD =
+  /\b(see|read|visit|browse|check out|find out|learn|ask about|discover|explore|click|more)\b/i;
+
+const letters = (text: string | null) => (text ?? "").replace(/[^\p{L}\p{N}]+/gu, "").length;
+
+/**
+ * Removes what is not the page's own content before it is read: navigation, banners, sidebars, the page
+ * header and footer (outside the article), and blocks that are mostly link captions ("See our parking and
+ * whitening pages", a list of links), which name other pages' topics without saying anything about them.
+ */
+function stripChrome(document: { querySelectorAll(selector: string): ArrayLike<Element> }): void {
+  const all = (selector: string) => Array.from(document.querySelectorAll(selector));
+  for (const element of all(CHROME)) element.remove();
+  for (const element of all("header, footer"))
+    if (!element.parentElement?.closest("main, article, [role=main]")) element.remove();
+  // By class or id only outside the article (a "menu" section of a restaurant's page is content).
+  for (const element of all("[class], [id]")) {
+    const named = element as unknown as Element & { className?: string; id?: string };
+    const tokens = `${named.className ?? ""} ${named.id ?? ""}`.toLowerCase().split(/\s+/);
+    if (!tokens.some((token) => CHROME_NAMES.has(token))) continue;
+    if (element.closest("main, article, [role=main]")) continue;
+    if (element.querySelectorAll("main, article, [role=main]").length > 0) continue;
+    element.remove();
+  }
+  // Innermost first (the reverse of document order), so a block is judged on what its children left.
+  for (const block of all(LINKABLE_BLOCKS).reverse()) {
+    const total = letters(block.textContent);
+    if (total === 0) continue;
+    let linked = 0;
+    let links = 0;
+    for (const link of Array.from(block.querySelectorAll("a"))) {
+      const text = (link.textContent ?? "").trim();
+      if (!text || text.length > CAPTION_CHARS) continue;
+      linked += letters(text);
+      links++;
+    }
+    if (links === 0) continue;
+    const share = linked / total;
+    const caption =
+      (block.textContent ?? "").trim().length < 200 &&
+      (links >= 2 || CAPTION_LEAD.test(block.textContent ?? ""));
+    if (share >= 0.5 || (share >= 0.25 && caption)) block.remove();
+  }
+}
+
+export function htmlToText(page: string, fallbackTitle = ""): ExtractedText {
+  const html = asDocument(page);
   const { document } = parseHTML(html);
   const pageTitle = (document.querySelector("title")?.textContent ?? "").replace(/\s+/g, " ").trim();
+  const h1 = (document.querySelector("h1")?.textContent ?? "").replace(/\s+/g, " ").trim();
+  stripChrome(document as unknown as Parameters<typeof stripChrome>[0]);
+  const content = document.toString();
   let article: { title?: string | null; content?: string | null } | null = null;
   try {
     // Readability changes the document it reads: give it its own copy.
     article = new Readability(
-      parseHTML(html).document as unknown as ConstructorParameters<typeof Readability>[0],
+      parseHTML(content).document as unknown as ConstructorParameters<typeof Readability>[0],
       {
         charThreshold: 100,
       },
@@ -100,10 +197,11 @@ export function htmlToText(html: string, fallbackTitle = ""): ExtractedText {
   let text = "";
   if (article?.content)
     text = blockText(parseHTML(`<html><body>${article.content}</body></html>`).document.body);
-  // Short pages (a contact page, an FAQ of a few lines) are often not "articles": take the whole body.
-  const whole = document.body ? blockText(document.body as unknown as DomNode) : "";
+  // Short pages (a contact page, an FAQ of a few lines) are often not "articles": take the whole of the
+  // page's main element (or body), what is left of it once its navigation is gone.
+  const main = document.querySelector("main, [role=main]") ?? document.body;
+  const whole = main ? blockText(main as unknown as DomNode) : "";
   if (text.length < 200 && whole.length > text.length) text = whole;
-  const h1 = (document.querySelector("h1")?.textContent ?? "").replace(/\s+/g, " ").trim();
   return { title: article?.title?.trim() || pageTitle || h1 || fallbackTitle, text };
 }
 
@@ -220,17 +318,25 @@ export function formatOf(contentType: string | null, name: string | null): Docum
   return null;
 }
 
-/** Reads a document of a known format. */
+/**
+ * Reads a document of a known format, as clean text: bytes that are not UTF-8 become U+FFFD, and NUL,
+ * control characters, lone surrogates and noncharacters (which the database or XML refuse) are dropped.
+ */
 export async function extractText(
   format: DocumentFormat,
   data: Uint8Array,
   fallbackTitle: string,
 ): Promise<ExtractedText> {
+  const extracted = await extractFormat(format, data, cleanText(fallbackTitle));
+  return { title: cleanText(extracted.title), text: cleanText(extracted.text) };
+}
+
+async function extractFormat(format: DocumentFormat, data: Uint8Array, fallbackTitle: string) {
   if (format === "pdf") {
     const result = await pdfToText(data);
     return { title: result.title || fallbackTitle, text: result.text };
   }
-  const text = new TextDecoder("utf-8").decode(data);
+  const text = decodeText(data);
   if (format === "html") return htmlToText(text, fallbackTitle);
   if (format === "markdown") {
     const result = markdownToText(text);
@@ -281,8 +387,10 @@ export function chunkText(title: string, text: string): Chunk[] {
       }
       part = part ? `${part} ${sentence}` : sentence;
       while (part.length > MAX_CHARS) {
-        pieces.push(part.slice(0, MAX_CHARS));
-        part = part.slice(MAX_CHARS);
+        // Never between the halves of a surrogate pair (an emoji): each half alone is not text.
+        const piece = truncateText(part, MAX_CHARS);
+        pieces.push(piece);
+        part = part.slice(piece.length);
       }
     }
     if (part) pieces.push(part);

@@ -1,5 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { KB_MESSAGES, KB_ROBOTS_TOKEN, KB_SITEMAP_MAX_URLS, KB_USER_AGENT } from "@switchboard/api";
+import { cleanText, decodeText } from "@switchboard/core";
 import { type Outbound, OutboundError } from "../../http/outbound.ts";
 
 /**
@@ -218,7 +219,7 @@ export function createKbFetcher(deps: { outbound: Outbound; timeoutMs: number; n
           continue;
         }
       }
-      const xml = new TextDecoder().decode(data);
+      const xml = decodeText(data);
       const isIndex = /<sitemapindex[\s>]/i.test(xml);
       if (!isIndex && !/<urlset[\s>]/i.test(xml)) {
         if (visited.size === 1) throw new FetchFailure(KB_MESSAGES.sitemapInvalid, false);
@@ -243,23 +244,36 @@ export function createKbFetcher(deps: { outbound: Outbound; timeoutMs: number; n
     return { urls, truncated: truncated || queue.length > 0 };
   }
 
-  return { fetchPage, readSitemap };
+  /** The check an address gets when it is saved, the one each fetch makes again (outbound `check`). */
+  async function checkAddress(address: string): Promise<void> {
+    try {
+      await deps.outbound.check(address);
+    } catch (error) {
+      throw messageOf(error);
+    }
+  }
+
+  return { fetchPage, readSitemap, checkAddress };
 }
 
 export type KbFetcher = ReturnType<typeof createKbFetcher>;
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 
-/** The `<loc>` values of a sitemap document, entities decoded, CDATA unwrapped. */
+/** A numeric character reference's character; nothing for a number that is no character. */
+const characterOf = (code: number) => (code <= 0x10ffff ? String.fromCodePoint(code) : "");
+
+/** The `<loc>` values of a sitemap document, entities decoded, CDATA unwrapped, as clean text. */
 export function locsOf(xml: string): string[] {
   const found: string[] = [];
   for (const match of xml.matchAll(/<(?:\w+:)?loc>\s*([\s\S]*?)\s*<\/(?:\w+:)?loc>/gi)) {
     const value = (match[1] ?? "")
       .replace(/^<!\[CDATA\[([\s\S]*)\]\]>$/, "$1")
       .replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ENTITIES[name] ?? "")
-      .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
-      .trim();
-    if (value) found.push(value);
+      .replace(/&#(\d{1,7});/g, (_, code: string) => characterOf(Number(code)))
+      .replace(/&#x([0-9a-f]{1,6});/gi, (_, code: string) => characterOf(Number.parseInt(code, 16)));
+    const clean = cleanText(value).trim();
+    if (clean) found.push(clean);
   }
   return found;
 }

@@ -241,6 +241,46 @@ export function createKnowledgeBaseRepository(db: Database) {
     },
 
     /**
+     * The lexemes of some words (english configuration, as the passages), word by word, with how many of
+     * the organisation's passages hold each, and the organisation's passage count and mean passage length.
+     */
+    async wordLexemes(
+      orgId: number,
+      words: string[],
+    ): Promise<{
+      count: number;
+      meanLength: number;
+      words: { index: number; lexeme: string; chunks: number }[];
+    }> {
+      const rows = await executeRows<{
+        index: number;
+        lexeme: string;
+        chunks: number;
+        lexemes: number | string;
+      }>(
+        db,
+        sql`
+          select t.index, t.lexeme, coalesce(l.chunks, 0) as chunks, coalesce(l.lexemes, 0) as lexemes
+          from (select -1 as index, '' as lexeme union all
+            select w.index, unnest(tsvector_to_array(to_tsvector('english', w.word)))
+            from (values ${sql.join(
+              (words.length > 0 ? words : [""]).map((word, index) => sql`(${index}::int, ${word}::text)`),
+              sql`, `,
+            )}) w(index, word)) t
+          left join kb_lexemes l on l.org_id = ${orgId} and l.lexeme = t.lexeme`,
+      );
+      const total = rows.find((row) => Number(row.index) === -1);
+      const count = Number(total?.chunks ?? 0);
+      return {
+        count,
+        meanLength: count > 0 ? Number(total?.lexemes ?? 0) / count : 1,
+        words: rows
+          .filter((row) => Number(row.index) >= 0)
+          .map((row) => ({ index: Number(row.index), lexeme: row.lexeme, chunks: Number(row.chunks) })),
+      };
+    },
+
+    /**
      * For words no passage of the organisation holds, its lexemes that look most like them (trigram
      * similarity at least `threshold`, at most two a word), with how many passages hold each.
      */
@@ -333,6 +373,72 @@ export function createKnowledgeBaseRepository(db: Database) {
           join kb_chunks c on c.id = m.id
           join kb_documents d on d.id = c.document_id
           order by score desc, length(c.tsv), c.id
+          limit ${limit}`,
+      );
+    },
+
+    /**
+     * Passages of some knowledge bases of one organisation that best answer a question read as groups of
+     * words (question-words.ts): the candidates of `match` (as in {@link search}) are scored by BM25 over the
+     * groups, each group counting once with its best word (its weight, 1.5 times when the word is in the
+     * passage's heading), and score 1 more when they hold a word of every required group.
+     */
+    async searchGroups(
+      orgId: number,
+      knowledgeBaseIds: number[],
+      match: { all: SQL | null; shortest: { query: SQL; take: number; walk: boolean }[] },
+      terms: { group: number; lexeme: string; idf: number; required: boolean }[],
+      meanLength: number,
+      limit: number,
+    ): Promise<PassageRow[]> {
+      if (knowledgeBaseIds.length === 0 || terms.length === 0 || (!match.all && match.shortest.length === 0))
+        return [];
+      const kbs = sql.join(
+        knowledgeBaseIds.map((id) => sql`${id}`),
+        sql`, `,
+      );
+      const scope = sql`c.org_id = ${orgId} and c.knowledge_base_id in (${kbs})`;
+      const parts: SQL[] = [];
+      if (match.all) parts.push(sql`select c.id from kb_chunks c where ${scope} and c.tsv @@ ${match.all}`);
+      for (const shortest of match.shortest)
+        parts.push(sql`(select c.id from kb_chunks c where ${scope} and c.tsv @@ ${shortest.query}
+          order by ${shortest.walk ? sql`length(c.tsv)` : sql`length(c.tsv) + 0`}, c.id limit ${shortest.take})`);
+      const required = new Set(terms.filter((term) => term.required).map((term) => term.group)).size;
+      const values = sql.join(
+        terms.map(
+          (term) =>
+            sql`(${term.group}::int, ${tsqueryLexeme(term.lexeme)}::text, ${`${tsqueryLexeme(term.lexeme)}:A`}::text, ${term.idf}::float8, ${term.required}::boolean)`,
+        ),
+        sql`, `,
+      );
+      const mean = Math.max(1, meanLength);
+      return executeRows<PassageRow>(
+        db,
+        sql`
+          with terms as materialized (
+            select v.grp, v.q::tsquery as q, v.qa::tsquery as qa, v.idf, v.required
+            from (values ${values}) v(grp, q, qa, idf, required)),
+          candidates as (${sql.join(parts, sql` union `)}),
+          scored as (
+            select c.id, c.document_id, c.knowledge_base_id, c.heading, c.content, length(c.tsv) as size,
+              s.total * ${BM25_K1 + 1}::float8
+                / (1 + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * length(c.tsv) / ${mean}::float8))
+                as bm25,
+              s.covered
+            from candidates m
+            join kb_chunks c on c.id = m.id
+            cross join lateral (
+              select coalesce(sum(g.best), 0) as total, count(*) filter (where g.required) as covered
+              from (
+                select t.grp, bool_or(t.required) as required,
+                  max(t.idf * case when c.tsv @@ t.qa then 1.5 else 1 end) as best
+                from terms t where c.tsv @@ t.q group by t.grp) g) s)
+          select p.id as chunk_id, p.document_id, p.knowledge_base_id, p.heading, p.content, d.title, d.url,
+            (case when ${required}::int > 0 and p.covered >= ${required}::int then 1 else 0 end)
+              + p.bm25 / (1 + p.bm25) as score
+          from scored p
+          join kb_documents d on d.id = p.document_id
+          order by score desc, p.size, p.id
           limit ${limit}`,
       );
     },

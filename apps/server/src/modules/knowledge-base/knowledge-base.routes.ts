@@ -1,5 +1,6 @@
 import type {} from "@fastify/multipart";
 import * as api from "@switchboard/api";
+import { cleanText } from "@switchboard/core";
 import type { FastifyRequest } from "fastify";
 import { ApiError } from "../../http/api-error.ts";
 import { MALFORMED_UPLOAD_MESSAGE } from "../../http/multipart.ts";
@@ -13,7 +14,12 @@ async function readDocumentFile(request: FastifyRequest) {
     const part = await request.file({ limits: { fileSize: api.KB_FILE_MAX_BYTES, files: 1 } });
     if (!part) throw new ApiError(400, api.KB_MESSAGES.fileType);
     const data = await part.toBuffer();
-    return { data, fileName: part.filename || "document", contentType: part.mimetype || "" };
+    // The part's headers are the client's text too: kept as the document's name.
+    return {
+      data,
+      fileName: cleanText(part.filename).trim() || "document",
+      contentType: cleanText(part.mimetype),
+    };
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if ((error as { code?: unknown }).code === "FST_REQ_FILE_TOO_LARGE")

@@ -6,12 +6,14 @@ import {
   type KbPassage,
   type KnowledgeBase,
 } from "@switchboard/api";
+import { cleanText, truncateText } from "@switchboard/core";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Access, AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import type { JobAttempt } from "../../jobs/job.ts";
+import { jobFailureOf } from "../../jobs/job-failure.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import {
   cosine,
@@ -37,6 +39,7 @@ import {
   type PassageRow,
   tsqueryLexeme,
 } from "./knowledge-base.repository.ts";
+import { questionWords } from "./question-words.ts";
 
 type Deps = {
   db: Database;
@@ -120,6 +123,9 @@ class IngestFailure extends Error {
   override name = "IngestFailure";
 }
 
+/** Why a document failed when its last attempt ended in an error of ours (the log says which). */
+export const INDEXING_FAILED = "The document could not be indexed. Refresh or upload it again later.";
+
 export function createKnowledgeBaseService(deps: Deps) {
   const repo = createKnowledgeBaseRepository(deps.db);
   const now = deps.now ?? Date.now;
@@ -167,7 +173,7 @@ export function createKnowledgeBaseService(deps: Deps) {
 
   async function read(document: DocumentRow, signal: AbortSignal): Promise<ExtractedText | "unchanged"> {
     if (document.sourceKind === "text") {
-      return { title: document.title || "Text", text: normaliseText(document.sourceText ?? "") };
+      return { title: document.title || "Text", text: cleanText(normaliseText(document.sourceText ?? "")) };
     }
     if (document.sourceKind === "file") {
       const stored = document.fileKey ? await deps.storage.get(document.fileKey) : null;
@@ -207,8 +213,28 @@ export function createKnowledgeBaseService(deps: Deps) {
     }
   }
 
-  /** The job: fetch or read, extract, and (when the text changed) replace the passages. */
+  /**
+   * The job: fetch or read, extract, and (when the text changed) replace the passages. Whatever fails, the
+   * document ends: indexed, or failed with a reason (after the last attempt, for a failure of ours).
+   */
   async function ingest(payload: { documentId: number }, attempt: JobAttempt): Promise<void> {
+    try {
+      await ingestAttempt(payload, attempt);
+    } catch (error) {
+      if (attempt.signal.aborted) throw error;
+      if (!attempt.finalAttempt) {
+        await repo.updateDocument(payload.documentId, { state: "queued" }).catch(() => {});
+        throw error;
+      }
+      deps.log.warn(
+        { err: jobFailureOf(error), documentId: payload.documentId },
+        "knowledge-base document could not be indexed",
+      );
+      await repo.updateDocument(payload.documentId, { state: "failed", failureReason: INDEXING_FAILED });
+    }
+  }
+
+  async function ingestAttempt(payload: { documentId: number }, attempt: JobAttempt): Promise<void> {
     const document = await repo.documentById(payload.documentId);
     if (!document) return;
     await repo.updateDocument(document.id, { state: "fetching", failureReason: null });
@@ -239,8 +265,8 @@ export function createKnowledgeBaseService(deps: Deps) {
       await repo.updateDocument(document.id, { state: "failed", failureReason: KB_MESSAGES.noText });
       return;
     }
-    const title = (document.sourceKind === "text" && document.title ? document.title : extracted.title).slice(
-      0,
+    const title = truncateText(
+      cleanText(document.sourceKind === "text" && document.title ? document.title : extracted.title),
       300,
     );
     const hash = contentHashOf(`${title}\n${text}`);
@@ -292,6 +318,11 @@ export function createKnowledgeBaseService(deps: Deps) {
     // ids of another organisation's knowledge bases find nothing without a look-up of their own.
     const ids = [...new Set(knowledgeBaseIds)];
     if (ids.length === 0 || !query.trim()) return [];
+    const plain = !/"|(^|\s)-\S|(^|\s)or(\s|$)/i.test(query);
+    if (options.processQuery !== false && plain) {
+      const rows = await searchQuestion(orgId, ids, query, limit);
+      return rank(orgId, ids, query, limit, rows);
+    }
     // How common each word of the query is in the organisation: a word held by few passages weighs more
     // (BM25's idf), and its passages are few enough to score them all.
     const stats = await repo.queryTerms(orgId, query);
@@ -324,7 +355,6 @@ export function createKnowledgeBaseService(deps: Deps) {
     // Passages with every word (websearch syntax: quotes, or, -word) first, as before. A query without that
     // syntax needs all its words: none when one is in no passage, and about count × Π(share of each) (as
     // if independent) otherwise, which says whether to walk the passages shortest first or sort the matches.
-    const plain = !/"|(^|\s)-\S|(^|\s)or(\s|$)/i.test(query);
     const expected = stats.terms.reduce(
       (product, term) => (product * term.chunks) / Math.max(1, stats.count),
       stats.count,
@@ -345,7 +375,7 @@ export function createKnowledgeBaseService(deps: Deps) {
             scoring,
             limit,
           );
-    let rows = exact.map((row) => ({ row, score: 1 + normalised(Number(row.score)) }));
+    const rows = exact.map((row) => ({ row, score: 1 + normalised(Number(row.score)) }));
     if (options.processQuery !== false && rows.length < limit && known.length > 0) {
       // Then passages with some of the words: all those holding the rarest words (up to RARE_PASSAGES
       // passages in all), and the shortest holding any word.
@@ -373,7 +403,124 @@ export function createKnowledgeBaseService(deps: Deps) {
       for (const row of loose)
         if (!seen.has(Number(row.chunk_id))) rows.push({ row, score: normalised(Number(row.score)) });
     }
-    rows = rows.slice(0, limit);
+    return rank(orgId, ids, query, limit, rows.slice(0, limit));
+  }
+
+  /**
+   * A question in a caller's words: its groups of words (question-words.ts) weighed by how rare each word
+   * is in the organisation; candidates are the passages of its rarest words, the shortest with a word of
+   * every required group, and the shortest with any of its words.
+   */
+  async function searchQuestion(
+    orgId: number,
+    ids: number[],
+    query: string,
+    limit: number,
+  ): Promise<{ row: PassageRow; score: number }[]> {
+    const groups = questionWords(query);
+    const asked = groups.flatMap((group, index) =>
+      group.words.map((word) => ({
+        group: index,
+        word: word.word,
+        weight: word.weight,
+        required: group.required,
+      })),
+    );
+    if (asked.length === 0) return [];
+    const stats = await repo.wordLexemes(
+      orgId,
+      asked.map((entry) => entry.word),
+    );
+    // One term per group and lexeme, with the highest weight any of its words gave it.
+    const terms = new Map<
+      string,
+      { group: number; lexeme: string; chunks: number; weight: number; required: boolean }
+    >();
+    const add = (group: number, lexeme: string, chunks: number, weight: number, required: boolean) => {
+      const key = `${group} ${lexeme}`;
+      const known = terms.get(key);
+      if (!known || known.weight < weight) terms.set(key, { group, lexeme, chunks, weight, required });
+    };
+    for (const row of stats.words) {
+      const entry = asked[row.index];
+      if (entry) add(entry.group, row.lexeme, row.chunks, entry.weight, entry.required);
+    }
+    // A word of the question no passage holds ("charger" where the site says "charging", a typo) stands for
+    // the lexemes of the organisation that look most like it, weighed by how alike they are.
+    const unknown = stats.words.filter(
+      (row) => row.chunks === 0 && row.lexeme.length >= 4 && asked[row.index]?.weight === 1,
+    );
+    if (unknown.length > 0) {
+      const similar = await repo.similarLexemes(
+        orgId,
+        unknown.map((row) => row.lexeme),
+        SIMILARITY,
+      );
+      for (const match of similar)
+        for (const row of unknown) {
+          const entry = asked[row.index];
+          if (entry && row.lexeme === match.word)
+            add(entry.group, match.lexeme, match.chunks, match.similarity, entry.required);
+        }
+    }
+    const found = [...terms.values()].filter((term) => term.chunks > 0);
+    if (found.length === 0) return [];
+    const idf = (chunks: number) => Math.log(1 + (stats.count - chunks + 0.5) / (chunks + 0.5));
+    const take = Math.max(CANDIDATES, limit * 4);
+    const orOf = (lexemes: string[]) => sql`${[...new Set(lexemes)].map(tsqueryLexeme).join(" | ")}::tsquery`;
+    // The rarest words' passages, all of them (up to RARE_PASSAGES in all).
+    const rare: string[] = [];
+    let passages = 0;
+    for (const term of [...found].sort((a, b) => a.chunks - b.chunks)) {
+      if (passages + term.chunks > RARE_PASSAGES) break;
+      rare.push(term.lexeme);
+      passages += term.chunks;
+    }
+    // The shortest passages with a word of every required group (about count × Π share of each group).
+    const byGroup = new Map<number, typeof found>();
+    for (const term of found) byGroup.set(term.group, [...(byGroup.get(term.group) ?? []), term]);
+    const requiredGroups = [...byGroup.values()].filter((terms) => terms[0]?.required);
+    const shortest: { query: ReturnType<typeof sql>; take: number; walk: boolean }[] = [];
+    if (requiredGroups.length > 0) {
+      const expected = requiredGroups.reduce(
+        (product, terms) =>
+          product * Math.min(1, terms.reduce((sum, term) => sum + term.chunks, 0) / Math.max(1, stats.count)),
+        stats.count,
+      );
+      const every = requiredGroups
+        .map((terms) => `(${[...new Set(terms.map((term) => tsqueryLexeme(term.lexeme)))].join(" | ")})`)
+        .join(" & ");
+      shortest.push({ query: sql`${every}::tsquery`, take, walk: expected > WALK_ABOVE });
+    }
+    shortest.push({
+      query: orOf(found.map((term) => term.lexeme)),
+      take,
+      walk: found.reduce((sum, term) => sum + term.chunks, 0) > WALK_ABOVE,
+    });
+    const rows = await repo.searchGroups(
+      orgId,
+      ids,
+      { all: rare.length > 0 ? orOf(rare) : null, shortest },
+      found.map((term) => ({
+        group: term.group,
+        lexeme: term.lexeme,
+        idf: term.weight * idf(term.chunks),
+        required: term.required,
+      })),
+      stats.meanLength,
+      limit,
+    );
+    return rows.map((row) => ({ row, score: Number(row.score) }));
+  }
+
+  /** The passages found, fused with the vector ranking when embeddings are configured. */
+  async function rank(
+    orgId: number,
+    ids: number[],
+    query: string,
+    limit: number,
+    rows: { row: PassageRow; score: number }[],
+  ): Promise<KbPassage[]> {
     if (!deps.embeddings) return rows.map(({ row, score }) => toPassage(row, score));
     // Hybrid: the vector ranking of the passages beside the full-text one, fused by rank.
     try {
@@ -399,6 +546,26 @@ export function createKnowledgeBaseService(deps: Deps) {
     } catch (error) {
       deps.log.warn({ err: error }, "knowledge-base query embedding failed; full-text only");
       return rows.map(({ row, score }) => toPassage(row, score));
+    }
+  }
+
+  /**
+   * Pages are refused at save as each fetch would refuse them: one check per site (a sitemap's pages
+   * share a few), answered with the first refusal.
+   */
+  async function checkSites(urls: string[]): Promise<void> {
+    const sites = new Map<string, string>();
+    for (const url of urls) {
+      const origin = URL.canParse(url) ? new URL(url).origin : url;
+      if (!sites.has(origin)) sites.set(origin, url);
+    }
+    for (const url of sites.values()) {
+      try {
+        await deps.fetcher.checkAddress(url);
+      } catch (error) {
+        if (error instanceof FetchFailure) throw badRequest(`url: ${error.message}`);
+        throw error;
+      }
     }
   }
 
@@ -464,6 +631,7 @@ export function createKnowledgeBaseService(deps: Deps) {
     ) {
       const kb = await knowledgeBaseOf(access, id);
       const urls = [...new Set([...(body.url ? [body.url] : []), ...(body.urls ?? [])])];
+      await checkSites(urls);
       const existing = await repo.documentsByUrl(kb.id, urls);
       const known = new Set(existing.map((document) => document.url));
       const fresh: Parameters<typeof queue>[1] = urls

@@ -6,7 +6,7 @@ export type Currency = "usd" | "sat";
 
 /** Kinds of the accounts an organisation, reseller or partner owns. */
 export type OwnerAccountKind = "wallet" | "held" | "receivable";
-/** Kinds of the platform's own accounts (owner null): their balances are summed from postings. */
+/** Kinds of the platform's own accounts (owner null): no floor; their balances are kept like owners'. */
 export type PlatformAccountKind =
   | "cash:card"
   | "cash:lightning"
@@ -25,6 +25,26 @@ export type AccountRef =
 const FLOORS: Record<OwnerAccountKind, number | null> = { wallet: 0, held: 0, receivable: null };
 
 export type LedgerTransactionRow = typeof ledgerTransactions.$inferSelect;
+
+/**
+ * Locks the accounts a posting touches, in id order (so two postings never wait on each other in a
+ * circle), and answers their balances and floors. `no key update` is the lock an UPDATE of the balance
+ * takes: unlike `update`, it does not wait for the key-share locks other transactions' postings hold on
+ * the account (their foreign key), which would make two postings on one account wait on each other.
+ */
+async function lockAccounts(tx: Database, ids: number[], strength: "update" | "no key update" = "update") {
+  if (ids.length === 0) return [];
+  return tx
+    .select({
+      id: ledgerAccounts.id,
+      balance: ledgerAccounts.balance,
+      minBalance: ledgerAccounts.minBalance,
+    })
+    .from(ledgerAccounts)
+    .where(inArray(ledgerAccounts.id, ids))
+    .orderBy(asc(ledgerAccounts.id))
+    .for(strength);
+}
 
 export function createLedgerRepository(db: Database) {
   return {
@@ -80,23 +100,7 @@ export function createLedgerRepository(db: Database) {
       return row ?? null;
     },
 
-    /**
-     * Locks the owners' accounts a posting touches, in id order (so two postings never wait on each other
-     * in a circle), and answers their balances and floors.
-     */
-    async lockAccounts(tx: Database, ids: number[]) {
-      if (ids.length === 0) return [];
-      return tx
-        .select({
-          id: ledgerAccounts.id,
-          balance: ledgerAccounts.balance,
-          minBalance: ledgerAccounts.minBalance,
-        })
-        .from(ledgerAccounts)
-        .where(inArray(ledgerAccounts.id, ids))
-        .orderBy(asc(ledgerAccounts.id))
-        .for("update");
-    },
+    lockAccounts: (tx: Database, ids: number[]) => lockAccounts(tx, ids),
 
     /**
      * The postings and the kept balances they change, in one statement (one round trip while the wallet's
@@ -131,6 +135,28 @@ export function createLedgerRepository(db: Database) {
             )
             UPDATE ledger_accounts SET balance = ledger_accounts.balance + c.delta
             FROM (VALUES ${changes}) AS c(id, delta) WHERE ledger_accounts.id = c.id`,
+      );
+    },
+
+    /**
+     * Adds to the platform's kept balances, its rows locked in id order (after the owners' rows: every
+     * posting takes them in that order, so two never wait on each other in a circle). It runs last in the
+     * posting's transaction, so a busy platform account (revenue, cash) is held only until the commit.
+     */
+    async addToPlatformBalances(tx: Database, changes: { id: number; delta: number }[]): Promise<void> {
+      if (changes.length === 0) return;
+      await lockAccounts(
+        tx,
+        changes.map((change) => change.id),
+        "no key update",
+      );
+      const values = sql.join(
+        changes.map((c) => sql`(${c.id}::int, ${c.delta}::bigint)`),
+        sql`, `,
+      );
+      await tx.execute(
+        sql`UPDATE ledger_accounts SET balance = ledger_accounts.balance + c.delta
+            FROM (VALUES ${values}) AS c(id, delta) WHERE ledger_accounts.id = c.id`,
       );
     },
 
@@ -194,13 +220,13 @@ export function createLedgerRepository(db: Database) {
       );
     },
 
-    /** Owners' accounts whose kept balance differs from the sum of their postings (none when whole). */
+    /** Accounts whose kept balance differs from the sum of their postings (none when whole). */
     async driftedAccounts() {
       return executeRows<{ id: number; balance: string; posted: string }>(
         db,
         sql`SELECT a.id, a.balance::text AS balance, coalesce(sum(p.amount), 0)::text AS posted
             FROM ledger_accounts a LEFT JOIN ledger_postings p ON p.ledger_account_id = a.id
-            WHERE a.owner_account_id IS NOT NULL GROUP BY a.id HAVING a.balance <> coalesce(sum(p.amount), 0)`,
+            GROUP BY a.id HAVING a.balance <> coalesce(sum(p.amount), 0)`,
       );
     },
   };

@@ -68,9 +68,10 @@ export function checkBalanced(postings: readonly PostingInput[]): void {
 
 /**
  * The one way money moves: `post` writes a balanced transaction in one database transaction — the
- * transaction row (its idempotency key unique), its postings, and the kept balances of the owners' accounts
- * it touches, which it locks first (SELECT ... FOR UPDATE, in id order) and refuses to take below their
- * floor. A replayed key answers the first transaction and writes nothing.
+ * transaction row (its idempotency key unique), its postings, and the kept balance of every account it
+ * touches (each balance is the sum of its postings): the owners' accounts are locked first (SELECT ... FOR
+ * UPDATE, in id order) and never taken below their floor; the platform's last, just before the commit.
+ * A replayed key answers the first transaction and writes nothing.
  */
 export function createLedgerService(db: Database, repo: LedgerRepository = createLedgerRepository(db)) {
   // Ledger account ids never change: each is looked up (or made) once per process, even when many
@@ -109,8 +110,12 @@ export function createLedgerService(db: Database, repo: LedgerRepository = creat
         return { transactionId: first.id, replayed: true };
       }
       const kept = new Map<number, { ref: AccountRef; delta: number }>();
+      const platform = new Map<number, number>();
       for (const p of resolved) {
-        if (p.account.owner === null) continue;
+        if (p.account.owner === null) {
+          platform.set(p.id, (platform.get(p.id) ?? 0) + p.amount);
+          continue;
+        }
         const entry = kept.get(p.id) ?? { ref: p.account, delta: 0 };
         entry.delta += p.amount;
         kept.set(p.id, entry);
@@ -140,6 +145,10 @@ export function createLedgerService(db: Database, repo: LedgerRepository = creat
             payerAccountId: input.payment.payerAccountId,
             amountCents: input.payment.amountCents,
           });
+      await repo.addToPlatformBalances(
+        tx as unknown as Database,
+        [...platform].filter(([, delta]) => delta !== 0).map(([id, delta]) => ({ id, delta })),
+      );
       return { transactionId, replayed: false };
     });
   }

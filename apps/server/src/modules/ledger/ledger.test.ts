@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../../test/helpers.ts";
-import type { DatabaseHandle } from "../../db/client.ts";
+import { type DatabaseHandle, executeRows } from "../../db/client.ts";
+import { migrationsFolder } from "../../db/migrate.ts";
 import { createLedgerService, InsufficientFundsError, type LedgerService } from "./ledger.service.ts";
 import { createWithdrawals, type Withdrawals } from "./withdrawals.ts";
 
@@ -242,4 +245,92 @@ describe("ledger", () => {
     expect(await ledger.recentTransactions(owner, 1000)).toHaveLength(1 + succeeded);
     await expectWhole();
   }, 120_000);
+
+  it(`keeps every account's balance, the platform's too, equal to the sum of its postings (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, async () => {
+    const [a, b] = [nextOwner++, nextOwner++];
+    await topUp(a, 5000, `mix-t-${a}`);
+    await ledger.post({
+      idempotencyKey: `mix-ln-${b}`,
+      kind: "topup.lightning",
+      ownerAccountId: b,
+      postings: [
+        { account: ledger.platform("cash:lightning", "sat"), amount: -20_000 },
+        { account: ledger.platform("fx", "sat"), amount: 20_000 },
+        { account: ledger.platform("fx"), amount: -1200 },
+        { account: ledger.wallet(b), amount: 1200 },
+      ],
+    });
+    await ledger.post({
+      idempotencyKey: `mix-sub-${a}`,
+      kind: "subscription",
+      ownerAccountId: a,
+      postings: [
+        { account: ledger.wallet(a), amount: -900 },
+        { account: ledger.platform("revenue:subscription"), amount: 900 },
+      ],
+    });
+    await ledger.post({
+      idempotencyKey: `mix-refund-${b}`,
+      kind: "refund",
+      ownerAccountId: b,
+      postings: [
+        { account: ledger.platform("expense:refunds"), amount: -300 },
+        { account: ledger.wallet(b), amount: 300 },
+      ],
+    });
+    const { withdrawal } = await withdrawals.hold({
+      idempotencyKey: `mix-w-${a}`,
+      owner: a,
+      method: "paypal",
+      address: "a@example.com",
+      amountCents: 700,
+    });
+    await withdrawals.settle(withdrawal, "PAYOUT-MIX");
+    // Many postings at once on the same platform accounts, from two owners, with replays among them.
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 4 === 0
+          ? topUp(i % 8 === 0 ? a : b, 50, `mix-ct-${a}-${i % 20}`)
+          : debit(i % 2 ? a : b, 10, `mix-cd-${a}-${i}`),
+      ),
+    );
+
+    const accounts = await executeRows<{
+      kind: string;
+      owner: number | null;
+      balance: string;
+      posted: string;
+    }>(
+      database.db,
+      sql`SELECT a.kind, a.owner_account_id AS owner, a.balance::text AS balance,
+            coalesce(sum(p.amount), 0)::text AS posted
+          FROM ledger_accounts a LEFT JOIN ledger_postings p ON p.ledger_account_id = a.id
+          GROUP BY a.id ORDER BY a.id`,
+    );
+    expect(accounts.filter((row) => row.balance !== row.posted)).toEqual([]);
+    const platform = accounts.filter((row) => row.owner === null);
+    expect(platform.map((row) => row.kind)).toEqual(
+      expect.arrayContaining([
+        "cash:card",
+        "revenue:usage",
+        "revenue:subscription",
+        "expense:refunds",
+        "fx",
+        "payouts",
+      ]),
+    );
+    expect(platform.every((row) => row.posted !== "0")).toBe(true);
+    await expectWhole();
+  }, 120_000);
+
+  it("migration 0030 sets the platform balances an earlier release left at zero to their postings' sum", async () => {
+    const owner = nextOwner++;
+    await topUp(owner, 800, `mig-t-${owner}`);
+    await debit(owner, 300, `mig-d-${owner}`);
+    await database.db.execute(sql`UPDATE ledger_accounts SET balance = 0 WHERE owner_account_id IS NULL`);
+    expect((await ledger.audit()).drifted.length).toBeGreaterThan(0);
+    const migration = readFileSync(path.join(migrationsFolder, "0030_platform_ledger_balances.sql"), "utf8");
+    await database.db.execute(sql.raw(migration));
+    await expectWhole();
+  });
 });

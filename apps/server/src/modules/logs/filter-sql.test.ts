@@ -99,6 +99,26 @@ describe("a hostile data key cannot change a log statement", () => {
     expect(await count({})).toBe(0);
   });
 
+  it("reads text as a number as before: plain digits by the quick test, the rest by the pattern", async () => {
+    const equalsOne = logFilterSql({
+      clauses: [
+        {
+          field: "score",
+          column: { kind: "data", key: "score" },
+          valueType: "integer",
+          operator: "eq",
+          params: [1],
+        },
+      ],
+    });
+    const matches = (score: unknown) => over({ score }, sql`CASE WHEN ${equalsOne} THEN 1 ELSE 0 END`);
+    for (const one of ["1", "01", "000000000000000000000000000001", " 1 ", "+1", "1.0", "1.", 1])
+      expect(await matches(one), JSON.stringify(one)).toBe(1);
+    // 31 digits, empty, words, signs alone and exponents are not numbers (the field reads as missing).
+    for (const other of ["0000000000000000000000000000001", "", "one", "+", "1e0", "1 1", "0", null])
+      expect(await matches(other), JSON.stringify(other)).toBe(0);
+  });
+
   it("a metric reads a data key as a parameter, and leaves a key outside the rule to the evaluator", async () => {
     const metric = metricAggregateSql(
       `${BENIGN} = "'); drop table conversation_logs; --"`,

@@ -29,9 +29,15 @@ const TIMESTAMP_TEXT = sql.raw(
     "([T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9]([.][0-9]{1,6})?)?(Z|[+-](0[0-9]|1[0-4])(:?[0-5][0-9])?)?)?$'",
 );
 
-/** Text as a number, or NULL when it is not one (never a cast error). */
+/**
+ * Text as a number, or NULL when it is not one (never a cast error). Plain digits (1 to 30 of them, the
+ * common case: transfer is "0" or "1") are told by ltrim, which costs a fraction of the regex: PostgreSQL
+ * builds the regex's automaton afresh on every call, and its bounded repeats make that about 2-7 µs a row
+ * (the transfer filter's count spent 10 ms on 2,400 rollup rows). Anything else still goes by the regex,
+ * so what reads as a number is unchanged.
+ */
 function numericOf(text: SQL): SQL {
-  return sql`(CASE WHEN ${text} ~ ${NUMERIC_TEXT} THEN (${text})::numeric END)`;
+  return sql`(CASE WHEN ${text} <> '' AND length(${text}) <= 30 AND ltrim(${text}, '0123456789') = '' THEN (${text})::numeric WHEN ${text} ~ ${NUMERIC_TEXT} THEN (${text})::numeric END)`;
 }
 
 /** Text as a timestamp, or NULL when it is not a real date (never a cast error: day-of-month checked too). */

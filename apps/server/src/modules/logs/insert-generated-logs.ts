@@ -20,16 +20,16 @@ export async function insertGeneratedLogs(
     await db.execute(sql`
       INSERT INTO conversation_logs
         (org_id, account_id, account_name, agent_id, "timestamp", duration, from_number, to_number, cnam,
-         room_id, direction, transfer, call_id, uuid, data)
-      SELECT o, a, n, ag, ts::timestamptz, d, f, t, c, r, dir, tr, ci, u, dt::jsonb
+         room_id, direction, transfer, call_id, uuid, channel, data)
+      SELECT o, a, n, ag, ts::timestamptz, d, f, t, c, r, dir, tr, ci, u, ch, dt::jsonb
       FROM unnest(
         ${sql.param(col("orgId"))}::int[], ${sql.param(col("accountId"))}::int[], ${sql.param(col("accountName"))}::text[],
         ${sql.param(col("agentId"))}::int[], ${sql.param(batch.map((row) => new Date(row.timestamp).toISOString()))}::text[],
         ${sql.param(col("duration"))}::int[], ${sql.param(col("fromNumber"))}::text[], ${sql.param(col("toNumber"))}::text[],
         ${sql.param(col("cnam"))}::text[], ${sql.param(col("roomId"))}::text[], ${sql.param(col("direction"))}::text[],
         ${sql.param(col("transfer"))}::text[], ${sql.param(col("callId"))}::text[], ${sql.param(col("uuid"))}::text[],
-        ${sql.param(batch.map((row) => JSON.stringify(row.data)))}::text[]
-      ) AS x(o, a, n, ag, ts, d, f, t, c, r, dir, tr, ci, u, dt)`);
+        ${sql.param(col("channel"))}::text[], ${sql.param(batch.map((row) => JSON.stringify(row.data)))}::text[]
+      ) AS x(o, a, n, ag, ts, d, f, t, c, r, dir, tr, ci, u, ch, dt)`);
     if (options.usage) {
       await db.execute(sql`
         INSERT INTO runtime_usage
@@ -38,10 +38,10 @@ export async function insertGeneratedLogs(
         SELECT o, ag, r, u, ch, 'sandbox', 'sandbox', ti, tout, ti + tout, 1, mi, mo, ts::timestamptz
         FROM unnest(
           ${sql.param(col("orgId"))}::int[], ${sql.param(col("agentId"))}::int[], ${sql.param(col("roomId"))}::text[],
-          ${sql.param(col("uuid"))}::text[], ${sql.param(batch.map((row) => String(row.data.channel)))}::text[],
+          ${sql.param(col("uuid"))}::text[], ${sql.param(batch.map((row) => row.channel))}::text[],
           ${sql.param(batch.map((row) => 300 + row.duration * 6))}::int[], ${sql.param(batch.map((row) => 60 + row.duration * 2))}::int[],
-          ${sql.param(batch.map((row) => (row.data.channel === "sms" ? 2 + (row.duration % 4) : 0)))}::int[],
-          ${sql.param(batch.map((row) => (row.data.channel === "sms" ? 2 + (row.duration % 3) : 0)))}::int[],
+          ${sql.param(batch.map((row) => (row.channel === "sms" ? 2 + (row.duration % 4) : 0)))}::int[],
+          ${sql.param(batch.map((row) => (row.channel === "sms" ? 2 + (row.duration % 3) : 0)))}::int[],
           ${sql.param(batch.map((row) => new Date(row.timestamp).toISOString()))}::text[]
         ) AS x(o, ag, r, u, ch, ti, tout, mi, mo, ts)`);
     }

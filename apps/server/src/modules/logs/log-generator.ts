@@ -48,6 +48,8 @@ export type GeneratedLog = {
   transfer: "0" | "1";
   callId: string;
   uuid: string;
+  /** The conversation's channel, also in `data.channel` as the agents store it. */
+  channel: "voice" | "sms";
   data: Record<string, unknown>;
   /** The appointment a booked call made (ms), else null. */
   appointmentStart: number | null;
@@ -188,6 +190,7 @@ export function* generateLogs(options: GenerateLogsOptions): Generator<Generated
       transfer: transferred ? "1" : "0",
       callId: `CA${uuid.replace(/-/g, "")}`,
       uuid,
+      channel,
       data,
       appointmentStart,
     };

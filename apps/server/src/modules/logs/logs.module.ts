@@ -30,6 +30,9 @@ export function createLogsModule(context: AppContext, deps: { now?: () => number
     loadAccount: context.access.loadAccount,
     planOf: usage.planOf,
     debitedThisPeriod: usage.debitedIn,
+    billingAnchorOf: (orgId, createdAt) => usage.billingAnchor(orgId, createdAt),
+    chargeFromOf: (orgId) => usage.chargeFromOf(orgId),
+    usageTotals: (orgId, start, end) => usage.totals(orgId, start, end),
     ...clock,
   });
   return { logs, metrics, stats, routes: logsRoutes(logs, metrics, stats) };

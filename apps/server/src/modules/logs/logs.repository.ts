@@ -1,9 +1,16 @@
-import { DAY_MS, LOG_COLUMNS, LOG_FIXED_FIELDS, type LogFixedField } from "@switchboard/core";
+import {
+  DAY_MS,
+  LOG_COLUMNS,
+  LOG_FIXED_FIELDS,
+  type LogChannel,
+  type LogFixedField,
+} from "@switchboard/core";
 import { type SQL, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "../../db/client.ts";
 import { csvLineSql } from "./csv.ts";
 import { dataTextSql } from "./filter-sql.ts";
 import { type LogScope, scopeSql } from "./log-scope.ts";
+import type { RollupGroup } from "./metric-rollup.ts";
 import { ROLLUP_BUCKET_MS } from "./metric-sql.ts";
 import { ident, joined, param, queryArrays, queryArraysWithoutJit, queryRows } from "./sql.ts";
 
@@ -42,10 +49,29 @@ export type LogFilter = {
 
 export type LogWhere = {
   scope: LogScope;
+  /** The channels of the rows (the Calls screen's: voice); null for every channel. */
+  channels: readonly LogChannel[] | null;
   start: Date;
   end: Date;
   filter: LogFilter;
 };
+
+/**
+ * Rows of `channels` (null: every channel), as a condition on conversation_logs or on any counts table (each
+ * keeps the channel under the same column name).
+ */
+export function channelSql(channels: readonly LogChannel[] | null): SQL {
+  if (channels === null) return sql`TRUE`;
+  if (channels.length === 1) return sql`channel = ${param(channels[0] as string, "text")}`;
+  return sql`channel = ANY(${param([...channels], "text[]")})`;
+}
+
+/** The scope and the channels: whose rows, of which channels (on conversation_logs or a counts table). */
+function rowsOf(where: Pick<LogWhere, "scope" | "channels">): SQL {
+  return where.channels === null
+    ? scopeSql(where.scope)
+    : sql`${scopeSql(where.scope)} AND ${channelSql(where.channels)}`;
+}
 
 /** The whole buckets (rollup's by default) inside [start, end] as [start, end), or null when there are none. */
 export function rollupSpan(
@@ -59,7 +85,7 @@ export function rollupSpan(
 }
 
 /** The dimensions of conversation_log_rollups besides org_id and bucket. */
-const ROLLUP_GROUP = sql.raw("account_id, agent_id, direction, transfer, data");
+const ROLLUP_GROUP = sql.raw("account_id, agent_id, direction, transfer, channel, data");
 
 /** Day number (at the offset, a float8 parameter in ms) of a timestamptz expression. */
 const daySql = (column: SQL, offset: SQL) =>
@@ -68,10 +94,32 @@ const daySql = (column: SQL, offset: SQL) =>
 const instant = (date: Date) => param(date.toISOString(), "timestamptz");
 
 export function whereSql(where: LogWhere): SQL {
-  return sql`${scopeSql(where.scope)} AND "timestamp" >= ${instant(where.start)} AND "timestamp" <= ${instant(where.end)} AND (${where.filter.sql})`;
+  return sql`${rowsOf(where)} AND "timestamp" >= ${instant(where.start)} AND "timestamp" <= ${instant(where.end)} AND (${where.filter.sql})`;
 }
 
-type WholeBuckets = { scope: SQL; first: SQL; last: SQL; filter: SQL };
+type WholeBuckets = { scope: SQL; span: { start: Date; end: Date }; filter: SQL };
+
+const HOUR_MS = 3_600_000;
+/** The rollups' columns, in the same order in both tables. */
+const ROLLUP_COLUMNS = sql.raw(
+  "bucket, account_id, agent_id, direction, transfer, channel, data, n, duration_sum, answered",
+);
+
+/**
+ * The rollup rows of the whole 15-minute buckets of `span`, as one relation: its whole hours from the hourly
+ * rollup (a quarter of the rows) when `hours`, the quarter hours at its edges (or all of it) from the
+ * 15-minute rollup.
+ */
+function rollupRows(scope: SQL, span: { start: Date; end: Date }, hours: boolean): SQL {
+  const quarters = (from: Date, to: Date) =>
+    sql`SELECT ${ROLLUP_COLUMNS} FROM conversation_log_rollups WHERE ${scope}
+      AND bucket >= ${instant(from)} AND bucket < ${instant(to)}`;
+  const whole = hours ? rollupSpan(span.start, span.end, HOUR_MS) : null;
+  if (whole === null) return sql`(${quarters(span.start, span.end)})`;
+  return sql`(SELECT ${ROLLUP_COLUMNS} FROM conversation_log_rollups_hourly WHERE ${scope}
+    AND bucket >= ${instant(whole.start)} AND bucket < ${instant(whole.end)}
+    UNION ALL ${quarters(span.start, whole.start)} UNION ALL ${quarters(whole.end, span.end)})`;
+}
 
 /**
  * Where the whole buckets of a count's window are summed (the partial buckets at its edges are counted from
@@ -79,19 +127,13 @@ type WholeBuckets = { scope: SQL; first: SQL; last: SQL; filter: SQL };
  * dimensions, the value counts for "collected field is value", the day's durations for the duration alone.
  */
 function countSource(where: LogWhere): { bucketMs: number; whole: (part: WholeBuckets) => SQL } | null {
-  // The groups are summed first (OFFSET 0 keeps the filter out of the grouping), so the filter runs on a
-  // handful of groups rather than on every bucket.
-  const grouped = (table: string, column: string, group: SQL) => (part: WholeBuckets) => {
-    const at = sql.identifier(column);
-    return sql`(SELECT coalesce(sum(n), 0) FROM (SELECT ${group}, sum(n) AS n FROM ${sql.identifier(table)}
-      WHERE ${part.scope} AND ${at} >= ${part.first} AND ${at} < ${part.last}
-      GROUP BY ${group} OFFSET 0) g WHERE (${part.filter}))`;
-  };
+  // The filter runs on the counted rows themselves: every clause is a plain comparison of their columns.
   const { onRollup, onValues: lookup, onDurations } = where.filter;
   if (onRollup)
     return {
       bucketMs: ROLLUP_BUCKET_MS,
-      whole: grouped("conversation_log_rollups", "bucket", ROLLUP_GROUP),
+      whole: (part) =>
+        sql`(SELECT coalesce(sum(n), 0) FROM ${rollupRows(part.scope, part.span, true)} r WHERE (${part.filter}))`,
     };
   if (lookup)
     return {
@@ -99,12 +141,14 @@ function countSource(where: LogWhere): { bucketMs: number; whole: (part: WholeBu
       whole: (part) =>
         sql`(SELECT coalesce(sum(n), 0) FROM conversation_log_value_counts WHERE ${part.scope}
           AND key = ${param(lookup.key, "text")} AND value = ANY(${param(lookup.values, "text[]")})
-          AND bucket >= ${part.first} AND bucket < ${part.last})`,
+          AND bucket >= ${instant(part.span.start)} AND bucket < ${instant(part.span.end)})`,
     };
   if (onDurations)
     return {
       bucketMs: DAY_MS,
-      whole: grouped("conversation_log_durations", "day", sql.raw("agent_id, duration")),
+      whole: (part) =>
+        sql`(SELECT coalesce(sum(n), 0) FROM conversation_log_durations WHERE ${part.scope}
+          AND day >= ${instant(part.span.start)} AND day < ${instant(part.span.end)} AND (${part.filter}))`,
     };
   return null;
 }
@@ -149,7 +193,7 @@ export function createLogsRepository(database: DatabaseHandle) {
         );
         return Number(row?.n ?? 0);
       }
-      const scope = scopeSql(where.scope);
+      const scope = rowsOf(where);
       const filter = where.filter.sql;
       const first = instant(span.start);
       const last = instant(span.end);
@@ -157,7 +201,7 @@ export function createLogsRepository(database: DatabaseHandle) {
         sql`(SELECT count(*) FROM conversation_logs WHERE ${scope} AND ${range} AND (${filter}))`;
       const [row] = await queryRows<{ n: number }>(
         database,
-        sql`SELECT (${source.whole({ scope, first, last, filter })}
+        sql`SELECT (${source.whole({ scope, span, filter })}
           + ${rows(sql`"timestamp" >= ${instant(where.start)} AND "timestamp" < ${first}`)}
           + ${rows(sql`"timestamp" >= ${last} AND "timestamp" <= ${instant(where.end)}`)})::float8 AS n`,
       );
@@ -226,7 +270,7 @@ export function createLogsRepository(database: DatabaseHandle) {
 
     /**
      * The whole window as CSV text, newest first, in time slices of about `rows` rows each (sized from the
-     * rollup's counts per 15-minute bucket; the slices cover the window end to end, so the rows do not
+     * hourly rollup's counts; the slices cover the window end to end, so the rows do not
      * depend on the rollup). Slices are independent statements, so `parallel` of them are built at once on
      * separate connections while the caller writes the oldest finished one, in order. PostgreSQL builds
      * every line as in {@link csvBatches} and answers each slice as one string (about 2 MB): per row, Node
@@ -241,9 +285,9 @@ export function createLogsRepository(database: DatabaseHandle) {
     ): AsyncGenerator<string> {
       const buckets = await queryArrays(
         database,
-        sql`SELECT (extract(epoch from bucket) * 1000)::float8, sum(n)::float8 FROM conversation_log_rollups
-          WHERE ${scopeSql(where.scope)}
-          AND bucket >= date_bin('15 minutes', ${instant(where.start)}, TIMESTAMPTZ '1970-01-01 00:00:00+00')
+        sql`SELECT (extract(epoch from bucket) * 1000)::float8, sum(n)::float8 FROM conversation_log_rollups_hourly
+          WHERE ${rowsOf(where)}
+          AND bucket >= date_bin('1 hour', ${instant(where.start)}, TIMESTAMPTZ '1970-01-01 00:00:00+00')
           AND bucket <= ${instant(where.end)} GROUP BY bucket ORDER BY bucket DESC`,
       );
       // Slice edges (ms, newest first): each slice is [edge k+1, edge k); the first is open above, the last
@@ -322,44 +366,50 @@ export function createLogsRepository(database: DatabaseHandle) {
     },
 
     /**
-     * {@link aggregateByDay} with whole 15-minute buckets read from conversation_log_rollups (`rollup`
-     * aggregates over its groups) and the window's partial edge buckets from the rows (`raw` aggregates,
-     * the same values in the same order); one statement. `span` is {@link rollupSpan} of the window.
+     * The window's rows as rollup groups per day (at the offset) and dimension, with their count, duration
+     * sum and answered count: whole buckets from the rollups (whole hours from the hourly one when days at
+     * the offset are whole hours), the partial buckets at the window's edges from the rows, their data
+     * reduced as the rollup reduces it. `span` is {@link rollupSpan} of the window. Each of `conditions`
+     * (on the dimensions) is answered per group as a boolean. A 30-day window is a few hundred groups:
+     * the caller evaluates the metrics on them (metric-rollup.ts).
      */
-    async aggregateByDayWithRollup(
+    async rollupGroupsByDay(
       where: LogWhere,
       span: { start: Date; end: Date },
-      aggregates: { rollup: readonly SQL[]; raw: readonly SQL[] },
+      conditions: readonly SQL[],
       offsetMinutes: number,
-    ) {
-      const { rollup, raw } = aggregates;
-      const scope = scopeSql(where.scope);
-      const offset = param(offsetMinutes * 60_000, "float8");
-      const first = instant(span.start);
-      const last = instant(span.end);
+    ): Promise<Array<RollupGroup & { day: number; passes: boolean[] }>> {
+      const scope = rowsOf(where);
+      const offsetMs = offsetMinutes * 60_000;
+      const offset = param(offsetMs, "float8");
       const edge = (range: SQL) =>
-        sql`SELECT ${daySql(sql`"timestamp"`, offset)} AS day, ${numbered(raw, "a")} FROM conversation_logs
-          WHERE ${scope} AND ${range} GROUP BY 1`;
-      // The buckets are summed per day and group first (OFFSET 0 keeps them apart), so the formulas run on
-      // a few groups a day rather than on every bucket.
-      const groups = sql`SELECT ${daySql(sql`bucket`, offset)} AS day, ${ROLLUP_GROUP}, sum(n)::float8 AS n,
-        sum(duration_sum)::float8 AS duration_sum, sum(answered)::float8 AS answered
-        FROM conversation_log_rollups WHERE ${scope} AND bucket >= ${first} AND bucket < ${last}
-        GROUP BY 1, ${ROLLUP_GROUP} OFFSET 0`;
-      const sums = joined(
-        rollup.map((_, i) => sql`sum(${sql.identifier(`a${i}`)})::float8`),
-        ", ",
-      );
-      const rows = await queryArraysWithoutJit(
+        sql`SELECT ${daySql(sql`"timestamp"`, offset)} AS day, account_id, agent_id, direction, transfer, channel,
+          conversation_log_rollup_data(data) AS data, 1::float8 AS n, duration::float8 AS duration_sum,
+          (duration > 0)::int::float8 AS answered FROM conversation_logs WHERE ${scope} AND ${range}`;
+      const buckets = rollupRows(scope, span, offsetMs % HOUR_MS === 0);
+      const tests = conditions.map((condition, i) => sql`, (${condition}) AS ${sql.identifier(`c${i}`)}`);
+      const rows = await queryArrays(
         database,
-        sql`SELECT day, ${sums} FROM (
-          SELECT day, ${numbered(rollup, "a")} FROM (${groups}) g GROUP BY 1
-          UNION ALL ${edge(sql`"timestamp" >= ${instant(where.start)} AND "timestamp" < ${first}`)}
-          UNION ALL ${edge(sql`"timestamp" >= ${last} AND "timestamp" <= ${instant(where.end)}`)}) parts GROUP BY day`,
+        sql`SELECT day, ${ROLLUP_GROUP}, n, duration_sum, answered${joined(tests, "")} FROM (
+          SELECT day, ${ROLLUP_GROUP}, sum(n) AS n, sum(duration_sum) AS duration_sum, sum(answered) AS answered
+          FROM (SELECT ${daySql(sql`bucket`, offset)} AS day, ${ROLLUP_GROUP}, n::float8 AS n,
+            duration_sum::float8 AS duration_sum, answered::float8 AS answered FROM ${buckets} r
+          UNION ALL ${edge(sql`"timestamp" >= ${instant(where.start)} AND "timestamp" < ${instant(span.start)}`)}
+          UNION ALL ${edge(sql`"timestamp" >= ${instant(span.end)} AND "timestamp" <= ${instant(where.end)}`)}) parts
+          GROUP BY day, ${ROLLUP_GROUP}) g`,
       );
       return rows.map((row) => ({
         day: Number(row[0]),
-        values: row.slice(1).map((value) => Number(value ?? 0)),
+        accountId: row[1] === null ? null : Number(row[1]),
+        agentId: row[2] === null ? null : Number(row[2]),
+        direction: (row[3] as string | null) ?? null,
+        transfer: String(row[4]),
+        channel: String(row[5]),
+        data: (row[6] ?? {}) as Record<string, unknown>,
+        n: Number(row[7]),
+        durationSum: Number(row[8]),
+        answered: Number(row[9]),
+        passes: conditions.map((_, i) => row[10 + i] === true),
       }));
     },
 

@@ -14,6 +14,7 @@ import {
   LOG_FIXED_FIELDS,
   LOG_REQUIRED_FIELDS,
   LOG_ROW_FIELD_TYPES,
+  type LogChannel,
   type LogFilterClause,
   LogFilterError,
   normalizeLogFilters,
@@ -166,6 +167,8 @@ export type LogListQuery = LogWindowInput & {
   pageSize?: number | undefined;
   format: "json" | "csv";
   utcOffsetMinutes?: number | undefined;
+  /** The channel listed (voice, the calls, when absent), or all. */
+  channel?: LogChannel | "all" | undefined;
 };
 
 type Deps = {
@@ -181,8 +184,10 @@ export function createLogsService(deps: Deps) {
   function whereOf(scope: LogScope, query: LogListQuery, at: number): LogWhere {
     const window = resolveWindow(query, at);
     const filter = filterCondition(query.filters, at, query.utcOffsetMinutes ?? 0);
+    const channel = query.channel ?? "voice";
     return {
       scope,
+      channels: channel === "all" ? null : [channel],
       start: new Date(window.start),
       end: new Date(window.end),
       filter,

@@ -1,5 +1,12 @@
 import * as api from "@switchboard/api";
-import { computeMetric, DAY_MS, DEFAULT_METRICS, type FormulaRow, parseCsv } from "@switchboard/core";
+import {
+  computeMetric,
+  DAY_MS,
+  DEFAULT_METRICS,
+  type FormulaRow,
+  metricChannels,
+  parseCsv,
+} from "@switchboard/core";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -87,7 +94,8 @@ const SIX = [
     toNumber: "+15035550003",
     cnam: null,
     timestamp: ago(3),
-    data: { reason: "Reschedule" },
+    // A call task's call that nobody answered: the task still completed (its voicemail was left).
+    data: { reason: "Reschedule", taskCompleted: true },
   },
   {
     direction: "outbound",
@@ -123,7 +131,34 @@ const SIX = [
   },
 ] as const;
 
+/**
+ * Conversations of O1 that are not calls: the editor's test chat (web, with the raw user and agent ids as its
+ * addresses) and a text task's message (sms). They are never in Calls nor counted as calls.
+ */
+const NOT_CALLS = [
+  {
+    channel: "web",
+    direction: "inbound",
+    duration: 40,
+    transfer: "0",
+    fromNumber: "user-4",
+    toNumber: "bluebird-front-desk",
+    timestamp: ago(1),
+    data: { appointmentBooked: true, channel: "web", source: "test" },
+  },
+  {
+    channel: "sms",
+    direction: "outbound",
+    duration: 0,
+    transfer: "0",
+    toNumber: "+15035550009",
+    timestamp: ago(2),
+    data: { channel: "sms", taskCompleted: true },
+  },
+] as const;
+
 let uuids: string[] = [];
+let notCallUuids: string[] = [];
 
 beforeAll(async () => {
   app = await buildTestApp();
@@ -137,10 +172,13 @@ beforeAll(async () => {
     logRow(O1.id, { ...values, agentId: i < 3 ? A1.id : null, accountName: "Org One" } as Seed),
   );
   uuids = rows.map((row) => row.uuid);
+  const others = NOT_CALLS.map((values) => logRow(O1.id, { ...values, accountName: "Org One" } as Seed));
+  notCallUuids = others.map((row) => row.uuid);
   await db
     .insert(conversationLogs)
     .values([
       ...rows,
+      ...others,
       logRow(O1.id, { duration: 999, timestamp: ago(40), data: { reason: "Cleaning" } }),
       logRow(O2.id, { duration: 50, accountName: "Org Two Secret", data: { reason: "Cleaning" } }),
       logRow(O2.id, { duration: 60, accountName: "Org Two Secret", data: { reviewReason: "other tenant" } }),
@@ -181,6 +219,29 @@ describe("GET /api/v2/logs", () => {
       satisfaction: 5,
     });
     expect(JSON.stringify(res)).not.toContain("Org Two Secret");
+  });
+
+  it("lists calls alone by default: a test chat and a text task are kept apart with their channel", async () => {
+    // As Calls asks: neither the test chat ("user-4 → bluebird-front-desk") nor the text is a row there.
+    const calls = await logs({ fields: "uuid,fromNumber,toNumber" });
+    expect(calls.logs.map((row) => row.uuid)).toEqual(uuids);
+    expect(calls.logs.map((row) => row.fromNumber)).not.toContain("user-4");
+    // Filters and exports of Calls count calls only; the counts tables answer with the channel too.
+    expect(await count({ direction: "outbound" })).toBe(2);
+    expect(await count({ appointmentBooked: "true" })).toBe(2);
+    expect(await count({ duration: { value: 30, op: "gt" } })).toBe(4);
+    const exported = parseCsv(await csv({ fields: "uuid" }));
+    expect(exported.slice(1).map((row) => row[0])).toEqual(uuids);
+    // Each conversation keeps its channel: asked for, the chat and the text are there.
+    const web = await logs({ channel: "web", fields: "uuid,fromNumber,source" });
+    expect(web.logs).toEqual([
+      expect.objectContaining({ uuid: notCallUuids[0], fromNumber: "user-4", source: "test" }),
+    ]);
+    expect((await logs({ channel: "sms", fields: "uuid" })).logs.map((row) => row.uuid)).toEqual([
+      notCallUuids[1],
+    ]);
+    expect((await logs({ channel: "all" })).totalCount).toBe(8);
+    await expectRefusal(logs({ channel: "fax" as never }), 400);
   });
 
   it("scopes by the account in view: an agent sees its own calls, a partner those of its organisations", async () => {
@@ -421,7 +482,8 @@ describe("CSV export", () => {
       days: 20,
     });
     const token = world.members.uOwner.token;
-    const rows = parseCsv(await csv({ fields: "uuid,timestamp" }, token)).slice(1);
+    // Every channel: the generated conversations are calls and texts.
+    const rows = parseCsv(await csv({ fields: "uuid,timestamp", channel: "all" }, token)).slice(1);
     expect(rows).toHaveLength(12_000);
     expect(new Set(rows.map((row) => row[0])).size).toBe(12_000);
     const times = rows.map((row) => row[1] as string);
@@ -430,6 +492,7 @@ describe("CSV export", () => {
     const repo = createLogsRepository(app.context.database);
     const where = {
       scope: { orgIds: [U.id], agentId: null },
+      channels: null,
       start: new Date(NOW - 30 * DAY_MS),
       end: new Date(Date.now() + 60_000),
       filter: { sql: sql`TRUE` },
@@ -486,26 +549,27 @@ describe("dashboard metrics", () => {
     const byName: Record<string, (typeof res.metrics)[number]> = Object.fromEntries(
       res.metrics.map((m) => [m.metric.name, m]),
     );
-    const expected: Record<string, [number, string]> = {
-      minutesSaved: [540 * 0.0166667, "9"],
-      callsAnswered: [4, "4"],
-      appointmentsBooked: [2, "2"],
-      appointmentBookRate: [(2 / 6) * 100, "33.3%"],
-      avgCallDuration: [90, "90"],
-      callsTransfered: [2, "2"],
-      inboundCalls: [4, "4"],
-      outboundCalls: [2, "2"],
+    // By hand over the six calls (the test chat and the text are not calls): answered 4 of 6, booked 2 of 6;
+    // Tasks Completed counts calls and texts: the call task and the text task.
+    const expected: Record<string, [number, string, string[]]> = {
+      minutesSaved: [540 * 0.0166667, "9", ["voice"]],
+      callsAnswered: [4, "4", ["voice"]],
+      appointmentsBooked: [2, "2", ["voice"]],
+      appointmentBookRate: [(2 / 6) * 100, "33.3%", ["voice"]],
+      avgCallDuration: [90, "90", ["voice"]],
+      callsTransfered: [2, "2", ["voice"]],
+      inboundCalls: [4, "4", ["voice"]],
+      outboundCalls: [2, "2", ["voice"]],
+      tasksCompleted: [2, "2", ["voice", "sms"]],
+      answerRate: [(4 / 6) * 100, "66.7%", ["voice"]],
+      bookedPer100Calls: [(2 / 6) * 100, "33.3", ["voice"]],
     };
-    // The tasks' metrics (tasks completed, answer rate, booked per 100 calls) have no task rows to count here.
-    const taskMetrics = ["tasksCompleted", "answerRate", "bookedPer100Calls"];
-    expect(Object.keys(byName)).toEqual([...Object.keys(expected), ...taskMetrics]);
-    for (const name of taskMetrics) {
-      expect(byName[name]?.value, name).toBeCloseTo(0, 6);
-      expect(byName[name]?.error).toBeNull();
-    }
-    for (const [name, [value, text]] of Object.entries(expected)) {
+    expect(Object.keys(byName)).toEqual(Object.keys(expected));
+    for (const [name, [value, text, channels]] of Object.entries(expected)) {
       expect(byName[name]?.value, name).toBeCloseTo(value, 6);
       expect(byName[name]?.text, name).toBe(text);
+      expect(byName[name]?.metric.channels, name).toEqual(channels);
+      expect(byName[name]?.rows, name).toBe(channels.length === 1 ? 6 : 7);
       expect(byName[name]?.engine).toBe("sql");
       expect(byName[name]?.error).toBeNull();
     }
@@ -745,6 +809,12 @@ describe("the rollup (whole 15-minute buckets) with the rows at the window's edg
          data = data || '{"appointmentBooked": "true", "reason": "Moved"}' WHERE org_id = $1 AND id % 7 = 0`,
       [U.id],
     );
+    // Tasks that completed with their call or text.
+    await queryRows(
+      database,
+      `UPDATE conversation_logs SET data = data || '{"taskCompleted": true}' WHERE org_id = $1 AND id % 3 = 0`,
+      [U.id],
+    );
     // A value too long for conversation_log_value_counts: its filter counts from the rows.
     const long = "Follow-up call ".repeat(20).trim();
     await queryRows(
@@ -797,43 +867,112 @@ describe("the rollup (whole 15-minute buckets) with the rows at the window's edg
       const [row] = await queryRows<{ n: number }>(
         database,
         `SELECT count(*)::int AS n FROM conversation_logs WHERE org_id = $1 AND "timestamp" >= $2::timestamptz
-           AND "timestamp" <= $3::timestamptz AND ${condition}`,
+           AND "timestamp" <= $3::timestamptz AND channel = 'voice' AND ${condition}`,
         [U.id, start, end],
       );
       expect(res.totalCount, JSON.stringify(filter)).toBe(row?.n);
       expect(row?.n, JSON.stringify(filter)).toBeGreaterThan(0);
+      // Every channel: the texts are counted too.
+      const all = await logs({ filters: JSON.stringify(filter), start, end, channel: "all" }, token);
+      const [every] = await queryRows<{ n: number }>(
+        database,
+        `SELECT count(*)::int AS n FROM conversation_logs WHERE org_id = $1 AND "timestamp" >= $2::timestamptz
+           AND "timestamp" <= $3::timestamptz AND ${condition}`,
+        [U.id, start, end],
+      );
+      expect(all.totalCount, JSON.stringify(filter)).toBe(every?.n);
+      expect(every?.n, JSON.stringify(filter)).toBeGreaterThan(row?.n ?? 0);
     }
     // The default metrics from the rollup (offset 0) and from the rows alone (an offset of 7 minutes is not
     // a whole number of buckets) agree with core's evaluator.
     const module = createLogsModule(app.context);
     const target = (await app.context.access.loadAccount(U.id)) ?? U;
     const scope = await (await import("./log-scope.ts")).scopeOf(db, target);
-    const metrics = DEFAULT_METRICS.map((metric) => ({ ...metric }));
+    // The default metrics, and two of an owner's that also roll up: one with its own filter, one reading
+    // several dimensions.
+    const metrics = [
+      ...DEFAULT_METRICS.map((metric) => ({ ...metric })),
+      {
+        scale: 1,
+        format: "integer" as const,
+        precision: 0,
+        name: "inboundBooked",
+        title: "Inbound booked",
+        filters: { direction: { value: "inbound", op: "is" } },
+        formula: "appointmentBooked = true",
+        aggregation: "avg" as const,
+        channels: ["voice" as const, "sms" as const],
+      },
+      {
+        scale: 1,
+        format: "integer" as const,
+        precision: 0,
+        name: "weighted",
+        title: "Weighted",
+        filters: {},
+        formula: "transfer * 2 + (direction = 'outbound') - (taskCompleted = true)",
+        aggregation: "sum" as const,
+      },
+    ];
     const fromRollup = await module.metrics.compute(scope, metrics, "30 day", 0);
     const fromRows = await module.metrics.compute(scope, metrics, "30 day", 7);
+    // Days at +01:00 are whole hours (the hourly rollup), at +00:30 whole quarter hours (the 15-minute one).
+    const fromHours = await module.metrics.compute(scope, metrics, "30 day", 60);
+    const fromQuarters = await module.metrics.compute(scope, metrics, "30 day", 30);
     const window = fromRollup[0]?.window as { start: number; end: number };
-    const rows = (
-      await module.logs.list({ target } as never, {
-        format: "json",
-        start: String(window.start),
-        end: String(window.end),
-        pageSize: 5000,
-      })
-    ).logs.map((row) => {
-      const { accountId, accountName, agentId, timestamp, duration, fromNumber, toNumber, cnam } = row;
-      const { roomId, direction, transfer, callId, uuid, ...data } = row;
-      return toFormulaRow({
-        ...{ accountId, accountName, agentId, duration, fromNumber, toNumber, cnam, roomId, direction },
-        ...{ transfer, callId, uuid, data, timestamp: Date.parse(String(timestamp)) },
+    const rowsOf = async (channel: "voice" | "sms") =>
+      (
+        await module.logs.list({ target } as never, {
+          format: "json",
+          start: String(window.start),
+          end: String(window.end),
+          pageSize: 5000,
+          channel,
+        })
+      ).logs.map((row) => {
+        const { accountId, accountName, agentId, timestamp, duration, fromNumber, toNumber, cnam } = row;
+        const { roomId, direction, transfer, callId, uuid, ...data } = row;
+        return toFormulaRow({
+          ...{ accountId, accountName, agentId, duration, fromNumber, toNumber, cnam, roomId, direction },
+          ...{ transfer, callId, uuid, data, timestamp: Date.parse(String(timestamp)) },
+        });
       });
-    });
-    expect(rows.length).toBeGreaterThan(1000);
+    const byChannel = { voice: await rowsOf("voice"), sms: await rowsOf("sms"), web: [] };
+    expect(byChannel.voice.length).toBeGreaterThan(1000);
+    expect(byChannel.sms.length).toBeGreaterThan(100);
     for (const [i, metric] of metrics.entries()) {
+      // Core's evaluator over the rows of the metric's channels.
+      const own = metricChannels(metric)
+        .flatMap((channel) => byChannel[channel])
+        .filter((row) => metric.name !== "inboundBooked" || row.direction === "inbound");
       expect(fromRollup[i]?.engine).toBe("sql");
-      expect(fromRollup[i]?.value, metric.name).toBeCloseTo(computeMetric(metric, rows), 6);
+      expect(fromRollup[i]?.value, metric.name).toBeCloseTo(computeMetric(metric, own), 6);
+      expect(fromRollup[i]?.value, metric.name).toBeGreaterThan(0);
       expect(fromRows[i]?.value, metric.name).toBeCloseTo(fromRollup[i]?.value ?? Number.NaN, 6);
-      // A metric with its own filters (the tasks' calls) counts only the rows it keeps.
-      if (Object.keys(metric.filters).length === 0) expect(fromRollup[i]?.rows).toBe(rows.length);
+      expect(fromHours[i]?.value, metric.name).toBeCloseTo(fromRollup[i]?.value ?? Number.NaN, 6);
+      expect(fromQuarters[i]?.value, metric.name).toBeCloseTo(fromRollup[i]?.value ?? Number.NaN, 6);
+      expect(fromRollup[i]?.rows).toBe(own.length);
+    }
+    // The daily series at each offset are the calls answered of each local day, as the rows tell.
+    const answeredIndex = metrics.findIndex((metric) => metric.name === "callsAnswered");
+    for (const [offset, results] of [
+      [0, fromRollup],
+      [60, fromHours],
+      [30, fromQuarters],
+      [7, fromRows],
+    ] as const) {
+      const perDay = new Map<string, number>();
+      for (const row of byChannel.voice) {
+        if (Number(row.duration) <= 0) continue;
+        const day = new Date(
+          Math.floor((Number(row.timestamp) + offset * 60_000) / DAY_MS) * DAY_MS,
+        ).toISOString();
+        perDay.set(day.slice(0, 10), (perDay.get(day.slice(0, 10)) ?? 0) + 1);
+      }
+      const series = results[answeredIndex]?.series ?? [];
+      expect(series.filter((point) => point.value > 0).length, `offset ${offset}`).toBeGreaterThan(15);
+      for (const point of series)
+        expect(point.value, `${offset} ${point.date}`).toBe(perDay.get(point.date) ?? 0);
     }
   });
 });

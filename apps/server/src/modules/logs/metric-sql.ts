@@ -290,8 +290,8 @@ export function metricAggregateSql(
   }
 }
 
-/** Data keys `conversation_log_rollups.data` keeps (migration 0007): filters and formulas on them roll up. */
-export const ROLLUP_DATA_KEYS: ReadonlySet<string> = new Set(["appointmentBooked"]);
+/** Data keys `conversation_log_rollups.data` keeps (migration 0031): filters and formulas on them roll up. */
+export const ROLLUP_DATA_KEYS: ReadonlySet<string> = new Set(["appointmentBooked", "taskCompleted"]);
 /** Fixed fields that are dimensions of the rollup (same column names as conversation_logs). */
 export const ROLLUP_FIXED_FIELDS: ReadonlySet<LogFixedField> = new Set([
   "accountId",
@@ -326,70 +326,33 @@ function fixedOf(name: string): LogFixedField | undefined {
 }
 
 /**
- * The aggregates of a metric over `conversation_log_rollups` (each group row stands for `n` log rows), or
- * null when the rollup cannot answer it exactly. It can when the formula reads only rollup dimensions (then
- * the formula's value is the same for every row of a group, and the translated formula runs on the group's
- * columns, weighted by `n`), or is the duration total/average (`duration`, sum or avg) or the answered count
- * (`duration > 0`, count), which the rollup keeps as sums. `rows` counts the rows `where` selects.
+ * How the rollup answers a metric exactly (each group row stands for `n` log rows), or null when it cannot:
+ * `duration` for the duration total/average (`duration`, sum or avg: the groups' duration sums),
+ * `answered` for the answered count or share (`duration > 0`, any aggregation: the groups' answered
+ * counts), `dimensions` when the formula reads only rollup dimensions (its value is the same for every row
+ * of a group, so it is evaluated once per group and weighted by `n`).
  */
-export function metricRollupSql(
+export function rollupKind(
   formula: string,
   aggregation: MetricAggregation,
-  where: SQL,
-): (MetricSql & { rows: SQL }) | null {
+): "duration" | "answered" | "dimensions" | null {
   const node = parsed(formula);
   if (!node) return null;
-  const rows = sql`coalesce(sum(n) FILTER (WHERE ${where}), 0)::float8`;
   const isDuration = (n: FormulaNode) => n.type === "var" && fixedOf(n.name) === "duration";
-  if (isDuration(node) && aggregation !== "count") {
-    return {
-      numerator: sql`coalesce(sum(duration_sum) FILTER (WHERE ${where}), 0)::float8`,
-      denominator: aggregation === "avg" ? rows : null,
-      rows,
-    };
-  }
+  if (isDuration(node) && aggregation !== "count") return "duration";
   if (
-    aggregation === "count" &&
     node.type === "binary" &&
     node.operator === ">" &&
     isDuration(node.left) &&
     node.right.type === "number" &&
     node.right.value === 0
-  ) {
-    return {
-      numerator: sql`coalesce(sum(answered) FILTER (WHERE ${where}), 0)::float8`,
-      denominator: null,
-      rows,
-    };
-  }
+  )
+    return "answered";
   const fields = formulaFields(node, []);
   if (fields === null) return null;
   for (const name of fields) {
     const fixed = fixedOf(name);
     if (fixed !== undefined ? !ROLLUP_FIXED_FIELDS.has(fixed) : !ROLLUP_DATA_KEYS.has(name)) return null;
   }
-  const e = translated(node);
-  if (!e) return null;
-  switch (aggregation) {
-    case "count":
-      return {
-        numerator: sql`coalesce(sum(n) FILTER (WHERE ${where} AND ${truthy(e)}), 0)::float8`,
-        denominator: null,
-        rows,
-      };
-    case "avg": {
-      const condition = andAlso(where, notNull(e));
-      return {
-        numerator: sql`coalesce(sum(${numeric(e)} * n) FILTER (WHERE ${condition}), 0)::float8`,
-        denominator: sql`coalesce(sum(n) FILTER (WHERE ${condition}), 0)::float8`,
-        rows,
-      };
-    }
-    default:
-      return {
-        numerator: sql`coalesce(sum(${numeric(e)} * n) FILTER (WHERE ${where}), 0)::float8`,
-        denominator: null,
-        rows,
-      };
-  }
+  return "dimensions";
 }

@@ -14,6 +14,7 @@ import {
   formatMetric,
   LOG_FIXED_FIELDS,
   METRIC_DEFAULTS,
+  metricChannels,
   resolveLogDateWindow,
   TASK_METRIC_FIELDS,
   validateFormula,
@@ -24,9 +25,10 @@ import type { Database } from "../../db/client.ts";
 import { accounts } from "../../db/schema/index.ts";
 import { ApiError, badRequest } from "../../http/api-error.ts";
 import type { LogScope } from "./log-scope.ts";
-import { type LogsRepository, type LogWhere, rollupSpan } from "./logs.repository.ts";
+import { channelSql, type LogsRepository, type LogWhere, rollupSpan } from "./logs.repository.ts";
 import { filterCondition } from "./logs.service.ts";
-import { metricAggregateSql, metricRollupSql, ROLLUP_BUCKET_MS } from "./metric-sql.ts";
+import { metricRollupShare, rollupRow } from "./metric-rollup.ts";
+import { metricAggregateSql, ROLLUP_BUCKET_MS, rollupKind } from "./metric-sql.ts";
 
 /** Most rows core's evaluator runs over for one metric (formulas SQL cannot compute). */
 export const EVALUATOR_ROW_LIMIT = 200_000;
@@ -132,7 +134,8 @@ export function createMetricsService(deps: Deps) {
     const scale = Number.isFinite(metric.scale) ? metric.scale : 1;
     const value = parts.value * scale;
     return {
-      metric,
+      // Every figure says which channels it counts (a metric saved without them counts calls).
+      metric: { ...metric, channels: metricChannels(metric) },
       value,
       text: formatMetric(metric, value),
       series: parts.series.map((point) => ({ date: point.date, value: point.value * scale })),
@@ -159,12 +162,23 @@ export function createMetricsService(deps: Deps) {
     const dayList = days(window, offsetMs);
     const where: LogWhere = {
       scope,
+      // Each metric names its channels in its own condition (the rollup keeps the channel too).
+      channels: null,
       start: new Date(window.start),
       end: new Date(window.end),
       filter: { sql: sql`TRUE` },
     };
     const out: Array<{ index: number; result: MetricResult }> = [];
-    type Entry = { metric: SavedMetric; index: number; filter: LogWhere["filter"]; slots: number[] };
+    type Entry = {
+      metric: SavedMetric;
+      index: number;
+      /** The metric's rows: its channels and its own filters. */
+      filter: LogWhere["filter"];
+      /** Its own filters alone, when it has any (the rollup path checks the channels itself). */
+      own: SQL | null;
+      channels: readonly string[];
+      slots: number[];
+    };
     const sqlMetrics: Entry[] = [];
     const rollupMetrics: Entry[] = [];
     const evaluated: Entry[] = [];
@@ -172,8 +186,11 @@ export function createMetricsService(deps: Deps) {
     const span = offsetMs % ROLLUP_BUCKET_MS === 0 ? rollupSpan(where.start, where.end) : null;
     for (const { metric, index } of metrics) {
       let filter: LogWhere["filter"];
+      let own: LogWhere["filter"];
+      const channels = metricChannels(metric);
       try {
-        filter = filterCondition(metric.filters, at, offsetMinutes);
+        own = filterCondition(metric.filters, at, offsetMinutes);
+        filter = { ...own, sql: sql`${channelSql(channels)} AND (${own.sql})` };
         compileMetricFormula(metric.formula);
       } catch (error) {
         if (error instanceof FormulaError || error instanceof ApiError) {
@@ -187,34 +204,46 @@ export function createMetricsService(deps: Deps) {
         translatable &&
         span !== null &&
         filter.onRollup === true &&
-        metricRollupSql(metric.formula, metric.aggregation, sql`TRUE`) !== null;
+        rollupKind(metric.formula, metric.aggregation) !== null;
       (rolls ? rollupMetrics : translatable ? sqlMetrics : evaluated).push({
         metric,
         index,
         filter,
+        own: Object.keys(metric.filters).length > 0 ? own.sql : null,
+        channels,
         slots: [],
       });
     }
     const grouped: Array<{ day: number; values: number[] }> = [];
     if (rollupMetrics.length > 0 && span !== null) {
-      const rollup: SQL[] = [];
-      const raw: SQL[] = [];
-      for (const entry of rollupMetrics) {
-        const where = sql`(${entry.filter.sql})`;
-        const fromRollup = metricRollupSql(entry.metric.formula, entry.metric.aggregation, where);
-        const fromRows = metricAggregateSql(entry.metric.formula, entry.metric.aggregation, where);
-        if (fromRollup === null || fromRows === null) throw new Error("metric no longer translates");
-        entry.slots = [rollup.length, rollup.length + 1, rollup.length + 2];
-        rollup.push(fromRollup.numerator, fromRollup.denominator ?? sql`0::float8`, fromRollup.rows);
-        raw.push(
-          fromRows.numerator,
-          fromRows.denominator ?? sql`0::float8`,
-          sql`count(*) FILTER (WHERE ${where})::float8`,
-        );
+      // A few hundred groups (day and dimensions) from the rollups and the window's edge rows; each metric
+      // is evaluated on them by core's formula (its own filters answered per group in SQL).
+      const conditions: SQL[] = [];
+      const measured = rollupMetrics.map((entry, i) => {
+        const share = metricRollupShare(entry.metric.formula, entry.metric.aggregation, at);
+        if (share === null) throw new Error("metric no longer rolls up");
+        entry.slots = [i * 3, i * 3 + 1, i * 3 + 2];
+        const test = entry.own === null ? -1 : conditions.push(entry.own) - 1;
+        return { entry, share, test };
+      });
+      const byDay = new Map<number, number[]>();
+      for (const group of await deps.repo.rollupGroupsByDay(where, span, conditions, offsetMinutes)) {
+        let values = byDay.get(group.day);
+        if (!values) {
+          values = new Array<number>(rollupMetrics.length * 3).fill(0);
+          byDay.set(group.day, values);
+        }
+        const row = rollupRow(group);
+        for (const { entry, share, test } of measured) {
+          if (!entry.channels.includes(group.channel) || (test >= 0 && !group.passes[test])) continue;
+          const [num = 0, den = 0, rows = 0] = entry.slots;
+          const part = share(group, row);
+          values[num] = (values[num] ?? 0) + part.numerator;
+          values[den] = (values[den] ?? 0) + part.denominator;
+          values[rows] = (values[rows] ?? 0) + group.n;
+        }
       }
-      grouped.push(
-        ...(await deps.repo.aggregateByDayWithRollup(where, span, { rollup, raw }, offsetMinutes)),
-      );
+      for (const [day, values] of byDay) grouped.push({ day, values });
     }
     if (sqlMetrics.length > 0) {
       const offsetSlots = rollupMetrics.length * 3;
@@ -361,7 +390,7 @@ export function createMetricsService(deps: Deps) {
     const scope = await deps.scopeOf(access.target);
     const known = await knownFields(scope);
     const names = new Set<string>();
-    const metrics = body.metrics.map(toSaved);
+    const metrics = body.metrics.map((metric) => ({ ...toSaved(metric), channels: metricChannels(metric) }));
     for (const metric of metrics) {
       if (names.has(metric.name)) throw badRequest(METRIC_MESSAGES.duplicateName(metric.name));
       names.add(metric.name);

@@ -78,8 +78,8 @@ export async function queryArraysWithoutJit(database: DatabaseHandle, query: SQL
   const { text, values } = compile(query);
   const client = await database.driver.pool.connect();
   try {
-    await client.query("BEGIN READ ONLY");
-    await client.query("SET LOCAL jit = off");
+    // One round trip for both (the simple protocol runs the two statements in turn).
+    await client.query("BEGIN READ ONLY; SET LOCAL jit = off");
     const result = await client.query({ text, values, rowMode: "array" });
     await client.query("COMMIT");
     return result.rows as unknown[][];

@@ -18,6 +18,7 @@ import { badRequest, notFound } from "../../http/api-error.ts";
 import { billingPeriod } from "../usage/billing-period.ts";
 import {
   LIST_PRICES_USD,
+  MICROS_PER_CENT,
   microsToUsd,
   type PricedUsage,
   priceUsage,
@@ -111,6 +112,12 @@ type Deps = {
   planOf: (orgId: number) => Promise<Parameters<typeof pricingOf>[0]>;
   /** Cents the usage debits charged an organisation in the billing period starting at `periodStart`. */
   debitedThisPeriod?: (orgId: number, periodStart: number) => Promise<number>;
+  /** When usage charging began for an organisation (its usage before is never charged). */
+  chargeFromOf?: (orgId: number) => Promise<number | null>;
+  /** An organisation's usage from `start` to `end` (ms, inclusive), as the usage debits count it. */
+  usageTotals?: (orgId: number, start: number, end: number) => Promise<UsageBuckets>;
+  /** The day an organisation's billing periods start from (its latest plan's start, else its creation). */
+  billingAnchorOf?: (orgId: number, createdAt: Date) => Promise<Date>;
   now?: () => number;
 };
 
@@ -158,7 +165,12 @@ export function createStatsService(deps: Deps) {
           ? ((await deps.loadAccount(access.target.organizationId)) ?? access.target)
           : access.target;
       const which = query.billingPeriod === "previous" ? "previous" : "current";
-      ({ start, end } = billingPeriod(owner.createdAt, at, which));
+      // One period everywhere: from the start of the organisation's plan (usage debits use the same anchor).
+      const anchor =
+        owner.accountType === "organization" && deps.billingAnchorOf
+          ? await deps.billingAnchorOf(owner.id, owner.createdAt)
+          : owner.createdAt;
+      ({ start, end } = billingPeriod(anchor, at, which));
       current = which === "current";
     }
     const scope = await deps.scopeOf(access.target);
@@ -225,6 +237,8 @@ export function createStatsService(deps: Deps) {
       costs?: UsageBuckets;
       totalCost?: number;
       debitedCents?: number;
+      notChargedCents?: number;
+      pendingCents?: number;
       timeseries?: UsagePointAnswer[];
     } = {
       success: true,
@@ -241,8 +255,20 @@ export function createStatsService(deps: Deps) {
       if (combine) answer.totalCost = roundUsd(microsToUsd(priced.total));
     }
     // The current period of an organisation (or its agent): what the usage debits charged in it so far.
-    if (current && orgId && access.target.accountType === "organization" && deps.debitedThisPeriod)
+    if (current && orgId && access.target.accountType === "organization" && deps.debitedThisPeriod) {
       answer.debitedCents = await deps.debitedThisPeriod(orgId, start);
+      // How the period's total comes to what was charged: usage from before charging began is never
+      // charged (usage-debits.service.ts), and the rest waits for the next debit.
+      const chargeFrom = deps.chargeFromOf ? await deps.chargeFromOf(orgId) : null;
+      const waived =
+        chargeFrom !== null && chargeFrom > start && deps.usageTotals
+          ? await deps.usageTotals(orgId, start, Math.min(chargeFrom - 1, end))
+          : null;
+      const cents = (micros: number) => Math.floor(micros / MICROS_PER_CENT);
+      const totalCents = cents(priceUsage(pricing, totals).total);
+      answer.notChargedCents = waived ? cents(priceUsage(pricing, waived).total) : 0;
+      answer.pendingCents = Math.max(0, totalCents - answer.notChargedCents - answer.debitedCents);
+    }
     if (query.timeseries) {
       const input = [...buckets.entries()].map(([bucket, values]) => ({
         date: formatUsageDate(bucket),

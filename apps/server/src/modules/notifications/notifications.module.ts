@@ -5,6 +5,7 @@ import { handle } from "../../http/routes.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
 import type { InboxService } from "../inbox/inbox.service.ts";
 import type { WebhookEvents, WebhooksService } from "../webhooks/webhooks.service.ts";
+import { createAccessRequests } from "./access-requests.ts";
 import { missedCallNotice, taskListFinishedNotice } from "./event-notices.ts";
 import { createNotificationsService } from "./notifications.service.ts";
 import { createSupportRequests } from "./support-requests.ts";
@@ -50,6 +51,12 @@ export function createNotificationsModule(
     notify: (orgId, input) => notifications.notify(orgId, input),
     log: context.log,
   });
+  const accessRequests = createAccessRequests({
+    db: context.database.db,
+    email: context.email,
+    notify: (orgId, input) => notifications.notify(orgId, input),
+    log: context.log,
+  });
   const warn = (error: unknown) => context.log.warn({ err: error }, "could not make a notification");
   return {
     notifications,
@@ -75,6 +82,8 @@ export function createNotificationsModule(
     },
     routes: [
       handle(api.sendSupportRequest, ({ body }, { access }) => sendSupportRequest(access, body)),
+      handle(api.getAccessRequest, ({ query }, { access }) => accessRequests.state(access, query.feature)),
+      handle(api.requestAccess, ({ body }, { access }) => accessRequests.request(access, body)),
       handle(api.listNotifications, ({ query }, { access }) => notifications.list(access, query.limit)),
       handle(api.clearNotifications, ({ body }, { access }) => notifications.clear(access, body)),
     ],

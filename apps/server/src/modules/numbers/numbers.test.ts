@@ -20,7 +20,8 @@ import { freeUdpPort, haveSipp, runSipp, SIPP, SIPP_MISSING } from "../voice/sip
  * carrier's simulated callees and to a sipp UAS.
  */
 
-const GREETING = "Hello, this is Ace Plumbing calling.";
+// What the agent says to people who call it: never how it opens a call it places.
+const GREETING = "Thank you for calling Ace Plumbing, how can I help you today?";
 let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
 let sipPort: number;
@@ -205,22 +206,35 @@ describe("bring your own number and caller ID", () => {
 });
 
 describe("outbound calls", () => {
-  const place = (to: string) =>
+  const place = (to: string, variables?: Record<string, string>) =>
     app.numbers.outbound.place({
       organizationId: world.accounts.O1.id,
       agentAccountId: world.accounts.A1.id,
       to,
+      ...(variables ? { variables } : {}),
     });
+  const spoken = async (uuid: string | undefined) =>
+    (await createConversationsRepository(app.context.database.db).conversationMessages(uuid ?? ""))
+      .filter((m) => m.role === "assistant")
+      .map((m) => m.text);
+  /** "Hi, this is <agent> from <organisation>": the agent opens as the one calling. */
+  const opening = async () => {
+    const name = async (id: number) =>
+      String(((await agentRow(id))?.details as { displayName?: string } | undefined)?.displayName);
+    return `Hi, this is ${await name(world.accounts.A1.id)} from ${await name(world.accounts.O1.id)}`;
+  };
 
   it("a person answers: detected as a person within seconds, the agent speaks, stored with the call", async () => {
     await owner().call(api.setSandboxCallee, { body: { number: "+15035550161", behaviour: "person" } });
-    const result = await place("+15035550161");
+    const result = await place("+15035550161", { About: "your boiler service" });
     expect(result).toMatchObject({ outcome: "answered", answeredBy: "person" });
     expect(result.amdDecisionMs).toBeLessThan(4000);
     expect(result.conversation?.uuid).toBeTruthy();
     const conversations = createConversationsRepository(app.context.database.db);
-    const messages = await conversations.conversationMessages(result.conversation?.uuid as string);
-    expect(messages.find((m) => m.role === "assistant")?.text).toContain("Ace Plumbing");
+    // The agent opens as the caller, with why it calls, not with its "Thank you for calling" greeting.
+    expect((await spoken(result.conversation?.uuid))[0]).toBe(
+      `${await opening()}, calling about your boiler service.`,
+    );
     const log = await conversations.findLog(result.conversation?.uuid as string);
     expect(log?.data).toMatchObject({ answeredBy: "person", outboundCallId: result.callId });
     const stored = await owner().call(api.getOutboundCall, { params: { callId: result.callId } });
@@ -238,6 +252,8 @@ describe("outbound calls", () => {
     const result = await place("+15035550162");
     expect(result).toMatchObject({ outcome: "voicemail", answeredBy: "machine" });
     expect(result.amdDecisionMs).toBeLessThan(5000);
+    // Without a voicemail message of its own, it leaves its outbound opening.
+    expect(await spoken(result.conversation?.uuid)).toEqual([`${await opening()}.`]);
   }, 90_000);
 
   it("busy and unanswered numbers end without a conversation", async () => {
@@ -313,9 +329,7 @@ describe("outbound calls", () => {
       const result = await place("+15035550170");
       expect(["answered", "voicemail"]).toContain(result.outcome);
       expect(result.answeredBy).toBeTruthy();
-      const conversations = createConversationsRepository(app.context.database.db);
-      const messages = await conversations.conversationMessages(result.conversation?.uuid as string);
-      expect(messages.find((m) => m.role === "assistant")?.text).toContain("Ace Plumbing");
+      expect((await spoken(result.conversation?.uuid))[0]).toBe(`${await opening()}.`);
       const stored = await owner().call(api.getOutboundCall, { params: { callId: result.callId } });
       expect(stored.call.route).toBe(`sip:127.0.0.1:${uasPort}`);
       expect(await exited, output).toBe(0);

@@ -13,7 +13,7 @@
  * and decides person or machine within a few seconds; a person hears the agent at once. On a machine the
  * agent does what its campaign says (`voicemailAction`): `leave_message` — after the beep it says its
  * voicemail message word for word (`voicemailMessage` with the agent's variables and the call's — a task's
- * columns — filled in; its greeting when it has none), then hangs up: outcome voicemail; `hang_up` — it
+ * columns — filled in; its outbound opening when it has none), then hangs up: outcome voicemail; `hang_up` — it
  * hangs up at once: outcome no_answer. The decision and its timing are stored on the call's row and its
  * conversation log row.
  *
@@ -30,7 +30,7 @@ import {
   type OutboundCall,
   type OutboundOutcome,
 } from "@switchboard/api";
-import { fillPlaceholders } from "@switchboard/core";
+import { fillVariables } from "@switchboard/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { AccountRow } from "../../access/access.ts";
 import type { NumbersConfig } from "../../config.ts";
@@ -54,6 +54,11 @@ export type PlaceCallInput = {
   /** Values for the call (stored with it; a task's row). */
   variables?: Record<string, string>;
   taskId?: string;
+  /**
+   * Answering-machine detection before the agent speaks (default true). Off for calls to phone menus,
+   * which AMD would take for machines: the agent hears the menu from its first word.
+   */
+  detectMachine?: boolean;
 };
 
 export type PlacedCall = {
@@ -155,12 +160,41 @@ export type OutboundCallsDeps = {
   campaignOf?: (agent: { id: number; orgId: number }) => Promise<CampaignFields | null>;
   /** Sandbox carrier: how long an unanswered sandbox call rings (no_answer). */
   sandboxRingMs?: number;
+  /**
+   * A SIP URI's host as the address to call (the check trunks get: private addresses only with
+   * OUTBOUND_ALLOWLIST); transfers to SIP URIs need it.
+   */
+  resolveSipHost?: (host: string, port: number) => Promise<string>;
 };
+
+/** A transfer destination's new leg (voice/call-transfer.ts): answered with its leg, or why not. */
+export type TransferDialInput = {
+  organizationId: number;
+  agentAccountId: number;
+  to: string;
+  from: string | null;
+  ringSeconds: number;
+  signal: AbortSignal;
+  onRinging?: () => void;
+};
+export type TransferDialResult =
+  | { kind: "answered"; leg: CallLeg }
+  | { kind: "busy" | "no_answer" | "failed"; reason: string };
+
+/** `sip:user@host[:port][;params]` → its parts, or null. */
+export function parseSipUriTarget(uri: string): { user: string; host: string; port: number } | null {
+  const match = /^sips?:([^@;]+)@(\[[^\]]+\]|[^:;>]+)(?::(\d{1,5}))?/i.exec(uri.trim());
+  if (!match) return null;
+  const port = match[3] ? Number(match[3]) : 5060;
+  if (port < 1 || port > 65_535) return null;
+  return { user: match[1] as string, host: (match[2] as string).replace(/^\[|\]$/g, ""), port };
+}
 
 export function createOutboundCalls(deps: OutboundCallsDeps) {
   const { repo, log } = deps;
   const active = new Set<{ hangup(): void; done: Promise<unknown> }>();
   let setTrunkResolver = deps.resolveTrunk;
+  let resolveSipHost = deps.resolveSipHost;
 
   async function guard(org: AccountRow, agent: AccountRow, to: string) {
     const settings = telephonySettingsOf(org);
@@ -229,7 +263,7 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
    * Listens to the callee before the agent speaks: answering-machine detection, and for a machine the wait
    * for its beep (or the end of its greeting). The leg the agent gets hears only what comes after.
    */
-  function screen(leg: CallLeg) {
+  function screen(leg: CallLeg, detect = true) {
     const amd = createAnsweringMachineDetector(deps.amd);
     const listeners = { audio: [] as ((f: Int16Array) => void)[] };
     let passing = false;
@@ -278,6 +312,7 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
       clearInterval(idle);
       resolveReady(null);
     });
+    if (!detect) open(0);
     const agentLeg: CallLeg = {
       info: leg.info,
       onAudio: (listener) => void listeners.audio.push(listener),
@@ -287,6 +322,9 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
       clearAudio: () => leg.clearAudio(),
       queuedFrames: () => leg.queuedFrames(),
       hangup: (reason) => leg.hangup(reason),
+      ...(leg.sendDtmf
+        ? { sendDtmf: (digits: string) => leg.sendDtmf?.(digits) ?? Promise.resolve(false) }
+        : {}),
     };
     return {
       ready,
@@ -298,16 +336,16 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
     };
   }
 
-  /** What the agent does on a voicemail: hang up, or the message it leaves (null: its greeting as usual). */
+  /** What the agent does on a voicemail: hang up, or the message it leaves (null: its outbound opening). */
   async function voicemailOf(
     row: OutboundCallRow,
   ): Promise<{ action: "hang_up" } | { action: "leave_message"; message: string | null }> {
     const campaign = await deps.campaignOf?.({ id: row.agentAccountId, orgId: row.orgId });
     if (!campaign) return { action: "leave_message", message: null };
     if (campaign.voicemailAction === "hang_up") return { action: "hang_up" };
-    const template = campaign.voicemailMessage?.trim() || campaign.greeting?.trim() || "";
+    const template = campaign.voicemailMessage?.trim() || "";
     const values = { ...(campaign.variables ?? {}), ...((row.variables as Record<string, string>) ?? {}) };
-    return { action: "leave_message", message: fillPlaceholders(template, values).trim() || null };
+    return { action: "leave_message", message: fillVariables(template, values).trim() || null };
   }
 
   async function run(
@@ -315,6 +353,7 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
     trunk: SipTrunkTarget | null,
     handle: { hangup(): void; done: Promise<unknown> },
     signal: AbortSignal,
+    detect = true,
   ): Promise<PlacedCall> {
     const result: PlacedCall = { callId: row.id, outcome: "failed", durationSeconds: 0 };
     const finish = async (patch: Partial<PlacedCall>) => {
@@ -347,7 +386,7 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
     const answeredAt = Date.now();
     await repo.updateCall(row.id, { status: "in-progress" });
     const leg = dialed.leg;
-    const screening = screen(leg);
+    const screening = screen(leg, detect);
     handle.hangup = () => leg.hangup("server shutting down");
     try {
       const decision = await screening.ready;
@@ -380,7 +419,7 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
           amdDecisionMs: decision.atMs,
           ...(row.taskId ? { taskId: row.taskId } : {}),
         }),
-        // On voicemail the agent says its message (it then hangs up), or, without one, its greeting.
+        // On voicemail the agent says its message (it then hangs up), or, without one, its outbound opening.
         ...(voicemail?.message ? { message: voicemail.message } : {}),
         onTranscript:
           machine && !voicemail?.message
@@ -439,25 +478,116 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
       done: Promise.resolve(),
     };
     active.add(handle);
-    const done = run(call, trunk, handle, controller.signal).catch(async (error: unknown) => {
-      log.error({ err: error, callId: call.id }, "outbound call failed");
-      await repo
-        .updateCall(call.id, {
-          status: "completed",
-          outcome: "failed",
-          error: String(error),
-          endedAt: new Date(),
-        })
-        .catch(() => {});
-      return { callId: call.id, outcome: "failed" as const, durationSeconds: 0, error: String(error) };
-    });
+    const done = run(call, trunk, handle, controller.signal, input.detectMachine !== false).catch(
+      async (error: unknown) => {
+        log.error({ err: error, callId: call.id }, "outbound call failed");
+        await repo
+          .updateCall(call.id, {
+            status: "completed",
+            outcome: "failed",
+            error: String(error),
+            endedAt: new Date(),
+          })
+          .catch(() => {});
+        return { callId: call.id, outcome: "failed" as const, durationSeconds: 0, error: String(error) };
+      },
+    );
     handle.done = done;
     void done.finally(() => active.delete(handle));
     return { call, done };
   }
 
+  /** Waits `ms` unless the signal aborts first. */
+  const ring = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+
+  /**
+   * A new leg to a transfer destination, bridged by the call pipeline: a SIP URI directly (its host checked
+   * like a trunk's), a number through the organisation's trunk, else the sandbox carrier's simulated callee.
+   * Numbers pass the same toll-fraud guards as outbound calls.
+   */
+  async function dialTransfer(input: TransferDialInput): Promise<TransferDialResult> {
+    const ringMs = input.ringSeconds * 1000;
+    const fromDial = (result: DialResult): TransferDialResult =>
+      result.kind === "answered"
+        ? { kind: "answered", leg: result.leg }
+        : { kind: result.kind, reason: result.reason };
+    if (/^sips?:/i.test(input.to)) {
+      const target = parseSipUriTarget(input.to);
+      if (!target) return { kind: "failed", reason: `${input.to} is not a SIP URI` };
+      if (!resolveSipHost) return { kind: "failed", reason: "SIP destinations are not available here" };
+      let host: string;
+      try {
+        host = await resolveSipHost(target.host, target.port);
+      } catch (error) {
+        return { kind: "failed", reason: error instanceof Error ? error.message : String(error) };
+      }
+      return fromDial(
+        await dialSip({
+          target: { host, port: target.port, transport: "udp" },
+          to: target.user,
+          from: input.from,
+          localHost: deps.localHost,
+          ringTimeoutMs: ringMs,
+          signal: input.signal,
+          ...(input.onRinging ? { onRinging: input.onRinging } : {}),
+        }),
+      );
+    }
+    const [org, agent] = await Promise.all([
+      deps.loadAccount(input.organizationId),
+      deps.loadAccount(input.agentAccountId),
+    ]);
+    if (!org || !agent) return { kind: "failed", reason: "the agent or its organisation is gone" };
+    try {
+      await guard(org, agent, input.to);
+    } catch (error) {
+      return { kind: "failed", reason: error instanceof Error ? error.message : String(error) };
+    }
+    const trunk = (await setTrunkResolver?.(org.id, input.to)) ?? null;
+    if (trunk)
+      return fromDial(
+        await dialSip({
+          target: trunk,
+          to: input.to,
+          from: input.from,
+          localHost: deps.localHost,
+          ringTimeoutMs: ringMs,
+          signal: input.signal,
+          ...(input.onRinging ? { onRinging: input.onRinging } : {}),
+        }),
+      );
+    // The sandbox carrier: the simulated line rings at once.
+    input.onRinging?.();
+    const callee = await repo.findCallee(org.id, input.to);
+    const behaviour = callee?.behaviour ?? "person";
+    if (behaviour === "busy") return { kind: "busy", reason: "486 Busy Here (sandbox callee)" };
+    if (behaviour === "no_answer" || behaviour === "voicemail") {
+      await ring(ringMs, input.signal);
+      return { kind: "no_answer", reason: "no answer (sandbox callee)" };
+    }
+    if (input.signal.aborted) return { kind: "failed", reason: "cancelled" };
+    const answered = await answerAsSandboxCallee({
+      tts: deps.tts,
+      behaviour: behaviour === "ivr" ? "ivr" : "person",
+      says: callee?.says ?? null,
+      from: input.from ?? "anonymous",
+      to: input.to,
+      // The person stays on the line while the caller is put through, and leaves after a quiet spell.
+      quietMs: 4000,
+    });
+    return { kind: "answered", leg: answered.leg };
+  }
+
   return {
     start,
+    dialTransfer,
     /** Places the call and resolves when it has ended (Tasks). Guards refuse with an ApiError. */
     async place(input: PlaceCallInput): Promise<PlacedCall> {
       const { done } = await start(input);
@@ -466,6 +596,10 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
     /** Lets the SIP developer settings name each organisation's trunk (its outbound route). */
     useTrunkResolver(resolver: NonNullable<OutboundCallsDeps["resolveTrunk"]>) {
       setTrunkResolver = resolver;
+    },
+    /** Lets transfers to SIP URIs check their hosts as trunks' are (SIP developer settings). */
+    useSipHostResolver(resolver: NonNullable<OutboundCallsDeps["resolveSipHost"]>) {
+      resolveSipHost = resolver;
     },
     async stop() {
       const ending = [...active].map((handle) => {

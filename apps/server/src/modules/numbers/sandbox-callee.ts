@@ -4,12 +4,13 @@
  * agent has spoken and gone quiet) or as voicemail (a greeting, a 1 kHz beep, then it records what the agent
  * says until it goes quiet). Its audio runs in real time, 20 ms a frame, like a phone line.
  */
+
+import { FRAME_SAMPLES, SAMPLE_RATE } from "../../audio/audio-format.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import type { CallLeg } from "../voice/call-leg.ts";
-import { FRAME_SAMPLES, SAMPLE_RATE } from "../voice/call-leg.ts";
 import { simulatedLine } from "../voice/simulated-line.ts";
 
-export type CalleeBehaviour = "person" | "voicemail" | "no_answer" | "busy";
+export type CalleeBehaviour = "person" | "voicemail" | "no_answer" | "busy" | "ivr";
 
 export const DEFAULT_PERSON_SAYS = "Hello?";
 export const DEFAULT_VOICEMAIL_SAYS =
@@ -63,18 +64,96 @@ async function synthesize(tts: TtsProvider, text: string): Promise<Int16Array[]>
 }
 
 /**
+ * The sandbox's two-level phone menu (behaviour `ivr`): each node's prompt, and where each key leads. A
+ * node without keys is the end: it says its prompt and hangs up.
+ */
+export const SANDBOX_IVR: Record<string, { says: string; keys: Record<string, string> }> = {
+  main: {
+    says: "Welcome to Acme. For sales, press 1. For support, press 2.",
+    keys: { "1": "sales", "2": "support" },
+  },
+  sales: {
+    says: "Sales. For new orders, press 3. For billing, press 4.",
+    keys: { "3": "orders", "4": "billing" },
+  },
+  support: { says: "Support. For a technician, press 5.", keys: { "5": "technician" } },
+  orders: { says: "You have reached new orders. Please hold for the next agent. Goodbye.", keys: {} },
+  billing: { says: "You have reached billing. Goodbye.", keys: {} },
+  technician: { says: "You have reached a technician. Goodbye.", keys: {} },
+};
+
+/** What each sandbox menu call went through (keys heard, nodes reached), newest last, the last 20. */
+export const sandboxIvrRuns: { to: string; keys: string[]; path: string[] }[] = [];
+
+/**
+ * Answers a sandbox call as the two-level menu: it says each node's prompt, follows the keys pressed (RFC
+ * 4733 on a real line; here the simulated line's), says "Sorry, that is not an option." to others, and hangs
+ * up after an end node's prompt, or after 20 s without a key.
+ */
+async function answerAsIvr(options: { tts: TtsProvider; from: string; to: string }): Promise<SandboxCallee> {
+  const prompts = new Map<string, Int16Array[]>();
+  await Promise.all(
+    [...Object.entries(SANDBOX_IVR), ["invalid", { says: "Sorry, that is not an option." }] as const].map(
+      async ([node, { says }]) =>
+        prompts.set(node, [...silentFrames(300), ...(await synthesize(options.tts, says))]),
+    ),
+  );
+  const run = { to: options.to, keys: [] as string[], path: ["main"] };
+  sandboxIvrRuns.push(run);
+  if (sandboxIvrRuns.length > 20) sandboxIvrRuns.shift();
+  const stats: CalleeStats = { agentFramesHeard: 0, framesAfterBeep: 0, spokeFrames: 0, hungUpBy: null };
+  const silence = new Int16Array(FRAME_SAMPLES);
+  let node = "main";
+  let script = prompts.get("main") ?? [];
+  let tick = 0;
+  let lastKeyAt = Date.now();
+  const leg = simulatedLine({
+    idPrefix: "sandbox-ivr",
+    from: options.from,
+    to: options.to,
+    onEnd: (by) => {
+      stats.hungUpBy = by === "far-end" ? "callee" : "agent";
+    },
+    onDigit: (digit) => {
+      run.keys.push(digit);
+      lastKeyAt = Date.now();
+      const next = SANDBOX_IVR[node]?.keys[digit];
+      if (next) {
+        node = next;
+        run.path.push(next);
+      }
+      script = prompts.get(next ?? "invalid") ?? [];
+      tick = 0;
+    },
+    step: (heard) => {
+      if (heard) stats.agentFramesHeard++;
+      const out = script[tick] ?? silence;
+      if (tick < script.length) stats.spokeFrames++;
+      tick++;
+      const finished = tick >= script.length;
+      const end = Object.keys(SANDBOX_IVR[node]?.keys ?? {}).length === 0;
+      if (finished && end && tick >= script.length + 25) return "hang-up";
+      if (Date.now() - lastKeyAt > 20_000 && finished) return "hang-up";
+      return out;
+    },
+  });
+  return { leg, stats };
+}
+
+/**
  * Answers a sandbox call as `behaviour` (person or voicemail) and gives the agent's side of it as a
  * CallLeg. `quietMs`: how long the agent may be quiet after speaking before the callee hangs up.
  */
 export async function answerAsSandboxCallee(options: {
   tts: TtsProvider;
-  behaviour: "person" | "voicemail";
+  behaviour: "person" | "voicemail" | "ivr";
   says: string | null;
   from: string;
   to: string;
   quietMs?: number;
   maxMs?: number;
 }): Promise<SandboxCallee> {
+  if (options.behaviour === "ivr") return answerAsIvr(options);
   const quietMs = options.quietMs ?? 1500;
   const maxMs = options.maxMs ?? 90_000;
   const script: Int16Array[] =
@@ -107,11 +186,20 @@ export async function answerAsSandboxCallee(options: {
       if (heard) {
         stats.agentFramesHeard++;
         if (beepEndsAt !== null && tick > beepEndsAt) stats.framesAfterBeep++;
-        lastAgentFrameAt = Date.now();
+        // Silence on the line (a bridged caller's quiet RTP) is not someone talking.
+        if (heard.some((sample) => Math.abs(sample) > 300)) lastAgentFrameAt = Date.now();
       }
       const now = Date.now();
       const doneTalking = tick >= script.length;
-      if (doneTalking && lastAgentFrameAt !== null && agentQueued === 0 && now - lastAgentFrameAt >= quietMs)
+      // Quiet: nothing loud heard for quietMs and nothing more queued (a bridged caller's line always has a
+      // few frames of silence in flight: after 2 s more those count as quiet too).
+      const quiet = lastAgentFrameAt !== null ? now - lastAgentFrameAt : 0;
+      if (
+        doneTalking &&
+        lastAgentFrameAt !== null &&
+        quiet >= quietMs &&
+        (agentQueued === 0 || quiet >= quietMs + 2000)
+      )
         return "hang-up";
       if (now - started >= maxMs) return "hang-up";
       return out;

@@ -77,6 +77,8 @@ export async function dialSip(options: {
   ringTimeoutMs?: number;
   t1?: number;
   signal?: AbortSignal;
+  /** The far end rings (its first 180 or 183). */
+  onRinging?: () => void;
 }): Promise<DialResult> {
   const { target, to } = options;
   if (target.transport !== "udp")
@@ -345,6 +347,11 @@ export async function dialSip(options: {
       if (response.status < 200) {
         if (retransmit) clearTimeout(retransmit);
         if (state === "calling") state = "ringing";
+        if (response.status === 180 || response.status === 183) {
+          const ringing = options.onRinging;
+          options.onRinging = undefined;
+          ringing?.();
+        }
         return;
       }
       if (state === "answered") {
@@ -415,6 +422,11 @@ export async function dialSip(options: {
         clearAudio: () => rtp.clearAudio(),
         queuedFrames: () => rtp.queuedFrames(),
         hangup: () => hangup(false),
+        sendDtmf: async (digits: string) => {
+          if (!rtp.sendDigits(digits)) return false;
+          while (rtp.queuedDigits() > 0 && state === "answered") await new Promise((r) => setTimeout(r, 40));
+          return state === "answered";
+        },
         media: rtp.stats,
       };
       settle({ kind: "answered", leg, ringMs: Date.now() - started });

@@ -3,14 +3,18 @@ import type { AppContext } from "../../app-context.ts";
 import { ApiError } from "../../http/api-error.ts";
 import { RESERVED_USERNAMES } from "../accounts/accounts.service.ts";
 import type { InboxService } from "../inbox/inbox.service.ts";
+import { renderCardPng } from "./card-png.ts";
 import { createProfilesRepository } from "./profiles.repository.ts";
 import { profilesRoutes } from "./profiles.routes.ts";
 import { createProfilesService } from "./profiles.service.ts";
 import { renderCardSvg, renderNotFoundPage, renderPublicPage } from "./public-page-html.ts";
 import { referralRoutes } from "./referrals.ts";
 
-/** `/{username}`, `/u/{username}` and `/u/{username}/card.svg` (the Open Graph card). */
-const PAGE_PATH = /^\/(u\/)?([A-Za-z0-9-]{3,30})(\/card\.svg)?\/?$/;
+/** `/{username}`, `/u/{username}` and `/u/{username}/card.png` (the Open Graph card; .svg as before). */
+const PAGE_PATH = /^\/(u\/)?([A-Za-z0-9-]{3,30})(\/card\.(svg|png))?\/?$/;
+
+/** One-segment paths of the web app itself (its router's top level) that are no public page. */
+const APP_PATHS: ReadonlySet<string> = new Set(["pay"]);
 
 /**
  * Public pages (issue 22): the link page's links and statistics, the page itself (server-rendered HTML at
@@ -30,14 +34,16 @@ export function createProfilesModule(context: AppContext, deps: { inbox: InboxSe
     if (!match) return false;
     const prefixed = match[1] !== undefined;
     const username = (match[2] ?? "").toLowerCase();
-    const card = match[3] !== undefined;
-    if ((!prefixed && RESERVED_USERNAMES.has(username)) || (card && !prefixed)) return false;
+    const card = match[4] as "svg" | "png" | undefined;
+    if (!prefixed && (RESERVED_USERNAMES.has(username) || APP_PATHS.has(username))) return false;
+    if (card && !prefixed) return false;
     let page: Awaited<ReturnType<typeof profiles.page>>;
     try {
       page = await profiles.page(username);
     } catch (error) {
       if (!(error instanceof ApiError) || error.statusCode !== 404) throw error;
-      if (!prefixed) return false;
+      // An unknown, private or disabled page is a 404 with a page of its own (issue 32 item 18), whether
+      // asked as /{name} or /u/{name}: a link preview must not read the app's shell as a page.
       reply
         .status(404)
         .header("cache-control", "no-cache")
@@ -45,7 +51,14 @@ export function createProfilesModule(context: AppContext, deps: { inbox: InboxSe
         .send(renderNotFoundPage());
       return true;
     }
-    if (card) {
+    if (card === "png") {
+      reply
+        .header("cache-control", "public, max-age=3600")
+        .type("image/png")
+        .send(renderCardPng(page.account.displayName));
+      return true;
+    }
+    if (card === "svg") {
       reply
         .header("cache-control", "public, max-age=3600")
         .type("image/svg+xml")

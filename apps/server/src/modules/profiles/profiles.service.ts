@@ -12,6 +12,7 @@ import type { Access, AccessResolver, AccountRow } from "../../access/access.ts"
 import { badRequest, notFound, tooManyRequests, unauthorized } from "../../http/api-error.ts";
 import { displayNameOf } from "../accounts/account-view.ts";
 import type { InboxService } from "../inbox/inbox.service.ts";
+import { storedGreeting } from "../runtime/system-prompt.ts";
 import type { ProfileLinkRow, ProfilesRepository } from "./profiles.repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -131,8 +132,7 @@ export function createProfilesService(deps: {
       const account = await publicAccount(username);
       const agent = await agentOf(account);
       const config = agent ? await repo.productionConfig(agent.id) : null;
-      const greeting =
-        typeof config?.greeting === "string" && config.greeting.trim() ? config.greeting : null;
+      const greeting = storedGreeting(config);
       const details = account.details as Record<string, unknown>;
       return {
         success: true,

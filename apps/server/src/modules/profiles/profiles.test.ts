@@ -127,6 +127,51 @@ describe("the public page", () => {
     });
   });
 
+  it("greets visitors with the agent's variables filled in, never a raw {variable}", async () => {
+    const owner = client(token);
+    const agentId = world.accounts.A1.id;
+    const greetWith = async (variables: Record<string, string>) => {
+      await owner.call(api.saveCampaign, {
+        body: {
+          agentId,
+          agentInstructions: "You are the receptionist of {clinicName}.",
+          greeting: "Thank you for calling {clinicName}, how can I help you today?",
+          variables,
+        },
+      });
+      await owner.call(api.publishAgent, { body: { agentId } });
+    };
+    const greetings = async () => {
+      const page = await client().call(api.getPublicPage, { params: { username: orgUsername() } });
+      const widget = await app.inject({ method: "GET", url: `/${orgUsername()}?embed=chat` });
+      const profile = await client().call(api.getPublicMessages, {
+        params: { username: world.accounts.A1.username },
+        query: { preview: true },
+      });
+      const shown = /<p class="msg agent">([^<]*)<\/p>/.exec(widget.body)?.[1];
+      return { page: page.agent?.greeting, widget: shown, profile: profile.profile.greeting };
+    };
+    try {
+      await greetWith({ clinicName: "Bluebird Dental" });
+      const filled = "Thank you for calling Bluebird Dental, how can I help you today?";
+      expect(await greetings()).toEqual({ page: filled, widget: filled, profile: filled });
+      // A variable without a value is left out with its clause; the sentence still reads.
+      await greetWith({});
+      const without = "How can I help you today?";
+      expect(await greetings()).toEqual({ page: without, widget: without, profile: without });
+    } finally {
+      await owner.call(api.saveCampaign, {
+        body: {
+          agentId,
+          agentInstructions: "You are the receptionist of Bluebird Dental.\nOpening hours: Mon-Fri 8am-5pm.",
+          greeting: "Hi from Bluebird!",
+          variables: {},
+        },
+      });
+      await owner.call(api.publishAgent, { body: { agentId } });
+    }
+  });
+
   it("leaves the app's own paths alone and answers 404 for private pages", async () => {
     const app1 = await app.inject({ method: "GET", url: "/app" });
     expect(app1.body).not.toContain("og:image");

@@ -1,6 +1,7 @@
 import type { PublicPage } from "@switchboard/api";
 import { formatPhoneNumber } from "@switchboard/core";
 import { escapeHtml } from "../../http/html.ts";
+import { CARD_HEIGHT, CARD_WIDTH } from "./card-png.ts";
 
 const SAFE_HREF = /^(?:https?:\/\/|mailto:|tel:)/i;
 
@@ -95,17 +96,35 @@ function chatSection(page: PublicPage, embed: boolean): string {
 </section>`;
 }
 
+/**
+ * The page's description for search and link previews: its bio, else what a visitor can do there. An
+ * agent's own page names the agent once ("Call, text or chat with Front Desk."), never "Front Desk of Front
+ * Desk".
+ */
+export function pageDescription(page: PublicPage): string {
+  if (page.bio) return page.bio;
+  const name = page.account.displayName;
+  const agent = page.agent;
+  if (!agent) return `${name} on Switchboard.`;
+  const same = agent.displayName.trim().toLowerCase() === name.trim().toLowerCase();
+  return same
+    ? `Call, text or chat with ${agent.displayName}.`
+    : `Call, text or chat with ${agent.displayName} of ${name}.`;
+}
+
 /** The public page of an account, complete in the HTML (title, description, Open Graph), with its chat. */
 export function renderPublicPage(page: PublicPage, options: RenderOptions): string {
   const { account, agent } = page;
   const name = account.displayName;
   const url = `${options.publicUrl}/${encodeURIComponent(account.username)}`;
-  const description =
-    page.bio ||
-    (agent ? `Call, text or chat with ${agent.displayName} of ${name}.` : `${name} on Switchboard.`);
+  const description = pageDescription(page);
+  // A PNG: the big networks do not render SVG previews. An uploaded picture is used as it is.
   const image = account.details.image
     ? new URL(account.details.image, options.publicUrl).toString()
-    : `${options.publicUrl}/u/${encodeURIComponent(account.username)}/card.svg`;
+    : `${options.publicUrl}/u/${encodeURIComponent(account.username)}/card.png`;
+  const imageMeta = account.details.image
+    ? ""
+    : `\n<meta property="og:image:type" content="image/png">\n<meta property="og:image:width" content="${CARD_WIDTH}">\n<meta property="og:image:height" content="${CARD_HEIGHT}">\n<meta property="og:image:alt" content="${escapeHtml(name)}">`;
   const phone = agent?.phoneNumber ?? account.switchboardPhoneNumber;
   const avatar = account.details.image
     ? `<img class="avatar" src="${escapeHtml(account.details.image)}" alt="" width="96" height="96">`
@@ -149,8 +168,8 @@ ${chatSection(page, false)}
 <meta property="og:title" content="${escapeHtml(name)}">
 <meta property="og:description" content="${escapeHtml(description)}">
 <meta property="og:url" content="${escapeHtml(url)}">
-<meta property="og:image" content="${escapeHtml(image)}">
-<meta name="twitter:card" content="summary">
+<meta property="og:image" content="${escapeHtml(image)}">${imageMeta}
+<meta name="twitter:card" content="${account.details.image ? "summary" : "summary_large_image"}">
 <style>${STYLE}</style>
 </head>
 <body${options.embed ? ' class="embed"' : ""}>

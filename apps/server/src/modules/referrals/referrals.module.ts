@@ -1,4 +1,5 @@
 import type { AppContext } from "../../app-context.ts";
+import { loadLimitsOf } from "../../http/load-limits.ts";
 import type { AccountsModule } from "../accounts/accounts.module.ts";
 import type { WalletModule } from "../wallet/wallet.module.ts";
 import { referralRoutes } from "./referrals.routes.ts";
@@ -22,6 +23,7 @@ export function createReferralsModule(
     findByUsername: deps.accounts.repository.findByUsername,
     loadAccount: context.access.loadAccount,
     satToUsd: async () => (await deps.wallet.wallet.exchangeRate()).satToUsd,
+    money: loadLimitsOf(context).money,
   });
   return { referrals, routes: referralRoutes(referrals) };
 }

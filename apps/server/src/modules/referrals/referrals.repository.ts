@@ -1,11 +1,14 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { accounts, referralRewards, referrals } from "../../db/schema/index.ts";
+import { accounts, ledgerTransactions, referralRewards, referrals } from "../../db/schema/index.ts";
 
 export type ReferralRewardRow = typeof referralRewards.$inferSelect;
 
 /** How many rewards and referred organisations the overview lists (the sums cover all of them). */
 const LIST_LIMIT = 100;
+
+/** Namespace of the keyless refunds' locks (pg_advisory_xact_lock(namespace, hash of what they repeat)). */
+const REFUND_LOCK = 74_173;
 
 /**
  * Records who referred a new organisation — called in the sign-up's own transaction (`db` is its `tx`), so
@@ -22,6 +25,35 @@ export async function recordReferral(
 export function createReferralsRepository(db: Database) {
   const nameOf = sql<string>`coalesce(${accounts.details}->>'orgName', ${accounts.details}->>'displayName', ${accounts.username})`;
   return {
+    /**
+     * In a keyless refund's transaction: waits for any other refund of the same admin, wallet and amount,
+     * then answers the id of such a refund posted since `since`, or null. Two at once are one after the
+     * other: the second sees the first.
+     */
+    async repeatedRefund(
+      tx: Database,
+      refund: { owner: number; repeatKey: string; transactionId: number; since: Date },
+    ): Promise<number | null> {
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(${REFUND_LOCK}, hashtext(${`${refund.owner}:${refund.repeatKey}`}))`,
+      );
+      const [row] = await tx
+        .select({ id: ledgerTransactions.id })
+        .from(ledgerTransactions)
+        .where(
+          and(
+            eq(ledgerTransactions.ownerAccountId, refund.owner),
+            eq(ledgerTransactions.kind, "refund"),
+            sql`${ledgerTransactions.metadata}->>'repeatKey' = ${refund.repeatKey}`,
+            gt(ledgerTransactions.createdAt, refund.since),
+            sql`${ledgerTransactions.id} <> ${refund.transactionId}`,
+          ),
+        )
+        .orderBy(asc(ledgerTransactions.id))
+        .limit(1);
+      return row?.id ?? null;
+    },
+
     /**
      * The reward of one payment, in the payment's ledger transaction (`tx`): nothing unless the payer was
      * referred; at most one per payment (the payment's transaction id is unique).

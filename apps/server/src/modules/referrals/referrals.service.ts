@@ -1,9 +1,11 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { REFERRAL_MESSAGES, REFERRAL_PARAM } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { Access, AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { ApiError, conflict, notFound } from "../../http/api-error.ts";
+import { isDatabaseBusy } from "../../http/error-handler.ts";
+import type { KeyedGate } from "../../http/keyed-gate.ts";
 import type { LedgerService } from "../ledger/ledger.service.ts";
 import { walletOwnerOf } from "../wallet/wallet-owner.ts";
 import { createReferralsRepository } from "./referrals.repository.ts";
@@ -11,8 +13,15 @@ import { createReferralsRepository } from "./referrals.repository.ts";
 /** The kinds of ledger payment that earn a reward: a plan (and its renewals), card and lightning top-ups. */
 export const REWARDED_PAYMENTS = new Set(["subscription", "topup.card", "topup.lightning"]);
 
-/** A refund without a client's key is keyed by admin, account and amount per this window. */
-const DERIVED_REFUND_WINDOW_MS = 60_000;
+/** A refund without a client's key repeats one of the same admin, wallet and amount this recent. */
+const KEYLESS_REPEAT_MS = 60_000;
+
+/** Thrown in a keyless refund's transaction when it repeats an earlier one: rolls it back. */
+class RepeatedRefund extends Error {
+  constructor(readonly transactionId: number) {
+    super("repeated refund");
+  }
+}
 
 export type ReferralsDeps = {
   db: Database;
@@ -25,6 +34,8 @@ export type ReferralsDeps = {
   loadAccount: (id: number) => Promise<AccountRow | null>;
   /** USD per satoshi now (the wallet's kept rate). */
   satToUsd: () => Promise<number>;
+  /** An organisation's money movements one at a time (load-limits.ts). */
+  money: KeyedGate;
   now?: () => number;
 };
 
@@ -150,38 +161,52 @@ export function createReferralsService(deps: ReferralsDeps) {
     }
     if (amountCents <= 0) throw new ApiError(400, REFERRAL_MESSAGES.refundTooSmall);
     const admin = access.caller.user.id;
-    const derived = (window: number) =>
-      `refund:${owner}:${createHash("sha256")
-        .update(`${admin}:${amountSats ?? ""}:${amountCents}:${window}`)
-        .digest("hex")
-        .slice(0, 32)}`;
-    let key: string;
-    if (body.idempotencyKey) key = `refund:${admin}:${body.idempotencyKey}`;
-    else {
-      const window = Math.floor(now() / DERIVED_REFUND_WINDOW_MS);
-      key = derived(window);
-      // A double click across a window's edge: the previous window's refund, if under a minute old, is it.
-      const previous = await ledger.transactionByKey(derived(window - 1));
-      if (previous && now() - previous.createdAt.getTime() < DERIVED_REFUND_WINDOW_MS)
-        key = derived(window - 1);
-    }
+    // What a keyless request repeats: the same admin refunding the same amount into the same wallet.
+    const repeatKey = createHash("sha256")
+      .update(amountSats !== null ? `${admin}:sats:${amountSats}` : `${admin}:usd:${amountCents}`)
+      .digest("hex")
+      .slice(0, 32);
+    const key = body.idempotencyKey
+      ? `refund:${admin}:${body.idempotencyKey}`
+      : `refund:${owner}:keyless:${randomUUID()}`;
     try {
-      const result = await ledger.post({
-        idempotencyKey: key,
-        kind: "refund",
-        ownerAccountId: owner,
-        description:
-          amountSats !== null
-            ? `Refund (${amountSats.toLocaleString("en-US")} sats)`
-            : `Refund ($${(amountCents / 100).toFixed(2)})`,
-        metadata: { amountCents, amountSats, byUserId: admin, username: account.username },
-        postings: [
-          { account: ledger.platform("expense:refunds"), amount: -amountCents },
-          { account: ledger.wallet(owner), amount: amountCents },
-        ],
+      const post = () =>
+        ledger.post({
+          idempotencyKey: key,
+          kind: "refund",
+          ownerAccountId: owner,
+          description:
+            amountSats !== null
+              ? `Refund (${amountSats.toLocaleString("en-US")} sats)`
+              : `Refund ($${(amountCents / 100).toFixed(2)})`,
+          metadata: {
+            amountCents,
+            amountSats,
+            byUserId: admin,
+            username: account.username,
+            ...(body.idempotencyKey ? {} : { repeatKey }),
+          },
+          postings: [
+            { account: ledger.platform("expense:refunds"), amount: -amountCents },
+            { account: ledger.wallet(owner), amount: amountCents },
+          ],
+          within: async (tx, transactionId) => {
+            if (body.idempotencyKey) return;
+            const earlier = await repo.repeatedRefund(tx, {
+              owner,
+              repeatKey,
+              transactionId,
+              since: new Date(now() - KEYLESS_REPEAT_MS),
+            });
+            if (earlier !== null) throw new RepeatedRefund(earlier);
+          },
+        });
+      const result = await deps.money.run(owner, post).catch((error: unknown) => {
+        if (error instanceof RepeatedRefund) return { transactionId: error.transactionId, replayed: true };
+        throw error;
       });
       let refunded = amountCents;
-      if (result.replayed) {
+      if (result.replayed && body.idempotencyKey) {
         const first = await ledger.transactionByKey(key);
         const kept = first?.metadata?.amountCents;
         if (typeof kept === "number") refunded = kept;
@@ -195,7 +220,7 @@ export function createReferralsService(deps: ReferralsDeps) {
         replayed: result.replayed,
       };
     } catch (error) {
-      if (error instanceof ApiError) throw error;
+      if (error instanceof ApiError || isDatabaseBusy(error)) throw error;
       deps.log.error({ err: error, username: body.username }, "refund not posted");
       throw new ApiError(500, REFERRAL_MESSAGES.refundFailed);
     }

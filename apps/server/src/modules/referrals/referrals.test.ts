@@ -1,10 +1,15 @@
 import { REFERRAL_MESSAGES } from "@switchboard/api";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
-import { referralRewards, referrals } from "../../db/schema/index.ts";
+import type { Access } from "../../access/access.ts";
+import { ledgerTransactions, referralRewards, referrals } from "../../db/schema/index.ts";
+import { createKeyedGate } from "../../http/keyed-gate.ts";
+import { createAccountsRepository } from "../accounts/accounts.repository.ts";
+import { createLedgerService } from "../ledger/ledger.service.ts";
+import { createReferralsService } from "./referrals.service.ts";
 
 let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
@@ -306,6 +311,53 @@ describe("super admin refunds", () => {
       await call("GET", "/api/v1/recentTransactions", { token: world.members.o2Owner.token })
     ).json().transactions as { kind: string; amountCents: number }[];
     expect(transactions.filter((t) => t.kind === "refund").map((t) => t.amountCents)).toEqual([100, 1234]);
+  });
+
+  it("identical keyless refunds at once post one, even when they straddle a minute's edge", async () => {
+    const w = await buildHierarchy(app);
+    const admin = w.members.superAdmin;
+    const owner = w.accounts.U.id;
+    const refundsOf = async () =>
+      (
+        await app.context.database.db
+          .select()
+          .from(ledgerTransactions)
+          .where(and(eq(ledgerTransactions.ownerAccountId, owner), eq(ledgerTransactions.kind, "refund")))
+      ).length;
+    const body = { username: w.accounts.U.username, usdAmount: 3 };
+    const answers = await Promise.all(Array.from({ length: 40 }, () => refund(body, admin.token)));
+    expect(answers.map((a) => a.statusCode).filter((s) => s !== 200)).toEqual([]);
+    expect(answers.filter((a) => a.json().replayed === false)).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.json().transactionId)).size).toBe(1);
+    expect(await balanceOf(w.members.uOwner.token)).toBe(300);
+
+    // A clock on either side of a minute's edge, request by request: still one refund of $4.
+    const edge = Math.ceil(Date.now() / 60_000) * 60_000;
+    let reads = 0;
+    const straddling = createReferralsService({
+      db: app.context.database.db,
+      ledger: createLedgerService(app.context.database.db),
+      publicUrl: ORIGIN,
+      log: app.log,
+      rewardBasisPoints: 0,
+      findByUsername: createAccountsRepository(app.context.database.db).findByUsername,
+      loadAccount: app.context.access.loadAccount,
+      satToUsd: async () => 0.0005,
+      money: createKeyedGate({ concurrency: 40, queue: 0, waitMs: 1000 }),
+      now: () => (reads++ % 2 ? edge + 1 : edge - 1),
+    });
+    const access = { caller: { user: { id: admin.userId } } } as unknown as Access;
+    const straddled = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        straddling.refund(access, { username: w.accounts.U.username, usdAmount: 4 }),
+      ),
+    );
+    expect(straddled.filter((a) => !a.replayed)).toHaveLength(1);
+    expect(await refundsOf()).toBe(2);
+    expect(await balanceOf(w.members.uOwner.token)).toBe(700);
+    // With its own key, the same amount again is a new refund.
+    const keyed = await refund({ ...body, idempotencyKey: "keyed-after-keyless" }, admin.token);
+    expect(keyed.json()).toMatchObject({ replayed: false, refundedCents: 300 });
   });
 
   it("converts satsAmount at the current rate", async () => {

@@ -1,4 +1,5 @@
 import type { generateAgentDraft, PromptSuggestion, TemplateField } from "@switchboard/api";
+import { fillVariables } from "@switchboard/core";
 import { generateText, Output } from "ai";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
@@ -7,11 +8,7 @@ import { ApiError, badRequest } from "../../http/api-error.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import { describeModelFailure } from "../../providers/llm/llm-errors.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
-import {
-  replaceTemplateVariables,
-  type TemplatesService,
-  variablesFrom,
-} from "../agents/templates.service.ts";
+import { type TemplatesService, variablesFrom } from "../agents/templates.service.ts";
 import { displayName } from "./agent-turn.ts";
 import type { ConversationsRepository } from "./conversations.repository.ts";
 import { type ModelSettingsService, organizationOf } from "./model-settings.service.ts";
@@ -134,8 +131,9 @@ export function createAgentDrafts(deps: Deps) {
         templateFields,
         body.fields.map((field) => ({ key: field.key, value: fieldText(field.value) ?? undefined })),
       );
-      instructions = replaceTemplateVariables(text, values);
-      greeting = greeting ? replaceTemplateVariables(greeting, values) : null;
+      // A draft is the owner's to edit: a variable still without a value stays for the Variables panel.
+      instructions = fillVariables(text, values, { keepMissing: true });
+      greeting = greeting ? fillVariables(greeting, values, { keepMissing: true }) : null;
     } else {
       const name = body.agentName || "the AI receptionist";
       if (!body.description?.trim()) throw badRequest("description: Describe what the agent should do.");
@@ -155,7 +153,7 @@ export function createAgentDrafts(deps: Deps) {
         maxRetries: model.maxRetries,
         timeout: model.timeoutMs,
         system:
-          "You write the instructions (system prompt) of AI phone and SMS agents for small businesses. Answer with the instructions only: plain text, second person, with the business facts, hours, rules for booking and transferring, and a few likely questions with their answers (Q: ... A: ...).",
+          "You write the instructions (system prompt) of AI phone and SMS agents for small businesses. Answer with the instructions only: plain text, second person, with the business facts, hours and rules for booking and transferring. Use only the facts given: never invent prices, policies, services, hours or answers the owner did not give; for questions the facts do not answer, tell the agent to say so and offer to take a message.",
         prompt: [
           `Business: ${businessName}.`,
           body.method === "BUILD_FROM_TEMPLATE"

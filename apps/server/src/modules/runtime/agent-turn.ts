@@ -4,7 +4,6 @@ import type { AccountRow } from "../../access/access.ts";
 import type { Outbound } from "../../http/outbound.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
-import { replaceTemplateVariables } from "../agents/templates.service.ts";
 import type { AgentCalendar } from "../calendars/agent-calendar.ts";
 import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { buildAgentTools, enabledFunctions } from "./agent-tools.ts";
@@ -15,8 +14,8 @@ import type {
   MessageRow,
   RoomRow,
 } from "./conversations.repository.ts";
-import { agentTimeZone, buildSystemPrompt, type Channel } from "./system-prompt.ts";
-import type { KnowledgeSearch, ToolContext, TurnState } from "./tool-executors.ts";
+import { agentTimeZone, buildSystemPrompt, type Channel, openingLine } from "./system-prompt.ts";
+import type { CallControls, KnowledgeSearch, ToolContext, TurnState } from "./tool-executors.ts";
 
 /**
  * An agent turn with its storage: the engine's events pass through, and the finished turn is kept — the
@@ -99,6 +98,7 @@ export function createAgentTurns(deps: Deps) {
       transfer: transferred ? "1" : "0",
       callId: conversation.callId,
       uuid: conversation.uuid,
+      channel: conversation.channel,
       data: {
         ...collected,
         appointmentBooked: collected.appointmentBooked === true,
@@ -122,14 +122,29 @@ export function createAgentTurns(deps: Deps) {
     return updated;
   }
 
-  /** The agent's greeting, word for word, as its first turn (no model call). */
+  /** Who the agent is and whom it talks with, as its system prompt and opening line read them. */
+  function promptInput(subject: TurnSubject) {
+    const { conversation } = subject;
+    return {
+      agentName: displayName(subject.agent, "agentName"),
+      organizationName: displayName(subject.organization, "orgName"),
+      campaign: subject.campaign,
+      channel: conversation.channel as Channel,
+      direction: conversation.direction === "outbound" ? ("outbound" as const) : ("inbound" as const),
+    };
+  }
+
+  /**
+   * The agent's opening line, word for word, as its first turn (no model call): its greeting, or on a call
+   * it placed, its outbound opening; none when an inbound agent has no greeting.
+   */
   async function* greet(
     subject: TurnSubject,
     model: ResolvedModel,
   ): AsyncGenerator<TurnEvent, StoredTurn | null> {
-    const { campaign, room, conversation } = subject;
-    if (!campaign.greeting?.trim()) return null;
-    const text = replaceTemplateVariables(campaign.greeting, campaign.variables).trim();
+    const { room, conversation } = subject;
+    const text = openingLine(promptInput(subject));
+    if (!text) return null;
     yield { type: "text", delta: text };
     const message = await conversations.insertMessage({
       orgId: room.orgId,
@@ -168,7 +183,7 @@ export function createAgentTurns(deps: Deps) {
   async function* respond(
     subject: TurnSubject,
     model: ResolvedModel,
-    options: { abortSignal?: AbortSignal; messagesIn?: number } = {},
+    options: { abortSignal?: AbortSignal; messagesIn?: number; call?: CallControls } = {},
   ): AsyncGenerator<TurnEvent, StoredTurn> {
     const { agent, campaign, room, conversation } = subject;
     const channel = conversation.channel as Channel;
@@ -198,16 +213,11 @@ export function createAgentTurns(deps: Deps) {
       ...(deps.knowledge && (campaign.knowledgeBaseIds ?? []).length > 0
         ? { knowledge: { knowledgeBaseIds: campaign.knowledgeBaseIds, search: deps.knowledge } }
         : {}),
+      ...(options.call ? { call: options.call } : {}),
     };
     const turn = runTurn({
       model,
-      system: buildSystemPrompt({
-        agentName: displayName(agent, "agentName"),
-        organizationName: displayName(subject.organization, "orgName"),
-        campaign,
-        channel,
-        now: now(),
-      }),
+      system: buildSystemPrompt({ ...promptInput(subject), now: now() }),
       messages: toModelMessages(
         history.map((m) => ({
           ...m,

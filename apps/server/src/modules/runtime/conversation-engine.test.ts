@@ -1,3 +1,4 @@
+import { isCleanText } from "@switchboard/core";
 import type { FastifyBaseLogger } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelScript, type ModelServer, startModelServer } from "../../../test/model-protocol-server.ts";
@@ -124,6 +125,17 @@ describe.each(["openai", "anthropic"] as const)("the engine over the %s protocol
     expect(sent).toContain("Transfer urgent calls to +15035550100.");
   });
 
+  it("keeps the model's text clean: no NUL, controls, noncharacters or lone surrogates", async () => {
+    const { outcome, events } = await run(provider, () => ({
+      // An emoji whose two halves come in two chunks stays whole.
+      text: ["Hel\u0000lo", " \ud83d", "\ude00 there\uffff", "\u0007!", " \udc00"],
+    }));
+    const deltas = events.map((event) => (event.type === "text" ? event.delta : ""));
+    expect(deltas.join("")).toBe("Hello 😀 there! ");
+    for (const delta of deltas) expect(isCleanText(delta)).toBe(true);
+    expect(outcome).toMatchObject({ status: "complete", text: "Hello 😀 there!" });
+  });
+
   it("calls tools over several steps and feeds results back", async () => {
     const { outcome, events, state, requests } = await run(provider, (_request, index) => {
       if (index === 0)
@@ -153,7 +165,9 @@ describe.each(["openai", "anthropic"] as const)("the engine over the %s protocol
       steps: 3,
       text: "One moment. You are being transferred.",
     });
-    expect(state.outcome.transferred).toMatchObject({ destination: "+15035550100" });
+    // Without a call to hand over, a transfer is only requested (a completed one is the call pipeline's).
+    expect(state.outcome.transferRequested).toMatchObject({ destination: "+15035550100" });
+    expect(state.outcome.transferred).toBeUndefined();
     expect(state.outcome.ended).toBeDefined();
     // The second request carries the first tool's result.
     expect(JSON.stringify(requests[1]?.body)).toContain("Transferring to +1 (503) 555-0100");

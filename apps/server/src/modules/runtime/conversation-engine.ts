@@ -1,4 +1,5 @@
 import type { ToolCall, ToolResult } from "@switchboard/api";
+import { cleanText, cleanTextDeep } from "@switchboard/core";
 import { type ModelMessage, stepCountIs, streamText, type ToolSet } from "ai";
 import type { FastifyBaseLogger } from "fastify";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
@@ -59,7 +60,26 @@ function toolErrorText(name: string, error: unknown): string {
   return message;
 }
 
-/** Runs one turn, yielding events as they happen and returning the outcome. */
+/**
+ * A model's streamed text made clean as it comes (a model, or a tenant's model server, may send NUL,
+ * controls or broken Unicode, which would be stored, sent and spoken): a chunk ending in the first half of
+ * a surrogate pair keeps it for the next chunk.
+ */
+function streamedTextCleaner() {
+  let held = "";
+  return (delta: string): string => {
+    let text = held + delta;
+    held = "";
+    const last = text.charCodeAt(text.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      held = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    return cleanText(text);
+  };
+}
+
+/** Runs one turn, yielding events as they happen and returning the outcome (its text clean). */
 export async function* runTurn(input: TurnInput): AsyncGenerator<EngineEvent, TurnOutcome> {
   const started = performance.now();
   let firstTokenMs: number | null = null;
@@ -72,6 +92,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<EngineEvent, Tu
   let failure: ModelFailure | null = null;
   let failureCause: unknown = null;
   const hasTools = Object.keys(input.tools).length > 0;
+  const cleanDelta = streamedTextCleaner();
 
   const result = streamText({
     model: input.model.languageModel,
@@ -97,20 +118,27 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<EngineEvent, Tu
   try {
     for await (const part of result.fullStream) {
       switch (part.type) {
-        case "text-delta":
-          if (!part.text) break;
+        case "text-delta": {
+          const delta = part.text ? cleanDelta(part.text) : "";
+          if (!delta) break;
           if (firstTokenMs === null) firstTokenMs = performance.now() - started;
-          text += part.text;
-          yield { type: "text", delta: part.text };
+          text += delta;
+          yield { type: "text", delta };
           break;
+        }
         case "tool-call": {
-          const call = { toolCallId: part.toolCallId, name: part.toolName, arguments: part.input };
+          const call = {
+            toolCallId: part.toolCallId,
+            name: part.toolName,
+            arguments: cleanTextDeep(part.input),
+          };
           toolCalls.push(call);
           yield { type: "tool-call", ...call };
           break;
         }
         case "tool-result": {
-          const output = part.output as Record<string, unknown> | null;
+          // A tool's result may hold what a tenant's server answered.
+          const output = cleanTextDeep(part.output) as Record<string, unknown> | null;
           const summary =
             output && typeof output === "object" && typeof output.summary === "string"
               ? output.summary
@@ -121,7 +149,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<EngineEvent, Tu
           break;
         }
         case "tool-error": {
-          const message = toolErrorText(part.toolName, part.error);
+          const message = cleanText(toolErrorText(part.toolName, part.error));
           const entry = {
             toolCallId: part.toolCallId,
             name: part.toolName,
@@ -157,7 +185,8 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<EngineEvent, Tu
   }
 
   if (failureCause !== null) {
-    failure = describeModelFailure(failureCause, input.model.timeoutMs);
+    const described = describeModelFailure(failureCause, input.model.timeoutMs);
+    failure = { ...described, message: cleanText(described.message) };
   } else if (!text.trim()) {
     failure = {
       kind: steps >= input.maxSteps ? "step-limit" : "empty",

@@ -1,6 +1,8 @@
+import { type RedactionSettings, redactDeep, redactionEnabled, redactionSettingsOf } from "@switchboard/core";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import {
+  accounts,
   conversationLogs,
   conversationMessages,
   conversations,
@@ -13,12 +15,61 @@ export type RoomRow = typeof rooms.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof conversationMessages.$inferSelect;
 export type NewMessage = typeof conversationMessages.$inferInsert;
-export type LogRowValues = Omit<typeof conversationLogs.$inferInsert, "id" | "updatedAt">;
+/** A log row as written: its channel always named (the column's default is for rows written before it). */
+export type LogRowValues = Omit<typeof conversationLogs.$inferInsert, "id" | "updatedAt" | "channel"> & {
+  channel: NonNullable<(typeof conversationLogs.$inferInsert)["channel"]>;
+};
 export type UsageValues = Omit<typeof runtimeUsage.$inferInsert, "id" | "createdAt">;
 
-/** Rooms, their participants, conversations, messages, log rows and metered usage. */
+/** Log data keys that are the system's own, never what someone said: not redacted. */
+const SYSTEM_LOG_KEYS = new Set([
+  "recordingUrl",
+  "model",
+  "channel",
+  "stage",
+  "source",
+  "transport",
+  "warning",
+]);
+
+/**
+ * Rooms, their participants, conversations, messages, log rows and metered usage. What people said is
+ * stored redacted when the organisation has redaction on (`settings.redaction`, core redactText): message
+ * text, tool calls and results, collected data and log data are redacted here, before the INSERT or UPDATE,
+ * so the raw text is never stored.
+ */
 export function createConversationsRepository(db: Database) {
+  /** The organisation's redaction settings, or null when all are off (read at each write: no stale cache). */
+  async function redactionOf(orgId: number): Promise<RedactionSettings | null> {
+    const [row] = await db
+      .select({ redaction: sql<unknown>`${accounts.settings} -> 'redaction'` })
+      .from(accounts)
+      .where(eq(accounts.id, orgId))
+      .limit(1);
+    const settings = redactionSettingsOf(row?.redaction);
+    return redactionEnabled(settings) ? settings : null;
+  }
+
+  function redactMessage(values: NewMessage, settings: RedactionSettings | null): NewMessage {
+    if (!settings) return values;
+    return {
+      ...values,
+      text: redactDeep(values.text, settings),
+      ...(values.toolCalls !== undefined ? { toolCalls: redactDeep(values.toolCalls, settings) } : {}),
+      ...(values.toolResults !== undefined ? { toolResults: redactDeep(values.toolResults, settings) } : {}),
+    };
+  }
+
+  function redactLogData(data: Record<string, unknown>, settings: RedactionSettings | null) {
+    if (!settings) return data;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(data))
+      out[key] = SYSTEM_LOG_KEYS.has(key) ? value : redactDeep(value, settings);
+    return out;
+  }
+
   return {
+    redactionOf,
     async createRoom(
       values: typeof rooms.$inferInsert,
       participants: Omit<typeof roomParticipants.$inferInsert, "roomId" | "orgId">[],
@@ -63,11 +114,21 @@ export function createConversationsRepository(db: Database) {
         Pick<ConversationRow, "status" | "model" | "collected" | "outcome" | "lastActivityAt" | "endedAt">
       >,
     ): Promise<ConversationRow | null> {
+      if (patch.collected && Object.keys(patch.collected).length > 0) {
+        const [current] = await db
+          .select({ orgId: conversations.orgId })
+          .from(conversations)
+          .where(eq(conversations.uuid, uuid))
+          .limit(1);
+        const settings = current ? await redactionOf(current.orgId) : null;
+        if (settings) patch = { ...patch, collected: redactDeep(patch.collected, settings) };
+      }
       const [row] = await db.update(conversations).set(patch).where(eq(conversations.uuid, uuid)).returning();
       return row ?? null;
     },
 
-    async insertMessage(values: NewMessage): Promise<MessageRow> {
+    async insertMessage(raw: NewMessage): Promise<MessageRow> {
+      const values = redactMessage(raw, await redactionOf(raw.orgId));
       const [row] = await db.insert(conversationMessages).values(values).returning();
       if (!row) throw new Error("message insert failed");
       if (values.status !== "failed") {
@@ -104,12 +165,31 @@ export function createConversationsRepository(db: Database) {
     },
 
     /** One log row per conversation: inserted at its first turn, brought up to date after every turn. */
-    async upsertLog(values: LogRowValues): Promise<void> {
+    async upsertLog(raw: LogRowValues): Promise<void> {
+      const settings = raw.data ? await redactionOf(raw.orgId) : null;
+      const values = settings && raw.data ? { ...raw, data: redactLogData(raw.data, settings) } : raw;
       const { uuid: _uuid, orgId: _orgId, ...changes } = values;
       await db
         .insert(conversationLogs)
         .values(values)
         .onConflictDoUpdate({ target: conversationLogs.uuid, set: { ...changes, updatedAt: sql`now()` } });
+    },
+
+    /**
+     * A conversation's analysis: on the conversation (`outcome.analysis`) and merged into its log row's data
+     * (`logData`, already redacted), in one transaction.
+     */
+    async keepAnalysis(uuid: string, analysis: unknown, logData: Record<string, unknown>): Promise<void> {
+      const outcome = JSON.stringify({ analysis });
+      const data = JSON.stringify(logData);
+      await db.transaction(async (tx) => {
+        await tx.execute(
+          sql`update conversations set outcome = outcome || ${outcome}::jsonb where uuid = ${uuid}`,
+        );
+        await tx.execute(
+          sql`update conversation_logs set data = data || ${data}::jsonb, updated_at = now() where uuid = ${uuid}`,
+        );
+      });
     },
 
     async findLog(uuid: string) {

@@ -6,7 +6,7 @@ import { type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { parseServerSentEvents } from "../../../test/model-protocol-server.ts";
 import { accounts, users } from "../../db/schema/index.ts";
-import { DEMO_USERS } from "../../db/seed.ts";
+import { DEMO_USERS } from "../../demo/seed.ts";
 import { issueSessionToken } from "../auth/sessions.ts";
 
 /** The demo's agents, as seeded, answer from their instructions with the sandbox model. */

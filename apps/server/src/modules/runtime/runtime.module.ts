@@ -9,7 +9,9 @@ import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { createAgentDrafts } from "./agent-drafts.ts";
 import { createAgentLookups } from "./agent-lookups.ts";
 import { createAgentTurns } from "./agent-turn.ts";
+import { createCallAnalysis } from "./call-analysis.ts";
 import { createConversationsRepository } from "./conversations.repository.ts";
+import { analyzeConversationJob } from "./jobs.ts";
 import { createModelSettingsRepository } from "./model-settings.repository.ts";
 import { createModelSettingsService } from "./model-settings.service.ts";
 import { runtimeRoutes } from "./runtime.routes.ts";
@@ -80,7 +82,26 @@ export function createRuntimeModule(
     agents: deps.agents,
     access: context.access,
   });
-  const testChat = createTestChatService({ agents: deps.agents, conversations, turns, lookups });
+  // Every call or chat that ends is analysed in the background (its summary, verdict and fields).
+  const analysis = createCallAnalysis({
+    conversations,
+    lookups,
+    access: context.access,
+    jobs: context.jobs,
+    log: context.log,
+    ...(deps.webhooks ? { webhooks: deps.webhooks } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  context.jobs.register(analyzeConversationJob, async ({ uuid }) => {
+    await analysis.analyze(uuid);
+  });
+  const testChat = createTestChatService({
+    agents: deps.agents,
+    conversations,
+    turns,
+    lookups,
+    ended: analysis.conversationEnded,
+  });
   const drafts = createAgentDrafts({
     agents: deps.agents,
     templates: deps.templates,
@@ -89,7 +110,14 @@ export function createRuntimeModule(
     loadAccount: context.access.loadAccount,
     log: context.log,
   });
-  return { runtime, drafts, models, turns, routes: runtimeRoutes({ runtime, testChat, drafts, models }) };
+  return {
+    runtime,
+    drafts,
+    models,
+    turns,
+    analysis,
+    routes: runtimeRoutes({ runtime, testChat, drafts, models }),
+  };
 }
 
 export type RuntimeModule = ReturnType<typeof createRuntimeModule>;

@@ -1,5 +1,12 @@
-import type { getSchedule, runPrompt, ToolCall, ToolResult, TranscriptEntry } from "@switchboard/api";
-import { RUNTIME_MESSAGES } from "@switchboard/api";
+import {
+  type getSchedule,
+  RUNTIME_MESSAGES,
+  type runPrompt,
+  SCHEDULE_SPAN_MS,
+  type ToolCall,
+  type ToolResult,
+  type TranscriptEntry,
+} from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import { type Access, type AccessResolver, isWithin } from "../../access/access.ts";
@@ -160,7 +167,7 @@ export function createRuntimeService(deps: Deps) {
 
   async function schedule(access: Access, query: QueryOf<typeof getSchedule>) {
     const from = new Date(query.start ?? now());
-    const to = new Date(query.end ?? from.getTime() + 366 * 86_400_000);
+    const to = new Date(query.end ?? from.getTime() + SCHEDULE_SPAN_MS);
     if (to <= from) throw badRequest("end: must be after start");
     let orgId: number;
     let agentIds: number[] | null;

@@ -126,10 +126,11 @@ describe("test chat with the sandbox model", () => {
     expect(textOf(parking)).toBe("Parking: free parking behind the building.");
   });
 
-  it("says plainly that it is the sandbox when it cannot answer", async () => {
+  it("says briefly that it cannot help when it cannot answer, with no word of its configuration", async () => {
     const events = await chat({ uuid, message: "What do you think about the meaning of life?" });
     expect(textOf(events)).toBe(SANDBOX_MESSAGES.fallback);
-    expect(textOf(events)).toContain("sandbox model");
+    expect(textOf(events)).toContain("I can't help with that");
+    expect(textOf(events)).not.toMatch(/sandbox|LLM_PROVIDER|model/i);
   });
 
   it("books through the schedule tool with the date and time it read, into the account's schedule", async () => {
@@ -217,7 +218,8 @@ describe("test chat with the sandbox model", () => {
       stage: "staging",
       status: "active",
     });
-    expect(res.info.collected).toMatchObject({ appointmentBooked: true, transferred: true });
+    // A chat has no line to hand over: the transfer is a request, and the log row does not count it.
+    expect(res.info.collected).toMatchObject({ appointmentBooked: true, transferRequested: true });
 
     const logs = await app.context.database.db
       .select()
@@ -230,7 +232,7 @@ describe("test chat with the sandbox model", () => {
       agentId,
       roomId,
       direction: "inbound",
-      transfer: "1",
+      transfer: "0",
       // Issue #23 item 6: the web channel's own addresses, not the tester's e-mail or the agent's number.
       fromNumber: `user-${world.members.o1Owner.userId}`,
     });

@@ -1,7 +1,6 @@
 import type { CampaignFields } from "@switchboard/api";
-import { isoInZone, isValidTimeZone } from "@switchboard/core";
+import { fillVariables, isoInZone, isValidTimeZone, outboundOpening } from "@switchboard/core";
 import { CURRENT_TIME_LABEL, PROMPT_SECTIONS } from "../../providers/llm/prompt-sections.ts";
-import { replaceTemplateVariables } from "../agents/templates.service.ts";
 
 export type Channel = "web" | "sms" | "voice";
 
@@ -18,15 +17,51 @@ export type PromptInput = {
   campaign: Pick<
     CampaignFields,
     "agentInstructions" | "greeting" | "variables" | "timezone" | "language" | "confirmTransfers"
-  >;
+  > &
+    Partial<Pick<CampaignFields, "outboundGreeting">>;
   channel: Channel;
+  /** `outbound` when the agent started the conversation (a task's call or text). Default `inbound`. */
+  direction?: "inbound" | "outbound";
   /** ms epoch */
   now: number;
 };
 
+/**
+ * What the agent says first, variables filled in: its greeting when someone calls or writes to it; on a call
+ * or text it started, its outbound greeting or "Hi, this is <agent> from <organisation>, calling about …".
+ * Empty when an inbound agent has no greeting.
+ */
+export function openingLine(input: Omit<PromptInput, "now">): string {
+  const { campaign } = input;
+  const values = campaign.variables ?? {};
+  if (input.direction === "outbound")
+    return outboundOpening({
+      agentName: input.agentName,
+      organizationName: input.organizationName,
+      channel: input.channel === "voice" ? "call" : "text",
+      greeting: campaign.outboundGreeting ?? null,
+      values,
+    });
+  return campaign.greeting ? fillVariables(campaign.greeting, values).trim() : "";
+}
+
 /** The agent's time zone when it names a real zone, else UTC. */
 export function agentTimeZone(timezone: string | null | undefined): string {
   return timezone && isValidTimeZone(timezone) ? timezone : "UTC";
+}
+
+/**
+ * The greeting of a stored campaign configuration for people who come to the agent (public page, widget,
+ * messaging profile), its variables filled in; null when it has none.
+ */
+export function storedGreeting(config: Readonly<Record<string, unknown>> | null | undefined): string | null {
+  const greeting = config?.greeting;
+  if (typeof greeting !== "string" || !greeting.trim()) return null;
+  const stored = config?.variables;
+  const values: Record<string, string> = {};
+  if (stored && typeof stored === "object")
+    for (const [key, value] of Object.entries(stored)) if (typeof value === "string") values[key] = value;
+  return fillVariables(greeting, values).trim() || null;
 }
 
 /**
@@ -46,15 +81,20 @@ export function buildSystemPrompt(input: PromptInput): string {
     hour: "numeric",
     minute: "2-digit",
   }).format(new Date(input.now));
-  const variables = campaign.variables ?? {};
-  const instructions = replaceTemplateVariables(campaign.agentInstructions, variables).trim();
-  const greeting = campaign.greeting ? replaceTemplateVariables(campaign.greeting, variables).trim() : "";
+  const instructions = fillVariables(campaign.agentInstructions, campaign.variables ?? {}).trim();
+  const greeting = openingLine(input);
+  const outbound = input.direction === "outbound";
   const language = campaign.language || "en-US";
   const lines = [
     `You are ${input.agentName}, the AI agent of ${input.organizationName}.`,
     `${CURRENT_TIME_LABEL} ${spoken} (${isoInZone(input.now, timeZone)}), time zone ${timeZone}.`,
     `Language: answer in ${language} unless the person writes in another language.`,
     CHANNEL_RULES[input.channel],
+    ...(outbound
+      ? [
+          "You started this conversation: the person did not contact you. Never thank them for calling or writing; if asked, say who you are and why you are reaching out.",
+        ]
+      : []),
     "Use the tools when the person asks for what they do. Give dates and times in the agent's time zone; pass start times as ISO 8601 with the UTC offset. If a tool refuses the arguments, correct them or ask the person.",
     campaign.confirmTransfers
       ? "Before transferring, ask the person to confirm that they want to be transferred."

@@ -23,6 +23,8 @@ type Deps = {
   conversations: ConversationsRepository;
   turns: AgentTurns;
   lookups: AgentLookups;
+  /** A test conversation ended (restarted, replaced, or ended by the agent): its analysis is queued. */
+  ended?: (uuid: string) => Promise<void>;
 };
 
 /** The agent editor's test chat: conversations in a test room, streamed turn by turn, restarted at will. */
@@ -80,6 +82,7 @@ export function createTestChatService(deps: Deps) {
             room,
             conversation: active,
           });
+          await deps.ended?.(active.uuid);
         }
       } else {
         room = await conversations.createRoom(
@@ -176,6 +179,7 @@ export function createTestChatService(deps: Deps) {
             step = await run.next();
           }
           finished = true;
+          if (step.value?.conversationStatus === "ended") await deps.ended?.(conversation.uuid);
           if (step.value) yield turnEvents(step.value);
         } finally {
           // The client went away mid-turn: the turn (aborted by the request's signal) still ends and is
@@ -202,6 +206,7 @@ export function createTestChatService(deps: Deps) {
         room,
         conversation,
       });
+      await deps.ended?.(conversation.uuid);
     }
     return { success: true as const, roomId: room.id, uuid: conversation.uuid, status: "ended" as const };
   }

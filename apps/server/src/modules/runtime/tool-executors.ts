@@ -26,6 +26,32 @@ export class ToolRefusal extends Error {
   override name = "ToolRefusal";
 }
 
+/** A transfer the agent asked for on a call (the transferCall tool). */
+export type TransferRequest = {
+  destination: string;
+  mode: "cold" | "warm";
+  reason: string | null;
+  summary: string | null;
+};
+
+/**
+ * What a voice call lets its tools do (modules/voice: call-transfer.ts, call-keypad.ts); absent on chat and
+ * SMS. A transfer is only accepted here (the destination named, within its hours): it runs once the agent's
+ * answer has been said, and its result goes to the transcript and the call's log row.
+ */
+export type CallControls = {
+  transfer(
+    request: TransferRequest,
+  ): { accepted: true; name: string; to: string } | { accepted: false; message: string };
+  /** Presses keys on the line; false when this call cannot send keys. */
+  sendDtmf(digits: string): Promise<boolean>;
+  /** Waits for keys the caller types: ended by #, `maxDigits`, a pause of `timeoutSeconds`, or the hang-up. */
+  collectDigits(options: {
+    maxDigits: number;
+    timeoutSeconds: number;
+  }): Promise<{ digits: string; endedBy: "#" | "max" | "timeout" | "hangup" }>;
+};
+
 /** What a turn's tools found out: collected data and outcomes, kept on the conversation and its log row. */
 export type TurnState = { collected: Record<string, unknown>; outcome: Record<string, unknown> };
 
@@ -54,6 +80,8 @@ export type ToolContext = {
   webhooks?: WebhookEvents;
   /** The agent's knowledge bases and the search over them (the knowledge tool), when it has any. */
   knowledge?: { knowledgeBaseIds: number[]; search: KnowledgeSearch };
+  /** On a voice call: transfers and the keypad. */
+  call?: CallControls;
 };
 
 /** The knowledge-base search: passages of some of an organisation's knowledge bases, best first. */
@@ -234,16 +262,69 @@ const bookAppointment: ToolExecutor = async (args, context) => {
 
 const transferCall: ToolExecutor = async (args, context) => {
   const destination = String(args.destination).trim();
+  const mode = args.mode === "warm" ? "warm" : "cold";
   const shown = destination.startsWith("+") ? formatPhoneNumber(destination.slice(1)) : destination;
   if (context.preview)
-    return { transferred: false, preview: true, destination, summary: `Would transfer to ${shown}` };
-  context.state.outcome.transferred = {
+    return { transferred: false, preview: true, destination, mode, summary: `Would transfer to ${shown}` };
+  const reason = typeof args.reason === "string" ? args.reason.slice(0, 500) : null;
+  if (!context.call) {
+    // Chat and SMS have no line to hand over: the request is kept (a person follows up), not a transfer.
+    context.state.outcome.transferRequested = {
+      destination,
+      reason,
+      at: new Date(context.now()).toISOString(),
+    };
+    context.state.collected.transferRequested = true;
+    return { transferred: false, requested: true, destination, summary: `Transferring to ${shown}` };
+  }
+  const accepted = context.call.transfer({
     destination,
-    reason: args.reason ?? null,
-    at: new Date(context.now()).toISOString(),
+    mode,
+    reason,
+    summary: typeof args.summary === "string" ? args.summary.slice(0, 500) : null,
+  });
+  if (!accepted.accepted) throw new ToolRefusal(accepted.message);
+  return {
+    transferring: true,
+    destination: accepted.name,
+    mode,
+    summary: `Transferring to ${accepted.name} (${mode})`,
   };
-  context.state.collected.transferred = true;
-  return { transferred: true, destination, summary: `Transferring to ${shown}` };
+};
+
+const sendDtmf: ToolExecutor = async (args, context) => {
+  const digits = String(args.digits ?? "").toUpperCase();
+  if (!/^[0-9*#A-D]{1,32}$/.test(digits)) throw new ToolRefusal("digits must be 0-9, *, # or A-D.");
+  if (context.preview) return { sent: false, preview: true, digits, summary: `Would press ${digits}` };
+  if (!context.call) throw new ToolRefusal("There is no phone line in this conversation to press keys on.");
+  if (!(await context.call.sendDtmf(digits)))
+    throw new ToolRefusal("This call cannot send keys (the far end did not offer telephone-events).");
+  const before = context.state.collected.keysPressed;
+  context.state.collected.keysPressed = typeof before === "string" && before ? `${before} ${digits}` : digits;
+  return { sent: true, digits, summary: `Pressed ${digits}` };
+};
+
+const collectDigits: ToolExecutor = async (args, context) => {
+  const field = typeof args.field === "string" && args.field.trim() ? args.field.trim() : "digits";
+  if (!isLogDataKey(field))
+    throw new ToolRefusal(`${field} is not a valid field name (letters, digits and _).`);
+  if (isLogFixedField(field)) throw new ToolRefusal(`${field} is a reserved field name; choose another.`);
+  const maxDigits = typeof args.maxDigits === "number" ? Math.min(32, Math.max(1, args.maxDigits)) : 16;
+  const timeoutSeconds =
+    typeof args.timeoutSeconds === "number" ? Math.min(60, Math.max(1, args.timeoutSeconds)) : 8;
+  if (context.preview) return { collected: false, preview: true, summary: `Would wait for keys (${field})` };
+  if (!context.call)
+    throw new ToolRefusal("Keypad input needs a phone call: ask the person to type the number.");
+  const { digits, endedBy } = await context.call.collectDigits({ maxDigits, timeoutSeconds });
+  if (digits) context.state.collected[field] = digits;
+  return {
+    digits,
+    endedBy,
+    field,
+    summary: digits
+      ? `The caller typed ${digits} (${endedBy === "#" ? "ended with #" : endedBy === "max" ? "all digits" : "then paused"})`
+      : "The caller typed nothing",
+  };
 };
 
 const endCall: ToolExecutor = async (args, context) => {
@@ -340,6 +421,8 @@ export const TOOL_EXECUTORS: Readonly<Record<string, ToolExecutor>> = {
   checkAvailability,
   bookAppointment,
   transferCall,
+  sendDtmf,
+  collectDigits,
   endCall,
   sendSms,
   saveData,

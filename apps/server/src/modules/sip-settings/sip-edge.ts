@@ -11,11 +11,16 @@
  *   and SIP_UNLISTED_RATE for the rest (bursts of twice that); a refused INVITE costs 4 tokens. What is over
  *   the limit is dropped before it is parsed.
  * - captures: every message in and out, to the capture store (org resolved from the call).
+ * - a SIP edge in front (Kamailio, scripts/sip-edge.mjs): messages from an address in SIP_TRUSTED_EDGE
+ *   are not flood-limited here (the edge limits each source with pike), and an INVITE it relays is judged
+ *   by the caller it names in X-Switchboard-Source (the edge removes any such header a caller sends). From
+ *   any other source that header is ignored.
  */
 
+import net from "node:net";
 import type { CaptureRecorder } from "../voice/sip/sip-capture.ts";
-import type { SipEdge } from "../voice/sip/sip-edge-types.ts";
-import { getHeader } from "../voice/sip/sip-message.ts";
+import type { SipEdge, SipRemote } from "../voice/sip/sip-edge-types.ts";
+import { getHeader, type SipRequest } from "../voice/sip/sip-message.ts";
 import {
   type AllowIndex,
   createAllowIndex,
@@ -29,14 +34,43 @@ export type { SipEdge };
 export type RegistrarBinding = { orgId: number; agentId: number; username: string; address: string };
 
 const REFUSED_INVITE_COST = 4;
+/** Calls relayed by the edge whose caller the router has not asked for yet (kept at most this many). */
+const MAX_VOUCHED = 10_000;
+export const EDGE_SOURCE_HEADER = "X-Switchboard-Source";
+
+/** `203.0.113.7;port=5060;transport=udp` (what the edge writes) -> the caller, or null. */
+export function parseEdgeSource(value: string | undefined): SipRemote | null {
+  if (!value) return null;
+  const [address = "", ...params] = value.split(";").map((part) => part.trim());
+  const plain = address.replace(/^\[(.*)\]$/, "$1");
+  if (!net.isIP(plain)) return null;
+  const param = (name: string) =>
+    params.find((p) => p.toLowerCase().startsWith(`${name}=`))?.slice(name.length + 1);
+  const port = Number(param("port") ?? 5060);
+  const transport = param("transport")?.toLowerCase() === "tcp" ? "tcp" : "udp";
+  return {
+    transport,
+    address: plain,
+    port: Number.isInteger(port) && port > 0 && port < 65_536 ? port : 5060,
+  };
+}
 
 export function createSipEdgePolicy(options: {
   trustLoopback: boolean;
   sourceRate: number;
   unlistedRate: number;
   recorder: CaptureRecorder;
+  /** SIP_TRUSTED_EDGE: addresses (or ranges) of SIP edges whose X-Switchboard-Source is believed. */
+  trustedEdge?: readonly string[];
 }) {
   let index: AllowIndex = createAllowIndex([]);
+  const edges = createAllowIndex((options.trustedEdge ?? []).map((ip) => ({ orgId: 0, ip })));
+  const isEdge = (address: string) => edges.size > 0 && edges.any(address);
+  /** Call-ID -> the caller a trusted edge named, until the router asks. */
+  const vouched = new Map<string, SipRemote>();
+  /** The caller of a request: the source, or the one a trusted edge names. */
+  const callerOf = (request: SipRequest, source: SipRemote): SipRemote =>
+    (isEdge(source.address) && parseEdgeSource(getHeader(request, EDGE_SOURCE_HEADER))) || source;
   /** Registrars we are registered with, by address: their INVITEs are let in for their organisation. */
   const registrars = new Map<string, RegistrarBinding[]>();
   const listed = createFloodLimiter({ rate: options.sourceRate, burst: options.sourceRate * 2 });
@@ -49,14 +83,29 @@ export function createSipEdgePolicy(options: {
 
   const edge: SipEdge = {
     admit(address) {
+      if (isEdge(address)) return true;
       return isListed(address) ? listed.take(address) : unlisted.take(address);
     },
     screen(request, source) {
-      if (isListed(source.address)) return undefined;
+      const caller = callerOf(request, source);
+      const callId = getHeader(request, "Call-ID") ?? "";
+      if (isListed(caller.address)) {
+        if (caller !== source) {
+          if (vouched.size >= MAX_VOUCHED) vouched.delete(vouched.keys().next().value ?? "");
+          vouched.set(callId, caller);
+        }
+        return undefined;
+      }
       refusedInvites++;
-      unlisted.take(source.address, REFUSED_INVITE_COST - 1);
-      options.recorder.markRefused(getHeader(request, "Call-ID") ?? "", source.address);
+      if (caller === source) unlisted.take(source.address, REFUSED_INVITE_COST - 1);
+      options.recorder.markRefused(callId, caller.address);
       return { status: 403 };
+    },
+    caller(callId, remote) {
+      const caller = vouched.get(callId);
+      if (!caller || !isEdge(remote.address)) return remote;
+      vouched.delete(callId);
+      return caller;
     },
     tap(direction, message, remote) {
       options.recorder.record(direction, message, remote);

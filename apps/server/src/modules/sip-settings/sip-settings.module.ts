@@ -43,6 +43,7 @@ export async function createSipSettingsModule(
     sourceRate: config.sip.sourceRate,
     unlistedRate: config.sip.unlistedRate,
     recorder,
+    trustedEdge: config.sip.trustedEdge,
   });
   const repo = createSipSettingsRepository(context.database.db);
   const service = createSipSettingsService({

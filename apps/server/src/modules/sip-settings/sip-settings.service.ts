@@ -1,4 +1,3 @@
-import { lookup } from "node:dns/promises";
 import {
   MAX_SIP_ALLOWLIST,
   MAX_SIP_ROUTES,
@@ -12,11 +11,10 @@ import {
   type sipRouteInputSchema,
 } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
-import ipaddr from "ipaddr.js";
 import type { z } from "zod";
 import type { Access, AccountRow } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
-import { isPublicAddress } from "../../http/outbound.ts";
+import { checkDestination, createAllowlist, OutboundError } from "../../http/outbound.ts";
 import { decryptSecret, encryptSecret } from "../../providers/llm/key-encryption.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
 import { writePcap } from "../voice/sip/pcap.ts";
@@ -115,7 +113,7 @@ type Deps = {
 
 export function createSipSettingsService(deps: Deps) {
   const { repo, policy } = deps;
-  const allowed = new Set(deps.outboundAllowlist.map((entry) => entry.trim().toLowerCase()));
+  const allowlist = createAllowlist(deps.outboundAllowlist);
   const registrations = new Map<number, Registration>();
   let sender: RegistrationSender | null = null;
   /** Call-IDs whose organisation is known (our REGISTERs; other modules may `assign`). */
@@ -136,23 +134,19 @@ export function createSipSettingsService(deps: Deps) {
     await deps.notify(SIP_SETTINGS_CHANNEL, "allowlist").catch(() => {});
   }
 
-  function isAllowlisted(host: string, port: number): boolean {
-    const name = host.toLowerCase().replace(/^\[|\]$/g, "");
-    return allowed.has(`${name}:${port}`) || allowed.has(`${name}:*`);
-  }
-
-  /** Resolves a SIP host to the address to use, refusing private ones the operator did not allow. */
+  /**
+   * Resolves a SIP host to the address to use, with the check web addresses get (checkDestination):
+   * private ones only where the operator allowed the host or the address it resolves to.
+   */
   async function resolveDestination(host: string, port: number): Promise<string> {
-    const bare = host.replace(/^\[|\]$/g, "");
-    const addresses = ipaddr.isValid(bare)
-      ? [bare]
-      : (await lookup(bare, { all: true }).catch(() => [] as { address: string }[])).map((a) => a.address);
-    if (addresses.length === 0) throw new Error(`${host} could not be resolved`);
-    for (const address of addresses) {
-      if (!isPublicAddress(address) && !isAllowlisted(host, port) && !isAllowlisted(address, port))
-        throw new Error(SIP_MESSAGES.privateHost);
-    }
-    return plainAddress(addresses[0] as string);
+    const addresses = await checkDestination(host, port, allowlist, (address) =>
+      allowlist.allows(address, port),
+    ).catch((error: unknown) => {
+      throw error instanceof OutboundError ? new Error(SIP_MESSAGES.privateHost) : error;
+    });
+    const first = addresses[0];
+    if (!first) throw new Error(`${host} could not be resolved`);
+    return plainAddress(first.address);
   }
 
   /** At save: a private literal address (or a name resolving only to private ones) answers 400 at once. */

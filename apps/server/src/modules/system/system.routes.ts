@@ -1,6 +1,7 @@
 import { healthz, readyz, systemInfo } from "@switchboard/api";
 import { ApiError } from "../../http/api-error.ts";
 import { handle } from "../../http/routes.ts";
+import { unexpectedErrorCount } from "../../process-guard.ts";
 import type { InstanceRegistration } from "./system.service.ts";
 
 export function systemRoutes(registration: InstanceRegistration) {
@@ -13,7 +14,12 @@ export function systemRoutes(registration: InstanceRegistration) {
         app.log.warn({ err: error }, "database did not answer");
         throw new ApiError(503, "Database is not answering.");
       }
-      return { status: "ready" as const, database: app.database.kind };
+      return {
+        status: "ready" as const,
+        database: app.database.kind,
+        unexpectedErrors: unexpectedErrorCount(),
+        ...(app.voiceWorkers ? { voiceWorkers: app.voiceWorkers.state() } : {}),
+      };
     }),
     handle(systemInfo, async (_input, { app }) => ({
       success: true as const,

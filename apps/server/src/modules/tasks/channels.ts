@@ -1,8 +1,9 @@
 import { TASK_MESSAGES, type TaskLimits, type TaskOutcome } from "@switchboard/api";
-import { fillPlaceholders } from "@switchboard/core";
+import { fillVariables, outboundOpening } from "@switchboard/core";
 import { sql } from "drizzle-orm";
 import type { AccountRow } from "../../access/access.ts";
 import { type Database, executeRows } from "../../db/client.ts";
+import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import type { InboxService } from "../inbox/inbox.service.ts";
 import type { TaskAttemptRow, TaskRow } from "./tasks.repository.ts";
@@ -26,7 +27,19 @@ export type ChannelAttempt = {
     patch: Partial<Pick<TaskAttemptRow, "messageId" | "roomId" | "conversationUuid" | "callId">>,
     tx: Database,
   ): Promise<void>;
+  /**
+   * Kept before a text attempt hands its message to the carrier: true the first time, false when an
+   * earlier run of this attempt got this far (its server died before it kept what came of the send).
+   */
+  startSend(): Promise<boolean>;
 };
+
+/**
+ * A text task whose earlier run was handing its message to the carrier when its server died, with a carrier
+ * that cannot tell whether it took it: the person may have the text, so it is not sent again.
+ */
+export const TEXT_SEND_UNKNOWN =
+  "The server stopped while this text was being handed to the carrier: it may have arrived, so it was not sent again.";
 
 /** How an attempt ended: completed (with an outcome, or none yet for a text), failed, or to be retried. */
 export type ChannelResult = {
@@ -73,11 +86,23 @@ export function taskValues(task: Pick<TaskRow, "variables" | "name" | "phoneNumb
 }
 
 /**
- * Text tasks: the agent's first message (the task's message, else the agent's greeting, with the task's
- * values filled in) in a new outbound conversation of the inbox, sent through the SMS provider (the
- * sandbox carrier by default). The message is stored with the attempt before it is sent.
+ * Text tasks: the agent's first message (the task's message, else the agent's outbound opening, with the
+ * task's values filled in) in a new outbound conversation of the inbox, sent through the SMS provider (the
+ * sandbox carrier by default). Never texted twice, whatever moment the server dies at: the message is
+ * stored with the attempt before it is sent, and the attempt marks the start of the send before the carrier
+ * is asked. A re-run that finds the message stored and unmarked sends it; one that finds the mark and the
+ * message not known as sent asks the carrier whether it took it, and, when the carrier cannot tell (Twilio
+ * takes no idempotency key), fails the task as possibly sent (`TEXT_SEND_UNKNOWN`) rather than send again.
  */
-export function textChannel(deps: { inbox: InboxService; agents: AgentsService }): TaskChannel {
+export function textChannel(deps: {
+  inbox: InboxService;
+  agents: AgentsService;
+  sms: Pick<SmsProvider, "findSent">;
+  /** A stored message's text and delivery state. */
+  findMessage: (
+    messageId: number,
+  ) => Promise<{ text: string; deliveryStatus: string | null; carrierMessageId: string | null } | null>;
+}): TaskChannel {
   return {
     channel: "text",
     available: () => true,
@@ -95,8 +120,16 @@ export function textChannel(deps: { inbox: InboxService; agents: AgentsService }
         const { staging, production } = await deps.agents.campaignsOf({ id: agent.id, orgId: task.orgId });
         const campaign = production ?? staging;
         const values = { ...(campaign.variables ?? {}), ...a.values };
-        const template = task.message?.trim() || campaign.greeting?.trim() || "";
-        const text = fillPlaceholders(template, values).trim();
+        // The agent writes first: as the one reaching out, never with its "thank you for calling" greeting.
+        const text = task.message?.trim()
+          ? fillVariables(task.message, values).trim()
+          : outboundOpening({
+              agentName: agentName(agent, "agentName"),
+              organizationName: agentName(organization),
+              channel: "text",
+              greeting: campaign.outboundGreeting,
+              values,
+            });
         if (!text) return { result: "failed", outcome: "failed", error: TASK_MESSAGES.noMessage };
         const prepared = await deps.inbox.agentText.prepare({
           agent,
@@ -120,6 +153,28 @@ export function textChannel(deps: { inbox: InboxService; agents: AgentsService }
         roomId = prepared.room.id;
         conversationUuid = prepared.conversation.uuid;
       }
+      if (!(await a.startSend())) {
+        const stored = await deps.findMessage(messageId);
+        // Twilio answers "queued" for a message it took: its id tells.
+        if (stored?.deliveryStatus === "queued" && stored.carrierMessageId)
+          return { result: "completed", outcome: null, roomId, conversationUuid };
+        if (stored?.deliveryStatus === "queued") {
+          // The send of an earlier run never ended: did the carrier take the message?
+          const message = { to: task.phoneNumber, from: agent.switchboardPhoneNumber, body: stored.text };
+          const since = a.attempt.sendStartedAt ?? a.attempt.startedAt;
+          const taken = deps.sms.findSent ? await deps.sms.findSent(message, since) : undefined;
+          if (taken === undefined)
+            return {
+              result: "failed",
+              outcome: "failed",
+              error: TEXT_SEND_UNKNOWN,
+              roomId,
+              conversationUuid,
+            };
+          if (taken) return { result: "completed", outcome: null, roomId, conversationUuid };
+          // Certainly not taken: sent now.
+        }
+      }
       // Sent once: a message the carrier took already is answered as it stands.
       const sent = await deps.inbox.agentText.deliver(messageId);
       if (!sent || sent.deliveryStatus === "failed")
@@ -135,9 +190,9 @@ export function textChannel(deps: { inbox: InboxService; agents: AgentsService }
   };
 }
 
-function agentName(account: AccountRow): string {
+function agentName(account: AccountRow, ...keys: string[]): string {
   const details = (account.details ?? {}) as Record<string, unknown>;
-  for (const key of ["orgName", "displayName", "name", "accountName"]) {
+  for (const key of [...keys, "orgName", "displayName", "name", "accountName"]) {
     const value = details[key];
     if (typeof value === "string" && value.trim()) return value.trim();
   }

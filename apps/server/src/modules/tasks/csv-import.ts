@@ -1,12 +1,6 @@
 import { Readable } from "node:stream";
-import {
-  MAX_TASK_ROW_ERRORS,
-  MAX_TASK_ROWS,
-  TASK_MESSAGES,
-  type TaskColumnField,
-  textProblem,
-} from "@switchboard/api";
-import { isValidTimeZone, normalizePhoneNumber } from "@switchboard/core";
+import { MAX_TASK_ROW_ERRORS, MAX_TASK_ROWS, TASK_MESSAGES, type TaskColumnField } from "@switchboard/api";
+import { cleanText, isValidTimeZone, normalizePhoneNumber, truncateText } from "@switchboard/core";
 import { CsvError, parse } from "csv-parse";
 import { ApiError } from "../../http/api-error.ts";
 
@@ -138,7 +132,9 @@ export async function parseTaskCsv(
 
   try {
     for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const { record, info } = item;
+      const { info } = item;
+      // The file's text is kept, sent and shown: without NUL, controls and noncharacters.
+      const record = item.record.map((value) => cleanText(value).trim());
       const line = info.lines;
       if (!headers) {
         headers = record.map((h) => h.trim());
@@ -153,10 +149,6 @@ export async function parseTaskCsv(
       if (rows % 5000 === 0) options.onProgress?.(rows);
       if (record.length !== headers.length) {
         refuse(line, `Expected ${headers.length} columns, found ${record.length}.`);
-        continue;
-      }
-      if (record.some((value) => textProblem(value) !== null)) {
-        refuse(line, "The row contains characters that cannot be stored (NUL or broken Unicode).");
         continue;
       }
       const row: ParsedTaskRow = {
@@ -231,6 +223,14 @@ export async function parseTaskCsv(
     errors,
     columns: named.map((header, i) => ({ header, field: fields[i] ?? "variable" })),
   };
+}
+
+/** The name of a list made from an uploaded file: its file name without `.csv`, as clean text. */
+export function listNameOf(fileName: string | undefined): string {
+  const name = cleanText(fileName ?? "")
+    .replace(/\.csv$/i, "")
+    .trim();
+  return truncateText(name, 200) || "Uploaded list";
 }
 
 /**

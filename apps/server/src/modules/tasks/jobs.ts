@@ -29,8 +29,9 @@ export const dispatchTasksJob = defineJob({
  * One attempt of one task (claimed by a dispatch pass): the channel calls or texts, then the outcome is
  * kept with the attempt, the task moves on (completed, failed, or scheduled again) and the next dispatch
  * is queued, in one transaction. The payload names the attempt, so a stale or repeated job finds the task
- * moved on and does nothing; a text attempt keeps its message id before sending, so a retried job never
- * texts twice. A call lasts up to 30 minutes: the expiry is above it.
+ * moved on and does nothing; a text attempt keeps its message id, and marks the start of its send, before
+ * the carrier is asked, so a retried job never texts twice (see `textChannel`). A call lasts up to 30
+ * minutes: the expiry is above it. A run of a server that died is retried within seconds (jobs/heartbeat.ts).
  */
 export const runTaskJob = defineJob({
   name: "tasks-run",

@@ -188,6 +188,7 @@ export function createTaskScheduler(deps: SchedulerDeps) {
           values: taskValues(task),
           signal: job.signal,
           remember: (patch, tx) => createTasksRepository(tx).updateAttempt(task.id, attempt.attempt, patch),
+          startSend: () => repo.startSend(task.id, attempt.attempt),
         });
       }
     } catch (error) {

@@ -9,13 +9,11 @@ import type { InboxService } from "../inbox/inbox.service.ts";
 import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { callChannel, type OutboundCallsPort, textChannel, unavailableCallChannel } from "./channels.ts";
 import { dispatchTasksJob, runTaskJob } from "./jobs.ts";
+import { listHasFinished } from "./list-state.ts";
 import { createTaskScheduler, type TaskScheduler } from "./scheduler.ts";
 import { type Counts, createTasksRepository } from "./tasks.repository.ts";
 import { tasksRoutes } from "./tasks.routes.ts";
 import { createTasksService } from "./tasks.service.ts";
-
-/** Task states with work still to do: a list with none of them has finished. */
-const OPEN_STATES = ["queued", "scheduled", "in_progress"] as const;
 
 export type FinishedList = { listId: number; name: string; counts: Counts };
 
@@ -40,7 +38,12 @@ export function createTasksModule(
   },
 ) {
   const channels = {
-    text: textChannel({ inbox: deps.inbox, agents: deps.agents }),
+    text: textChannel({
+      inbox: deps.inbox,
+      agents: deps.agents,
+      sms: context.sms,
+      findMessage: (messageId) => createTasksRepository(context.database.db).findTextMessage(messageId),
+    }),
     call: deps.outbound
       ? callChannel({
           outbound: deps.outbound,
@@ -62,8 +65,7 @@ export function createTasksModule(
   const announceFinished = async (orgId: number, listIds: number[]) => {
     if (finishedListeners.size === 0 || listIds.length === 0) return;
     for (const [listId, counts] of await repo.listCounts(orgId, listIds)) {
-      const open = OPEN_STATES.reduce((sum, state) => sum + (counts.byState[state] ?? 0), 0);
-      if (counts.total === 0 || open > 0) continue;
+      if (!listHasFinished(counts)) continue;
       const list = await repo.findList(orgId, listId);
       if (!list || list.state === "cancelled") continue;
       for (const listener of finishedListeners) await listener(orgId, { listId, name: list.name, counts });

@@ -320,6 +320,38 @@ export function createTasksRepository(db: Database) {
         .where(and(eq(taskAttempts.taskId, taskId), eq(taskAttempts.attempt, attempt)));
     },
 
+    /**
+     * Marks that a text attempt begins handing its message to the carrier: true for the first run of the
+     * attempt to get here, false for a re-run (its server died after the mark; the carrier may have it).
+     */
+    async startSend(taskId: string, attempt: number): Promise<boolean> {
+      const rows = await db
+        .update(taskAttempts)
+        .set({ sendStartedAt: sql`now()` })
+        .where(
+          and(
+            eq(taskAttempts.taskId, taskId),
+            eq(taskAttempts.attempt, attempt),
+            sql`${taskAttempts.sendStartedAt} is null`,
+          ),
+        )
+        .returning({ id: taskAttempts.id });
+      return rows.length > 0;
+    },
+
+    /** A task text's stored message: what it says and whether the carrier took it. */
+    async findTextMessage(messageId: number) {
+      const [row] = await db
+        .select({
+          text: conversationMessages.text,
+          deliveryStatus: conversationMessages.deliveryStatus,
+          carrierMessageId: conversationMessages.carrierMessageId,
+        })
+        .from(conversationMessages)
+        .where(eq(conversationMessages.id, messageId));
+      return row ?? null;
+    },
+
     async attemptsSince(orgId: number, since: Date): Promise<number> {
       const [row] = await db
         .select({ n: sql<number>`count(*)::int` })

@@ -25,12 +25,14 @@ import type { AgentReplyEvent, InboundEvent } from "../inbox/inbox-agent-text.ts
 import type { TaskChannel } from "./channels.ts";
 import {
   type CsvImport,
+  listNameOf,
   type ParsedTaskRow,
   parseTaskCsv,
   type RefuseRow,
   readUpload,
   streamOf,
 } from "./csv-import.ts";
+import { shownListState } from "./list-state.ts";
 import type { TaskScheduler } from "./scheduler.ts";
 import {
   createTasksRepository,
@@ -156,7 +158,7 @@ export function createTasksService(deps: Deps) {
       agentId: row.agentAccountId,
       agentName: names.get(row.agentAccountId) ?? null,
       channel: row.channel,
-      state: row.state,
+      state: shownListState(row.state, counts.get(row.id) ?? { total: 0, byState: {}, byOutcome: {} }),
       source: row.source,
       rows: row.rows,
       errorRows: row.errorRows,
@@ -444,7 +446,7 @@ export function createTasksService(deps: Deps) {
     }
     const limits = await limitsOf(orgId);
     const due = dueOf(query.scheduledAt);
-    const name = query.name || part.filename?.replace(/\.csv$/i, "").slice(0, 200) || "Uploaded list";
+    const name = query.name || listNameOf(part.filename);
     // The list and all its good rows, or nothing: batches of rows are inserted as the file is read, all in
     // one transaction (a malformed line at the end of the file rolls back what came before it).
     const { list, parsed, imported } = await deps.db.transaction(async (tx) => {

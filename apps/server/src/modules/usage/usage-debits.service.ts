@@ -174,11 +174,18 @@ export function createUsageDebits(deps: UsageDebitsDeps) {
     // What is owed is paid first, before anything new is charged.
     if (cursor && (await payOwed(orgId, cursor))) return { again: true, chargedCents: 0, posted: true };
 
-    const current = billingPeriod(org.createdAt, at, "current");
+    const current = billingPeriod(org.billingAnchor, at, "current");
     const cursorStart = cursor?.periodStart?.getTime() ?? null;
     // A period the cursor is still in, that has ended: charged in full, then the cursor moves to the next.
+    // When the anchor moved (a plan started mid-period), the cursor's period ends where the current begins:
+    // none of its usage is charged twice or left out.
     const closing = cursorStart !== null && cursorStart < current.start;
-    const period = closing ? billingPeriod(org.createdAt, cursorStart, "current") : current;
+    const period = closing
+      ? (() => {
+          const { end } = billingPeriod(org.billingAnchor, cursorStart, "current");
+          return { start: cursorStart, end: Math.min(end, current.start - 1) };
+        })()
+      : current;
     // (A cursor ahead of the period, had the anchor moved, keeps what it charged: never charged twice.)
     const samePeriod = cursorStart !== null && cursorStart >= period.start;
     const pricing = pricingOf(await repo.planOf(orgId));

@@ -10,7 +10,9 @@ import {
   conversationLogs,
   memberships,
   notifications,
+  productPlans,
   runtimeUsage,
+  subscriptions,
   users,
 } from "../../db/schema/index.ts";
 import type { EmailMessage } from "../../providers/email/email-provider.ts";
@@ -18,6 +20,7 @@ import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
 import { createLedgerService, type LedgerService } from "../ledger/ledger.service.ts";
 import { createNotificationsService } from "../notifications/notifications.service.ts";
 import { billingPeriod } from "./billing-period.ts";
+import { createUsageRepository } from "./usage.repository.ts";
 import { createUsageDebits, usageDescription } from "./usage-debits.service.ts";
 
 const DAY = 24 * 3600_000;
@@ -136,6 +139,39 @@ describe("usage debits", () => {
     await expectWhole();
   });
 
+  it("a plan started mid-period moves the periods: the old one closes where the new begins, nothing twice", async () => {
+    // Created 45 days ago: its second period began about 15 days ago; texts 25 days ago (first period,
+    // before the first sweep: never charged) and 10 days ago (second period: 10 beyond the 50 included).
+    const orgId = await organization(new Date(Date.now() - 45 * DAY));
+    await topUp(orgId, 1000);
+    await texts(orgId, 60, new Date(Date.now() - 25 * DAY));
+    await texts(orgId, 60, new Date(Date.now() - 10 * DAY));
+    const debits = debitsAt();
+    expect(await debits.debitOrganization(orgId)).toEqual({ postings: 1, chargedCents: 30 });
+    // A plan started 5 days ago (and ended since, so prices stay the Free plan's): periods now start on
+    // that day. The second period closes the day before; the texts of 25 days ago stay uncharged.
+    const [free] = await database.db.select().from(productPlans).where(eq(productPlans.name, "Free"));
+    await database.db.insert(subscriptions).values({
+      orgId,
+      productPlanId: free?.id as number,
+      term: "month",
+      status: "canceled",
+      amountCents: 0,
+      provider: "sandbox",
+      checkoutId: `test-${orgId}`,
+      currentPeriodStart: new Date(Date.now() - 5 * DAY),
+      currentPeriodEnd: new Date(Date.now() + 25 * DAY),
+      createdAt: new Date(Date.now() - 5 * DAY),
+    });
+    await texts(orgId, 60, new Date(Date.now() - 3600_000));
+    expect(await debits.debitOrganization(orgId)).toEqual({ postings: 1, chargedCents: 30 });
+    expect((await ledger.balances(orgId)).usd.available).toBe(940);
+    const anchor = new Date(Date.now() - 5 * DAY);
+    const cursor = await createUsageRepository(database.db).cursor(orgId);
+    expect(cursor?.periodStart?.getTime()).toBe(billingPeriod(anchor, Date.now(), "current").start);
+    await expectWhole();
+  });
+
   it("two sweeps at once post one debit", async () => {
     const orgId = await organization();
     await topUp(orgId, 1000);
@@ -201,6 +237,41 @@ describe("usage debits", () => {
     ] as (typeof conversationLogs.$inferInsert)[]);
     expect((await debitsAt().debitOrganization(orgId)).chargedCents).toBe(40);
     expect((await usagePostings(orgId))[0]?.description).toBe("Usage: 32 call minutes");
+  });
+
+  it("counts each call's minutes once over whole days and partial ones, advanced calls apart", async () => {
+    const orgId = await organization();
+    const at = (iso: string) => Date.parse(iso);
+    const call = (iso: string, duration: number, data: Record<string, unknown>, channel = "voice") => ({
+      orgId,
+      accountId: orgId,
+      accountName: "x",
+      uuid: randomUUID(),
+      timestamp: new Date(iso),
+      duration,
+      channel,
+      data,
+    });
+    await database.db.insert(conversationLogs).values([
+      call("2026-03-01T23:30:00.000Z", 61, { channel: "voice" }), // before the window
+      call("2026-03-02T10:00:00.000Z", 61, { channel: "voice" }), // partial first day: 2 minutes
+      call("2026-03-03T00:00:00.000Z", 60, { channel: "voice" }), // whole day: 1
+      call("2026-03-03T12:00:00.000Z", 125, { channel: "voice", voiceTier: "advanced" }), // advanced: 3
+      call("2026-03-04T08:00:00.000Z", 1, { channel: "voice" }), // whole day: 1
+      call("2026-03-04T09:00:00.000Z", 0, { channel: "voice" }), // unanswered: 0
+      call("2026-03-04T10:00:00.000Z", 300, { channel: "sms" }, "sms"), // a text: not a call
+      call("2026-03-05T05:00:00.000Z", 59, { channel: "voice", voiceTier: "advanced" }), // partial last day: 1
+      call("2026-03-05T05:00:00.001Z", 600, { channel: "voice" }), // after the window
+    ] as (typeof conversationLogs.$inferInsert)[]);
+    const usage = createUsageRepository(database.db);
+    const window = await usage.totals(orgId, at("2026-03-02T06:00:00.000Z"), at("2026-03-05T05:00:00.000Z"));
+    expect({ voice: window.voice, advancedVoice: window.advancedVoice }).toEqual({
+      voice: 4,
+      advancedVoice: 4,
+    });
+    // Within one day (no whole day): the rows alone.
+    const day = await usage.totals(orgId, at("2026-03-03T00:00:00.000Z"), at("2026-03-03T23:59:59.999Z"));
+    expect({ voice: day.voice, advancedVoice: day.advancedVoice }).toEqual({ voice: 1, advancedVoice: 3 });
   });
 
   it("debits what the wallet has and records the rest as owed, paid from the next funds", async () => {

@@ -3,9 +3,11 @@
  * time, cut into 20 ms frames) and hands the frames to the leg as they are made, unless paused by the
  * caller's speech onset (barge-in.ts). The leg paces them in real time.
  */
+
+import { createFramer } from "../../audio/pcm.ts";
 import type { MessageRow } from "../runtime/conversations.repository.ts";
-import { createFramer } from "./audio.ts";
 import { caption, finalCaption } from "./call-captions.ts";
+import { background } from "./call-guard.ts";
 import type { CallContext, Speech } from "./call-session-types.ts";
 
 /** The agent is answering, or has speech not yet played. */
@@ -56,12 +58,13 @@ export function speak(ctx: CallContext, onFirstAudio?: () => void, onFirstFrame?
       wake?.();
     },
   };
+  // Never rejected (answers and lines wait for it): a failure is the call's, not an unhandled rejection.
   current.finished = (async () => {
     while (!controller.signal.aborted) {
       const sentence = queue.shift();
       if (sentence === undefined) {
         if (closed) {
-          void finalCaption(ctx, current);
+          background(ctx, "final caption", finalCaption(ctx, current));
           return;
         }
         await new Promise<void>((resolve) => {
@@ -97,7 +100,7 @@ export function speak(ctx: CallContext, onFirstAudio?: () => void, onFirstFrame?
       if (!controller.signal.aborted)
         current.sentences.push({ text: sentence, endFrame: current.frames.length });
     }
-  })();
+  })().catch((error: unknown) => ctx.unexpected(error, "agent speech"));
   ctx.speech = current;
   ctx.paused = false;
   return current;

@@ -8,37 +8,22 @@ import {
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error: ws (the client @fastify/websocket is built on) ships no types; the members used are typed below.
-import WebSocketClient from "ws";
+import WebSocket from "ws";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
+import { FRAME_MS, FRAME_SAMPLES } from "../../audio/audio-format.ts";
+import { rms } from "../../audio/pcm.ts";
 import { accounts, users } from "../../db/schema/index.ts";
-import { DEMO_USERS } from "../../db/seed.ts";
+import { DEMO_USERS } from "../../demo/seed.ts";
 import { issueSessionToken } from "../auth/sessions.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
-import { rms } from "./audio.ts";
-import { FRAME_MS, FRAME_SAMPLES } from "./call-leg.ts";
 
 /**
  * The browser test call end to end over a real socket: a listening app, a WebSocket client that behaves like
  * the web app's microphone (PCM16 16 kHz in uneven chunks, in real time, silence between words), the demo's
  * Front Desk agent with offline speech and the sandbox model.
  */
-
-type Client = {
-  on(event: "message", listener: (data: Buffer, isBinary: boolean) => void): void;
-  on(event: "open" | "close", listener: () => void): void;
-  on(event: "error", listener: (error: Error) => void): void;
-  on(
-    event: "unexpected-response",
-    listener: (request: unknown, response: { statusCode: number }) => void,
-  ): void;
-  send(data: string | Uint8Array): void;
-  close(): void;
-  readonly readyState: number;
-};
-const WebSocket = WebSocketClient as unknown as new (url: string) => Client;
 
 const GREETING = "Thank you for calling Bluebird Dental, how can I help you today?";
 const ANSWER = "Yes, we see children from age 3, and their first visit is free.";
@@ -78,14 +63,15 @@ function dial(query: string, path = "/api/v1/voice/call") {
   const script: Int16Array[] = [];
   let refused: number | null = null;
   let closed = false;
-  socket.on("message", (data, isBinary) => {
+  socket.on("message", (raw, isBinary) => {
+    const data = raw as Buffer;
     if (isBinary) {
       const copy = new Int16Array(new Uint8Array(data).buffer.slice(0));
       frames.push({ at: performance.now(), level: rms(copy), bytes: data.length });
     } else messages.push(JSON.parse(String(data)) as VoiceCallServerMessage);
   });
   socket.on("unexpected-response", (_request, response) => {
-    refused = response.statusCode;
+    refused = response.statusCode ?? null;
     closed = true;
   });
   socket.on("error", () => {});

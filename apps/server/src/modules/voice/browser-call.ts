@@ -15,6 +15,7 @@ const ENDED: Record<CallOutcome, string> = {
   idle: "The call ended after a long silence.",
   "max-length": "The call reached its maximum length.",
   failed: api.VOICE_MESSAGES.callFailed,
+  transferred: api.VOICE_MESSAGES.transferred,
 };
 
 export type StartCall = (leg: CallLeg, options: StartCallOptions) => CallSession;

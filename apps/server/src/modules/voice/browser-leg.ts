@@ -1,6 +1,7 @@
 import type { WebSocket } from "@fastify/websocket";
 import type { VoiceCallClientMessage, VoiceCallServerMessage } from "@switchboard/api";
-import { type CallLeg, type CallLegInfo, FRAME_MS, FRAME_SAMPLES } from "./call-leg.ts";
+import { FRAME_MS, FRAME_SAMPLES } from "../../audio/audio-format.ts";
+import type { CallLeg, CallLegInfo } from "./call-leg.ts";
 
 /**
  * The browser transport: a call leg over the test call's WebSocket. Binary messages from the browser are
@@ -28,6 +29,7 @@ export function createBrowserCallLeg(socket: WebSocket, info: CallLegInfo): Brow
   const audioListeners: ((frame: Int16Array) => void)[] = [];
   const dtmfListeners: ((digit: string) => void)[] = [];
   const hangupListeners: (() => void)[] = [];
+  const playedListeners: ((frame: Int16Array, at: number) => void)[] = [];
   /** Bytes of an incomplete frame carried to the next message. */
   let pending = Buffer.alloc(0);
   const queue: Int16Array[] = [];
@@ -109,6 +111,7 @@ export function createBrowserCallLeg(socket: WebSocket, info: CallLegInfo): Brow
     while (queue.length > 0 && clock.start + clock.sent * FRAME_MS <= now) {
       const frame = queue.shift() as Int16Array;
       socket.send(new Uint8Array(frame.buffer, frame.byteOffset, frame.byteLength), { binary: true });
+      for (const listener of playedListeners) listener(frame, clock.start + clock.sent * FRAME_MS);
       clock.sent++;
     }
     if (queue.length > 0)
@@ -121,6 +124,7 @@ export function createBrowserCallLeg(socket: WebSocket, info: CallLegInfo): Brow
     onDtmf: (listener) => dtmfListeners.push(listener),
     // A socket that closed before the call was set up still tells the pipeline.
     onHangup: (listener) => (closed ? queueMicrotask(listener) : hangupListeners.push(listener)),
+    onPlayed: (listener) => void playedListeners.push(listener),
     sendAudio(frame) {
       if (hungUp || closed) return;
       if (frame.length !== FRAME_SAMPLES) throw new Error(`frames are ${FRAME_SAMPLES} samples`);

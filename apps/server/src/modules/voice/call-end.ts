@@ -3,77 +3,161 @@
  * the leg unless it hung up itself), then, after the turn in progress, the conversation ended and its log
  * row written with the call's outcome, and the session's promises resolved.
  */
+import { REDACTION_LABELS } from "@switchboard/core";
+import { reportUnexpected } from "../../process-guard.ts";
 import { stopSpeech } from "./agent-speech.ts";
 import type { CallContext, CallOutcome } from "./call-session-types.ts";
 
 export function finish(ctx: CallContext, outcome: CallOutcome, error: string | null = null, hangup = true) {
-  const { leg, deps, log } = ctx;
+  const { leg, log } = ctx;
   if (ctx.finishing) return;
   ctx.finished = true;
+  // The recording ends here, at the hang-up, whatever is still queued or said after.
+  ctx.recorder?.end();
   if (ctx.ticker) clearInterval(ctx.ticker);
   if (ctx.dtmfTimer) clearTimeout(ctx.dtmfTimer);
-  ctx.answering?.controller.abort();
-  if (ctx.speech) stopSpeech(ctx, ctx.speech);
-  ctx.utterance?.stt.abort();
-  ctx.utterance = null;
-  if (hangup) leg.hangup(error ?? outcome);
-  ctx.finishing = (async () => {
-    await ctx.chain.catch(() => {});
-    const { subject } = ctx;
-    const conversationUuid = subject?.conversation.uuid ?? null;
-    let recordingUrl: string | null = null;
-    if (subject) {
-      try {
-        recordingUrl = await storeRecording(ctx);
-        const conversation = await deps.turns.end(subject);
-        const row = deps.turns.logRow(subject, conversation);
-        await deps.conversations.upsertLog({
-          ...row,
-          data: {
-            ...row.data,
-            callOutcome: outcome,
-            transport: leg.info.transport,
-            narrowband: leg.info.narrowband,
-            bargeIns: ctx.bargeIns,
-            ...ctx.options.logData?.(),
-            ...(recordingUrl ? { recordingUrl } : {}),
-          },
-        });
-      } catch (failure) {
-        log.error({ err: failure, uuid: conversationUuid }, "could not store the end of a call");
-      }
-    }
-    ctx.vad?.close();
-    ctx.resolveReady(conversationUuid);
+  ctx.finishing = store(ctx, outcome, error).catch((failure: unknown) => {
+    log.error({ err: failure }, "could not end a call cleanly");
+    ctx.resolveReady(null);
     ctx.resolveEnded({
       outcome,
-      conversationUuid,
+      conversationUuid: null,
       error,
       turns: ctx.timings,
-      bargeIns: ctx.bargeIns,
-      recordingUrl,
+      bargeIns: 0,
+      recordingUrl: null,
     });
-  })();
+  });
+  // Stopping each part is independent: one that throws does not keep the others running.
+  const stop = (where: string, work: () => void) => {
+    try {
+      work();
+    } catch (failure) {
+      log.error({ err: failure, where }, "could not stop part of a call");
+    }
+  };
+  stop("model", () => ctx.answering?.controller.abort());
+  stop("speech", () => ctx.speech && stopSpeech(ctx, ctx.speech));
+  stop("recogniser", () => ctx.utterance?.stt.abort());
+  ctx.utterance = null;
+  if (hangup) stop("hangup", () => leg.hangup(error ?? outcome));
+}
+
+/** After the turn in progress: the conversation ended, its log row written, the session's promises resolved. */
+async function store(ctx: CallContext, outcome: CallOutcome, error: string | null) {
+  const { leg, deps, log } = ctx;
+  await ctx.chain.catch(() => {});
+  const { subject } = ctx;
+  const conversationUuid = subject?.conversation.uuid ?? null;
+  let recordingUrl: string | null = null;
+  if (subject) {
+    try {
+      const recording = await storeRecording(ctx);
+      recordingUrl = recording.url;
+      const conversation = await deps.turns.end(subject);
+      const row = deps.turns.logRow(subject, conversation);
+      const warning = narrowbandWarning(ctx);
+      await deps.conversations.upsertLog({
+        ...row,
+        data: {
+          ...row.data,
+          callOutcome: outcome,
+          transport: leg.info.transport,
+          narrowband: leg.info.narrowband,
+          bargeIns: ctx.bargeIns,
+          ...(warning ? { warning } : {}),
+          ...ctx.options.logData?.(),
+          ...(recordingUrl ? { recordingUrl } : {}),
+          ...(recording.silencedTurns > 0 ? { recordingSilencedTurns: recording.silencedTurns } : {}),
+        },
+      });
+    } catch (failure) {
+      log.error({ err: failure, uuid: conversationUuid }, "could not store the end of a call");
+    }
+  }
+  try {
+    ctx.vad?.close();
+  } catch (failure) {
+    log.error({ err: failure }, "could not close a call's voice detector");
+  }
+  ctx.resolveReady(conversationUuid);
+  ctx.resolveEnded({
+    outcome,
+    conversationUuid,
+    error,
+    turns: ctx.timings,
+    bargeIns: ctx.bargeIns,
+    recordingUrl,
+  });
+}
+
+/** Shown with a call whose phone audio its recogniser cannot hear. */
+export const NARROWBAND_WARNING =
+  "Offline recognition cannot hear 8 kHz phone audio: set STT_PROVIDER=deepgram or openai.";
+
+function narrowbandWarning(ctx: CallContext): string | null {
+  return ctx.leg.info.narrowband && !ctx.deps.stt.hearsNarrowband ? NARROWBAND_WARNING : null;
+}
+
+/**
+ * Something in the call's code failed that should not have (call-guard.ts): reported with the call's id
+ * (logged and counted, process-guard.ts), and the call ends as failed. Nothing of it reaches the process.
+ */
+export function failUnexpectedly(ctx: CallContext, error: unknown, where: string) {
+  reportUnexpected(error, { callId: ctx.leg.info.callId, where });
+  try {
+    finish(ctx, "failed", "Something went wrong on our side.");
+  } catch (failure) {
+    reportUnexpected(failure, { callId: ctx.leg.info.callId, where: `${where}, ending the call` });
+  }
 }
 
 /** Writes the call's recording (agents that record calls) to the file storage; answers its URL. */
-async function storeRecording(ctx: CallContext): Promise<string | null> {
+async function storeRecording(ctx: CallContext): Promise<{ url: string | null; silencedTurns: number }> {
   const { recorder, deps } = ctx;
   ctx.recorder = null;
-  if (!recorder || !deps.storage || !ctx.settings.recordCalls || recorder.seconds() === 0) return null;
+  if (!recorder || !deps.storage || !ctx.settings.recordCalls || recorder.seconds() === 0)
+    return { url: null, silencedTurns: 0 };
   try {
+    const silencedTurns = await silenceRedacted(ctx, recorder);
     const wav = recorder.wav();
     const stored = await deps.storage.put("recordings", "wav", Buffer.from(wav.buffer), "audio/wav");
-    return stored.url;
+    return { url: stored.url, silencedTurns };
   } catch (failure) {
     ctx.log.error({ err: failure }, "could not store a call's recording");
-    return null;
+    return { url: null, silencedTurns: 0 };
   }
+}
+
+/**
+ * Redaction in the recording: a turn whose stored text had personal data replaced (the organisation's
+ * redaction) is silenced. Recognisers give no word timings here, so the whole turn goes: a caller turn
+ * from the caller's previous stored turn to this one's, an agent turn from the caller turn it answered to
+ * the caller's next. Answers the turns silenced.
+ */
+async function silenceRedacted(ctx: CallContext, recorder: NonNullable<CallContext["recorder"]>) {
+  const subject = ctx.subject;
+  if (!subject || !(await ctx.deps.conversations.redactionOf(subject.room.orgId))) return 0;
+  const uuid = subject.conversation.uuid;
+  const labels = Object.values(REDACTION_LABELS);
+  const messages = await ctx.deps.conversations.firstMessages(uuid, 2000);
+  const callerTimes = messages.filter((m) => m.role === "user").map((m) => m.createdAt.getTime());
+  let turns = 0;
+  for (const message of messages) {
+    if (!labels.some((label) => message.text.includes(label))) continue;
+    const at = message.createdAt.getTime();
+    const before = callerTimes.filter((t) => t < at).at(-1) ?? 0;
+    if (message.role === "user") recorder.silence("caller", before, at);
+    else if (message.role === "assistant")
+      recorder.silence("agent", before, callerTimes.find((t) => t > at) ?? Number.POSITIVE_INFINITY);
+    else continue;
+    turns++;
+  }
+  return turns;
 }
 
 /** The call cannot go on (no agent, no model, no speech tools, a setup error): logged, then ended. */
 export function fail(ctx: CallContext, message: string) {
-  const { info } = ctx.leg;
-  ctx.log.error({ callId: info.callId, transport: info.transport }, `call refused: ${message}`);
+  ctx.log.error({ transport: ctx.leg.info.transport }, `call refused: ${message}`);
   finish(ctx, "failed", message);
 }

@@ -1,15 +1,21 @@
 /**
  * The one shape every voice transport (browser WebSocket, SIP/RTP, Twilio Media Streams) gives the call
- * pipeline. Inside the server audio is mono PCM16 at 16 kHz in 20 ms frames; a transport converts at its
- * edge (G.711 μ-law/A-law at 8 kHz is decoded and resampled there, and encoded again on the way out).
+ * pipeline, in the server's audio format (audio/audio-format.ts).
  */
 
-export const SAMPLE_RATE = 16_000;
-export const FRAME_MS = 20;
-/** Samples in one 20 ms frame at 16 kHz. */
-export const FRAME_SAMPLES = (SAMPLE_RATE * FRAME_MS) / 1000;
-
 export type CallTransportKind = "browser" | "sip" | "twilio";
+
+/** How a hand-over of the call ended: the destination answered, did not, was busy, or it failed. */
+export type TransferResult = "answered" | "no_answer" | "busy" | "failed";
+
+/**
+ * What a transport's own transfer (SIP REFER, Twilio `<Dial>`) gave: a result, or `refused` when the far end
+ * or carrier would not do it (the pipeline then bridges a new leg itself).
+ */
+export type HandOver =
+  | { kind: "done"; result: TransferResult; status: number | null; detail: string }
+  /** `asked`: the request went out (and was refused); false when the far end never allowed it. */
+  | { kind: "refused"; asked: boolean; status: number | null; detail: string };
 
 export type CallLegInfo = {
   transport: CallTransportKind;
@@ -40,4 +46,28 @@ export type CallLeg = {
   queuedFrames(): number;
   /** Ends the call from our side (BYE, socket close, Twilio hangup). */
   hangup(reason?: string): void;
+  /**
+   * Each agent frame as the transport sends it to the caller (paced), with when it was due on the leg's
+   * clock: what the caller heard, for the recording. Optional: without it the recording models the pacing.
+   */
+  onPlayed?(listener: (frame: Int16Array, at: number) => void): void;
+  /**
+   * The transport answers the call now (a leg handed to the pipeline while it rings, as SIP's is): the
+   * call, and its recording, start here. Legs that are answered when handed over have none.
+   */
+  onAnswered?(listener: () => void): void;
+  /**
+   * Presses keys on the far end (RFC 4733 telephone-events on SIP, `<Play digits>` on Twilio, the simulated
+   * line's far end): resolves true once they went out, false when this leg cannot send keys.
+   */
+  sendDtmf?(digits: string): Promise<boolean>;
+  /**
+   * A cold transfer done by the far end or the carrier (SIP REFER when the caller's side allows it, Twilio
+   * updating the call with `<Dial>`); absent when the transport has none.
+   */
+  handOver?(target: string, options: { ringSeconds: number }): Promise<HandOver>;
+  /** Whether `handOver` would be tried at all (SIP: the far end allows REFER); absent: whenever it exists. */
+  canHandOver?(): boolean;
+  /** The leg's media clock in ms (simulated legs keep their own); performance.now() when absent. */
+  clock?(): number;
 };

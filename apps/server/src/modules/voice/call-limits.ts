@@ -4,6 +4,7 @@
  */
 import { agentBusy, drained } from "./agent-speech.ts";
 import { finish } from "./call-end.ts";
+import { background } from "./call-guard.ts";
 import type { CallContext } from "./call-session-types.ts";
 import { queueTurn, sayLine } from "./call-turns.ts";
 
@@ -19,11 +20,17 @@ export function housekeeping(ctx: CallContext) {
     ctx.utterance?.stt.abort();
     ctx.utterance = null;
     if (leg.queuedFrames() > 0) leg.clearAudio();
-    void (async () => {
-      await sayLine(ctx, settings.maxCallMessage);
-      await drained(ctx);
-      finish(ctx, "max-length");
-    })();
+    background(
+      ctx,
+      "time limit",
+      (async () => {
+        await sayLine(ctx, settings.maxCallMessage).catch((error: unknown) =>
+          ctx.log.error({ err: error }, "could not say goodbye at the time limit"),
+        );
+        await drained(ctx);
+        finish(ctx, "max-length");
+      })(),
+    );
     return;
   }
   if (agentBusy(ctx)) ctx.lastAgentActivity = now;

@@ -1,15 +1,18 @@
 import * as api from "@switchboard/api";
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectRefusal, testClient } from "../../../test/api-client.ts";
 import { createFakeCallLeg } from "../../../test/fake-call-leg.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
+import { dialSip } from "../../../test/sip-test-ua.ts";
 import { concat, demoFrontDesk, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
-import type { accounts } from "../../db/schema/index.ts";
+import { FRAME_SAMPLES } from "../../audio/audio-format.ts";
+import { parseWav, rms, toFrames } from "../../audio/pcm.ts";
+import { type accounts, conversations } from "../../db/schema/index.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
-import { parseWav, rms, toFrames } from "./audio.ts";
-import { FRAME_SAMPLES } from "./call-leg.ts";
 import { createCallRecorder } from "./call-recording.ts";
+import { freeUdpPort } from "./sip/sipp.ts";
 
 /**
  * Call recordings: off by default, switched on per agent (`saveCallSettings`), a stereo WAV in the file
@@ -20,10 +23,12 @@ let app: FastifyInstance;
 let frontDesk: typeof accounts.$inferSelect;
 let question: Int16Array;
 let token: string;
+let sipPort: number;
 
 beforeAll(async () => {
+  sipPort = await freeUdpPort();
   [app, question] = await Promise.all([
-    buildTestApp({ DEMO_DATA: "true" }),
+    buildTestApp({ DEMO_DATA: "true", SIP_PORT: String(sipPort), HOST: "127.0.0.1" }),
     spokenFixture("Do you see children?"),
   ]);
   ({ agent: frontDesk, ownerToken: token } = await demoFrontDesk(app));
@@ -48,21 +53,62 @@ function channels(wav: Uint8Array) {
 }
 
 describe("the recorder", () => {
-  it("puts agent frames on the caller's clock and drops what a barge-in cleared", () => {
-    const recorder = createCallRecorder();
-    recorder.caller(frame(1));
-    recorder.caller(frame(2));
-    recorder.agent(frame(10)); // plays at frame 2
-    recorder.agent(frame(11)); // queued behind it: frame 3
-    recorder.agent(frame(12)); // frame 4
-    recorder.caller(frame(3));
-    recorder.caller(frame(4));
-    recorder.cleared(); // frame 4 had not played
-    recorder.agent(frame(13)); // right away again: frame 4
+  /** A recorder on a clock the test moves (ms). */
+  function recorderAt() {
+    let now = 0;
+    const recorder = createCallRecorder(() => now);
+    return { recorder, at: (ms: number) => (now = ms) };
+  }
+  const at = (channel: Int16Array, n: number) => channel[n * FRAME_SAMPLES];
+
+  it("puts agent frames where they were played and caller frames as they arrived, cut at the hang-up", () => {
+    const { recorder, at: time } = recorderAt();
+    for (let n = 1; n <= 4; n++) {
+      time(n * 20);
+      recorder.caller(frame(n)); // the slot that just ended: n - 1
+    }
+    recorder.played(frame(10), 40);
+    recorder.played(frame(11), 60);
+    time(100);
+    recorder.end(); // hung up: 5 slots, whatever comes after
+    recorder.played(frame(12), 100);
+    recorder.caller(frame(5));
+    expect(recorder.seconds()).toBe(0.1);
     const { left, right } = channels(recorder.wav());
-    const at = (channel: Int16Array, n: number) => channel[n * FRAME_SAMPLES];
+    expect(left.length).toBe(5 * FRAME_SAMPLES);
     expect([0, 1, 2, 3, 4].map((n) => at(left, n))).toEqual([1, 2, 3, 4, 0]);
-    expect([0, 1, 2, 3, 4].map((n) => at(right, n))).toEqual([0, 0, 10, 11, 13]);
+    expect([0, 1, 2, 3, 4].map((n) => at(right, n))).toEqual([0, 0, 10, 11, 0]);
+  });
+
+  it("is as long as the call when the caller's audio stops, with the gap in silence", () => {
+    const { recorder, at: time } = recorderAt();
+    time(20);
+    recorder.caller(frame(1));
+    time(40);
+    recorder.caller(frame(2));
+    // Nothing from the caller for two seconds (packets lost, the stream stopped), then one more frame.
+    time(2040);
+    recorder.caller(frame(3));
+    time(3000);
+    recorder.end();
+    expect(recorder.seconds()).toBe(3);
+    const { left } = channels(recorder.wav());
+    expect(left.length).toBe(150 * FRAME_SAMPLES);
+    expect([0, 1, 2, 100, 101, 102].map((n) => at(left, n))).toEqual([1, 2, 0, 0, 3, 0]);
+  });
+
+  it("models a leg that cannot say what it played: queued after each other, a clear drops the unplayed", () => {
+    const { recorder, at: time } = recorderAt();
+    recorder.queued(frame(10)); // plays at 0
+    recorder.queued(frame(11)); // 1
+    recorder.queued(frame(12)); // 2
+    time(20);
+    recorder.cleared(); // slot 1 is playing; 2 never did
+    recorder.queued(frame(13)); // 2
+    time(100);
+    recorder.end();
+    const { right } = channels(recorder.wav());
+    expect([0, 1, 2, 3, 4].map((n) => at(right, n))).toEqual([10, 11, 13, 0, 0]);
   });
 });
 
@@ -70,18 +116,33 @@ describe("call recordings", () => {
   it("are off by default, and an agent's owner switches them on", async () => {
     const client = testClient(app)(token);
     const before = await client.call(api.getCallSettings, { query: { agentId: frontDesk.id } });
-    expect(before.settings).toEqual({ endpointSilenceMs: 500, bargeInMinSpeechMs: 400, recordCalls: false });
+    expect(before.settings).toEqual({
+      endpointSilenceMs: 500,
+      bargeInMinSpeechMs: 400,
+      recordCalls: false,
+      transferDestinations: [],
+    });
     const saved = await client.call(api.saveCallSettings, {
       body: { agentId: frontDesk.id, recordCalls: true, endpointSilenceMs: 700 },
     });
-    expect(saved.settings).toEqual({ endpointSilenceMs: 700, bargeInMinSpeechMs: 400, recordCalls: true });
+    expect(saved.settings).toEqual({
+      endpointSilenceMs: 700,
+      bargeInMinSpeechMs: 400,
+      recordCalls: true,
+      transferDestinations: [],
+    });
     await expectRefusal(
       client.call(api.saveCallSettings, { body: { agentId: frontDesk.id, endpointSilenceMs: 50 } }),
       400,
     );
     await client.call(api.saveCallSettings, { body: { agentId: frontDesk.id, endpointSilenceMs: 500 } });
     const after = await client.call(api.getCallSettings, { query: { agentId: frontDesk.id } });
-    expect(after.settings).toEqual({ endpointSilenceMs: 500, bargeInMinSpeechMs: 400, recordCalls: true });
+    expect(after.settings).toEqual({
+      endpointSilenceMs: 500,
+      bargeInMinSpeechMs: 400,
+      recordCalls: true,
+      transferDestinations: [],
+    });
   });
 
   it("hold the caller on the left and the agent on the right, as they were heard", async () => {
@@ -126,6 +187,53 @@ describe("call recordings", () => {
     expect(firstAnswerFrame).toBeGreaterThan(startTick + questionFrames);
     for (let n = startTick - 1; n < startTick - 1 + questionFrames; n++) expect(spoken(n)).toBe(false);
     expect(spoken(firstAnswerFrame)).toBe(true);
+  }, 90_000);
+
+  it("hold only what a caller who hung up mid-answer heard, and are as long as the call (SIP)", async () => {
+    await testClient(app)(token).call(api.saveCallSettings, {
+      body: { agentId: frontDesk.id, recordCalls: true },
+    });
+    const call = await dialSip({ port: sipPort, user: String(frontDesk.id) });
+    const heard: { at: number; voiced: boolean }[] = [];
+    call.onFrame((samples, at) => heard.push({ at, voiced: rms(samples) > 300 }));
+    const voicedSince = (since: number) => heard.filter((f) => f.at >= since && f.voiced).length;
+    const until = async (check: () => boolean, timeoutMs = 30_000) => {
+      const deadline = performance.now() + timeoutMs;
+      while (!check()) {
+        if (performance.now() > deadline) throw new Error("timed out");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    // The greeting, then quiet.
+    await until(() => voicedSince(0) > 50 && heard.slice(-25).every((f) => !f.voiced));
+    const asked = performance.now();
+    call.say(toFrames(concat(question, silence(1200))));
+    // A second of the answer, then the caller hangs up with most of it still to come.
+    const questionMs = (question.length / 16_000) * 1000;
+    await until(() => voicedSince(asked + questionMs) > 50);
+    const hungUpAt = performance.now();
+    await call.hangup();
+    const callMs = hungUpAt - call.answeredAt;
+
+    const db = app.context.database.db;
+    let url: string | undefined;
+    for (let tries = 0; tries < 200 && !url; tries++) {
+      const [row] = await db.select().from(conversations).where(eq(conversations.callId, call.callId));
+      const log = row ? await createConversationsRepository(db).findLog(row.uuid) : null;
+      url = (log?.data as { recordingUrl?: string } | undefined)?.recordingUrl;
+      if (!url) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(url).toMatch(/\/files\/recordings\/[0-9a-f]+\.wav$/);
+    const file = await app.inject({ method: "GET", url: new URL(url as string).pathname });
+    const { right } = channels(new Uint8Array(file.rawPayload));
+
+    // As long as the call, to a quarter second: the caller's clock starts at its 200 OK and the server's at
+    // its answer; on a machine busy with other work the two are up to 200 ms apart.
+    expect(Math.abs((right.length / 16_000) * 1000 - callMs)).toBeLessThanOrEqual(250);
+    // The agent's side is what the caller heard: no more speech than reached them (a frame or two in flight).
+    const recordedVoiced = toFrames(right).filter((one) => rms(one) > 300).length;
+    const heardVoiced = heard.filter((f) => f.voiced).length;
+    expect(Math.abs(recordedVoiced - heardVoiced)).toBeLessThanOrEqual(5);
   }, 90_000);
 
   it("are not made for agents that do not record", async () => {

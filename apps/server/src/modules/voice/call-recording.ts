@@ -1,62 +1,142 @@
 /**
  * A call's recording: a stereo PCM16 WAV at 16 kHz, the caller on the left channel and the agent on the
- * right, time-aligned. The caller's frames are the clock (every transport delivers them continuously, one
- * per 20 ms, silence included): an agent frame handed to the leg when n caller frames have arrived plays at
- * frame n, or right after the agent frames queued before it. Frames the leg drops on a barge-in (queued,
- * not yet played) are taken out again, so the recording holds what the caller actually heard.
+ * right, on the leg's clock (wall time for real transports) from the answer to the hang-up, so it is as
+ * long as the call. Agent audio is written as the transport paces it out to the caller (frames
+ * queued and then dropped by a barge-in or the hang-up were never heard, and are not there); caller audio as
+ * it arrives, one frame after another, with silence where the caller's stream fell behind the clock (lost
+ * packets, a stream that stopped). A leg that cannot say what it played is modelled: a frame handed to it
+ * plays now, or after the frames queued before it, and a clear drops what had not played.
  */
 
+import { FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE } from "../../audio/audio-format.ts";
 import type { CallLeg } from "./call-leg.ts";
-import { FRAME_SAMPLES, SAMPLE_RATE } from "./call-leg.ts";
 
 export type CallRecorder = {
+  /** A caller frame, as it arrived. */
   caller(frame: Int16Array): void;
-  agent(frame: Int16Array): void;
-  /** The leg dropped its queued frames. */
+  /** An agent frame the transport sent to the caller at `at` (its clock, ms; now by default). */
+  played(frame: Int16Array, at?: number): void;
+  /** An agent frame handed to a leg that cannot report what it played (it plays after those queued). */
+  queued(frame: Int16Array): void;
+  /** Such a leg dropped its queued frames. */
   cleared(): void;
+  /** The transport answered the call now (a leg handed over while ringing): the recording starts here. */
+  begin(): void;
+  /** The call ended: nothing after now is recorded. */
+  end(): void;
+  /**
+   * Silences what one side said between two wall-clock times (epoch ms, `from` excluded, `to` included),
+   * by when each frame reached the recorder (redaction: a turn that said personal data). Answers the
+   * frames silenced.
+   */
+  silence(side: "caller" | "agent", from: number, to: number): number;
   /** Seconds recorded so far. */
   seconds(): number;
   /** The stereo WAV (left caller, right agent). */
   wav(): Uint8Array;
 };
 
-export function createCallRecorder(): CallRecorder {
-  const caller: Int16Array[] = [];
+/**
+ * How far the caller's frames may fall behind the clock before the gap is filled with silence (the next
+ * frame goes where it arrived): within it, frames stay one after another (a late timer, a jitter buffer
+ * releasing held packets, a burst after the event loop was busy).
+ */
+const CALLER_SLACK_FRAMES = 10;
+
+export function createCallRecorder(
+  clock: () => number = () => performance.now(),
+  wallClock: () => number = Date.now,
+): CallRecorder {
+  let start = clock();
+  const caller = new Map<number, Int16Array>();
   const agent = new Map<number, Int16Array>();
+  /** When each slot's frame reached the recorder (wall clock), to silence a turn by its stored times. */
+  const callerArrived = new Map<number, number>();
+  const agentArrived = new Map<number, number>();
+  let callerNext = 0;
   let agentNext = 0;
+  let endFrame: number | null = null;
+  /** The frame slot that time `at` falls in. */
+  const slot = (at: number) => Math.max(0, Math.floor((at - start) / FRAME_MS));
+  const copy = (frame: Int16Array) => frame.slice(0, FRAME_SAMPLES);
+  const length = () => endFrame ?? Math.max(slot(clock()), callerNext, agentNext);
+
   return {
     caller(frame) {
-      caller.push(frame);
+      if (endFrame !== null) return;
+      // A frame that arrives now was spoken over the slot that just ended; one far behind that follows a gap.
+      const due = slot(clock()) - 1;
+      const at = callerNext < due - CALLER_SLACK_FRAMES ? due : callerNext;
+      caller.set(at, copy(frame));
+      callerArrived.set(at, wallClock());
+      callerNext = at + 1;
     },
-    agent(frame) {
-      const at = Math.max(agentNext, caller.length);
-      agent.set(at, frame);
-      agentNext = at + 1;
+    played(frame, at = clock()) {
+      if (endFrame !== null) return;
+      const position = Math.max(agentNext, slot(at));
+      agent.set(position, copy(frame));
+      agentArrived.set(position, wallClock());
+      agentNext = position + 1;
+    },
+    queued(frame) {
+      if (endFrame !== null) return;
+      const position = Math.max(agentNext, slot(clock()));
+      agent.set(position, copy(frame));
+      agentArrived.set(position, wallClock());
+      agentNext = position + 1;
     },
     cleared() {
-      const now = caller.length;
-      for (let at = now; at < agentNext; at++) agent.delete(at);
-      agentNext = Math.min(agentNext, now);
+      if (endFrame !== null) return;
+      const now = slot(clock());
+      for (let at = now + 1; at < agentNext; at++) agent.delete(at);
+      agentNext = Math.min(agentNext, now + 1);
+    },
+    begin() {
+      if (endFrame !== null) return;
+      start = clock();
+      caller.clear();
+      agent.clear();
+      callerArrived.clear();
+      agentArrived.clear();
+      callerNext = 0;
+      agentNext = 0;
+    },
+    end() {
+      if (endFrame !== null) return;
+      endFrame = Math.ceil(Math.max(0, clock() - start) / FRAME_MS);
+    },
+    silence(side, from, to) {
+      const frames = side === "caller" ? caller : agent;
+      const arrived = side === "caller" ? callerArrived : agentArrived;
+      let silenced = 0;
+      for (const [at, when] of arrived) if (when > from && when <= to && frames.delete(at)) silenced++;
+      return silenced;
     },
     seconds() {
-      return (Math.max(caller.length, agentNext) * FRAME_SAMPLES) / SAMPLE_RATE;
+      return (length() * FRAME_SAMPLES) / SAMPLE_RATE;
     },
     wav() {
-      const frames = Math.max(caller.length, agentNext);
+      const frames = length();
       const left = new Int16Array(frames * FRAME_SAMPLES);
       const right = new Int16Array(frames * FRAME_SAMPLES);
-      for (const [at, frame] of caller.entries())
-        left.set(frame.subarray(0, FRAME_SAMPLES), at * FRAME_SAMPLES);
-      for (const [at, frame] of agent) right.set(frame.subarray(0, FRAME_SAMPLES), at * FRAME_SAMPLES);
+      for (const [at, frame] of caller) if (at < frames) left.set(frame, at * FRAME_SAMPLES);
+      for (const [at, frame] of agent) if (at < frames) right.set(frame, at * FRAME_SAMPLES);
       return encodeStereoWav(left, right);
     },
   };
 }
 
-/** A leg whose audio both ways also goes to the recorder (while `recorder()` answers one). */
+/**
+ * A leg whose audio both ways also goes to the recorder (while `recorder()` answers one): the agent's as the
+ * transport plays it when it reports that (`onPlayed`), else as it is queued.
+ */
 export function recordingLeg(leg: CallLeg, recorder: () => CallRecorder | null): CallLeg {
+  const reportsPlayed = typeof leg.onPlayed === "function";
+  leg.onPlayed?.((frame, at) => recorder()?.played(frame, at));
+  leg.onAnswered?.(() => recorder()?.begin());
   return {
     info: leg.info,
+    ...(leg.clock ? { clock: leg.clock } : {}),
     onAudio(listener) {
       leg.onAudio((frame) => {
         recorder()?.caller(frame);
@@ -66,11 +146,11 @@ export function recordingLeg(leg: CallLeg, recorder: () => CallRecorder | null):
     onDtmf: (listener) => leg.onDtmf(listener),
     onHangup: (listener) => leg.onHangup(listener),
     sendAudio(frame) {
-      recorder()?.agent(frame);
+      if (!reportsPlayed) recorder()?.queued(frame);
       leg.sendAudio(frame);
     },
     clearAudio() {
-      recorder()?.cleared();
+      if (!reportsPlayed) recorder()?.cleared();
       leg.clearAudio();
     },
     queuedFrames: () => leg.queuedFrames(),

@@ -13,13 +13,21 @@ import type { VadProvider, VadStream } from "../../providers/vad/vad-provider.ts
 import type { AgentLookups } from "../runtime/agent-lookups.ts";
 import type { AgentTurns, TurnSubject } from "../runtime/agent-turn.ts";
 import type { ConversationsRepository, MessageRow } from "../runtime/conversations.repository.ts";
-import type { CallLeg } from "./call-leg.ts";
+import type { TransferRequest } from "../runtime/tool-executors.ts";
+import type { CallLeg, TransferResult } from "./call-leg.ts";
 import type { CallRecorder } from "./call-recording.ts";
 import type { CallSettings } from "./call-settings.ts";
 import type { createEndpointer } from "./endpointer.ts";
 import type { VoiceRepository } from "./voice.repository.ts";
 
-export type CallOutcome = "caller-hangup" | "agent-ended" | "idle" | "max-length" | "failed";
+export type CallOutcome =
+  | "caller-hangup"
+  | "agent-ended"
+  | "idle"
+  | "max-length"
+  | "failed"
+  /** The caller was handed to a transfer destination (call-transfer.ts) and the call ended there. */
+  | "transferred";
 
 export type StartCallOptions = {
   agentAccountId: number;
@@ -101,6 +109,59 @@ export type CallSessionDeps = {
   /** Where recordings go (agents that record calls); without it nothing is recorded. */
   storage: StorageProvider | null;
   log: FastifyBaseLogger;
+  /** A new call to a transfer destination (the numbers module's outbound route); absent: none here. */
+  dialTransfer?: TransferDialer;
+};
+
+/** What dialling a transfer destination gave: its leg once answered, or why not. */
+export type TransferDial =
+  | { kind: "answered"; leg: CallLeg }
+  | { kind: "busy" | "no_answer" | "failed"; reason: string };
+
+export type TransferDialer = (input: {
+  organizationId: number;
+  agentAccountId: number;
+  /** E.164 or a SIP URI. */
+  to: string;
+  from: string | null;
+  ringSeconds: number;
+  signal: AbortSignal;
+  /** The destination is ringing (a 180, or the sandbox carrier's simulated ring). */
+  onRinging?: () => void;
+}) => Promise<TransferDial>;
+
+/** One leg of a transfer as the call's log row keeps it. */
+export type TransferLeg = {
+  /**
+   * `refer`: the far end was asked to call (SIP REFER); `handover`: the carrier did (Twilio <Dial>); `dial`:
+   * we called (its times from the agent's decision, the others' from the transfer's start).
+   */
+  kind: "refer" | "handover" | "dial";
+  to: string;
+  result: TransferResult | "refused";
+  status: number | null;
+  detail: string;
+  /** From the transfer's start, ms. */
+  ringingMs: number | null;
+  answeredMs: number | null;
+  endedMs: number | null;
+};
+
+/** A transfer of the call: what was asked, its legs, timing and result (the log row's `transfers`). */
+export type TransferRecord = {
+  destination: string;
+  to: string;
+  mode: "cold" | "warm";
+  reason: string | null;
+  at: string;
+  legs: TransferLeg[];
+  result: TransferResult | null;
+  /** The transfer's start (the agent's words said) to the destination ringing (or a REFER's answer), ms. */
+  setupMs: number | null;
+  /** The agent's decision (its transferCall accepted) to the destination ringing, ms: setupMs plus its words. */
+  decisionMs: number | null;
+  /** How long the caller and the destination were connected, seconds (bridged transfers). */
+  bridgedSeconds: number | null;
 };
 
 /** One stretch of agent speech (the greeting, an answer, a prompt): its frames and what they say. */
@@ -123,13 +184,19 @@ export type Speech = {
   close(): void;
 };
 
+/**
+ * What the recogniser made of an utterance: its text and confidence (null when it gives none), or null when
+ * the recognition failed, timed out or was aborted.
+ */
+export type Recognition = { text: string; confidence: number | null } | null;
+
 /** The caller's utterance being heard: its recogniser, and whether it began over the agent's speech. */
 export type Utterance = {
   stt: SttStream;
   /** Every frame of the utterance so far (pre-roll included), to hear it again after a pause. */
   frames: Int16Array[];
   /** The recognition of the utterance up to a pause (null when there was none, or the caller went on). */
-  early: Promise<string> | null;
+  early: Promise<Recognition> | null;
   duringAgent: boolean;
   confirmed: boolean;
   lastVoicedAt: number;
@@ -149,6 +216,8 @@ export type CallContext = {
   timings: TurnTiming[];
   resolveReady: (uuid: string | null) => void;
   resolveEnded: (summary: CallSummary) => void;
+  /** Something in the call's code failed that should not have (call-guard.ts): logged, the call ended. */
+  unexpected: (error: unknown, where: string) => void;
 
   // Set up once the agent is known (call-setup.ts).
   subject: TurnSubject | null;
@@ -181,8 +250,31 @@ export type CallContext = {
   lastCallerActivity: number;
   lastAgentActivity: number;
   idlePrompted: boolean;
+  /** Caller turns in a row that could not be understood (the agent asks to repeat after the first). */
+  unheardTurns: number;
   dtmf: string;
   dtmfTimer: NodeJS.Timeout | null;
+  /** The transport's own leg (not wrapped for the recording): its keys out and hand-over (transfers). */
+  transport: CallLeg;
+  /** A transfer the agent asked for in the current answer: run once the answer has been said. */
+  pendingTransfer:
+    | (TransferRequest & {
+        name: string;
+        to: string;
+        ringSeconds: number;
+        decidedAt: number;
+        /** The new leg, dialled from the decision on (call-transfer.ts). */
+        early: Promise<{ leg: CallLeg | null; entry: TransferLeg }> | null;
+        /** Stops an early dial (the answer that asked for it was interrupted). */
+        cancel: AbortController;
+      })
+    | null;
+  /** The transfers of this call, for its log row. */
+  transfers: TransferRecord[];
+  /** The caller is connected to a transfer destination: their audio and keys go there. */
+  bridge: { fromCaller(frame: Int16Array): void; digit(digit: string): void; callerLeft(): void } | null;
+  /** A keypad entry the agent waits for (the collectDigits tool). */
+  keypad: { push(digit: string): void; hangup(): void } | null;
   /** The 250 ms housekeeping tick (idle prompts, the time limit). */
   ticker: NodeJS.Timeout | null;
   finishing: Promise<void> | null;

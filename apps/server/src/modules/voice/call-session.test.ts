@@ -5,6 +5,7 @@ import { createFakeCallLeg, voicedOnsetTick } from "../../../test/fake-call-leg.
 import { buildTestApp } from "../../../test/helpers.ts";
 import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
 import { accounts } from "../../db/schema/index.ts";
+import { unexpectedErrorCount } from "../../process-guard.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
 
 /** Calls end to end over an in-memory leg: the demo's Front Desk agent, offline speech, the sandbox model. */
@@ -120,6 +121,43 @@ describe("a call", () => {
     expect(fake.played.filter((f) => f.tick > startTick + 20).length).toBeGreaterThan(20);
   }, 30_000);
 
+  it("flags a phone-audio (8 kHz) call in its log when offline recognition cannot hear it", async () => {
+    const narrowband = async (yes: boolean) => {
+      const fake = createFakeCallLeg({ speed: 3, info: { transport: "sip", narrowband: yes } });
+      const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk });
+      const uuid = (await session.ready) as string;
+      await fake.untilAgentPlayed(20);
+      fake.callerHangsUp();
+      await session.ended;
+      return (await createConversationsRepository(app.context.database.db).findLog(uuid))?.data;
+    };
+    expect(await narrowband(true)).toMatchObject({
+      narrowband: true,
+      warning: "Offline recognition cannot hear 8 kHz phone audio: set STT_PROVIDER=deepgram or openai.",
+    });
+    expect(await narrowband(false)).not.toHaveProperty("warning");
+  }, 30_000);
+
+  it("ends only itself, as failed and counted, when its own code throws on what the transport handed it", async () => {
+    const fake = createFakeCallLeg({ speed: 3 });
+    const listeners: ((frame: Int16Array) => void)[] = [];
+    // A transport with a bug: it hands the pipeline a frame of the wrong size.
+    const leg = {
+      ...fake.leg,
+      onAudio: (listener: (frame: Int16Array) => void) => void listeners.push(listener),
+    };
+    const session = app.voice.startCallSession(leg, { agentAccountId: frontDesk });
+    await session.ready;
+    const before = unexpectedErrorCount();
+    expect(() => {
+      for (const listener of listeners) listener(new Int16Array(7));
+    }).not.toThrow();
+    const summary = await session.ended;
+    expect(summary).toMatchObject({ outcome: "failed", error: "Something went wrong on our side." });
+    expect(fake.hungUp).toBe("Something went wrong on our side.");
+    expect(unexpectedErrorCount()).toBe(before + 1);
+  }, 30_000);
+
   it("hears pressed digits as text and refuses an unknown agent clearly", async () => {
     const fake = createFakeCallLeg({ speed: 3 });
     const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk });
@@ -135,5 +173,21 @@ describe("a call", () => {
     const refused = await app.voice.startCallSession(other.leg, { agentAccountId: 999_999 }).ended;
     expect(refused).toMatchObject({ outcome: "failed", error: "no agent with id 999999" });
     expect(other.hungUp).toBe("no agent with id 999999");
+  }, 30_000);
+
+  it("logs a call whose caller hung up while it was being set up, once, and says nothing", async () => {
+    const fake = createFakeCallLeg({ speed: 3 });
+    const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk });
+    // At once: the agent, its campaign and model are still being looked up.
+    fake.callerHangsUp();
+    const summary = await session.ended;
+    expect(summary.outcome).toBe("caller-hangup");
+    expect(summary.conversationUuid).toBeTruthy();
+    expect(await session.ready).toBe(summary.conversationUuid);
+    const log = await createConversationsRepository(app.context.database.db).findLog(
+      summary.conversationUuid as string,
+    );
+    expect(log?.data).toMatchObject({ callOutcome: "caller-hangup" });
+    expect(fake.played.filter((frame) => frame.level > 0)).toEqual([]);
   }, 30_000);
 });

@@ -1,4 +1,6 @@
-import { finish } from "./call-end.ts";
+import { withUnexpectedContext } from "../../process-guard.ts";
+import { failUnexpectedly, finish } from "./call-end.ts";
+import { guarded } from "./call-guard.ts";
 import type { CallLeg } from "./call-leg.ts";
 import { housekeeping } from "./call-limits.ts";
 import { createCallRecorder, recordingLeg } from "./call-recording.ts";
@@ -11,6 +13,7 @@ import type {
 } from "./call-session-types.ts";
 import { callSettingsOf } from "./call-settings.ts";
 import { setUpCall } from "./call-setup.ts";
+import { transferLogData } from "./call-transfer.ts";
 import { onDigit, onFrame } from "./caller-input.ts";
 import { createEndpointer } from "./endpointer.ts";
 
@@ -54,14 +57,17 @@ export function startCallSession(
   const leg = recordingLeg(transportLeg, () => ctx.recorder);
   const ctx: CallContext = {
     leg,
-    recorder: createCallRecorder(),
-    options,
+    recorder: createCallRecorder(transportLeg.clock),
+    // The call's transfers join the log row's fields.
+    options: { ...options, logData: () => ({ ...options.logData?.(), ...transferLogData(ctx) }) },
     deps,
-    log: deps.log,
+    // Every line the call logs names it.
+    log: deps.log.child({ callId: transportLeg.info.callId }),
     started: performance.now(),
     timings: [],
     resolveReady,
     resolveEnded,
+    unexpected: (error, where) => failUnexpectedly(ctx, error, where),
     subject: null,
     model: null,
     settings,
@@ -81,23 +87,41 @@ export function startCallSession(
     lastCallerActivity: performance.now(),
     lastAgentActivity: performance.now(),
     idlePrompted: false,
+    unheardTurns: 0,
     dtmf: "",
     dtmfTimer: null,
+    transport: transportLeg,
+    pendingTransfer: null,
+    transfers: [],
+    bridge: null,
+    keypad: null,
     ticker: null,
     finishing: null,
   };
-  ctx.ticker = setInterval(() => housekeeping(ctx), 250);
-
-  leg.onAudio((frame) => onFrame(ctx, frame));
-  leg.onDtmf((digit) => onDigit(ctx, digit));
-  leg.onHangup(() => finish(ctx, "caller-hangup", null, false));
-  setUpCall(ctx);
+  // What the transport and the clock call into: a failure in there ends this call, not the process. What
+  // the call starts itself (its clock, its turns) carries its id to the process guard too.
+  withUnexpectedContext({ callId: transportLeg.info.callId }, () => {
+    ctx.ticker = setInterval(() => guarded(ctx, "housekeeping", () => housekeeping(ctx)), 250);
+    guarded(ctx, "set-up", () => setUpCall(ctx));
+  });
+  leg.onAudio((frame) =>
+    guarded(ctx, "caller audio", () => (ctx.bridge ? ctx.bridge.fromCaller(frame) : onFrame(ctx, frame))),
+  );
+  leg.onDtmf((digit) => guarded(ctx, "caller digit", () => onDigit(ctx, digit)));
+  leg.onHangup(() =>
+    guarded(ctx, "hang-up", () => {
+      ctx.keypad?.hangup();
+      const bridged = ctx.bridge;
+      finish(ctx, bridged ? "transferred" : "caller-hangup", null, false);
+      bridged?.callerLeft();
+    }),
+  );
 
   return {
     ready,
     ended,
     hangup(reason) {
-      finish(ctx, "agent-ended", reason ?? null);
+      guarded(ctx, "hang-up", () => finish(ctx, "agent-ended", reason ?? null));
     },
   };
 }

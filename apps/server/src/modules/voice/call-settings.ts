@@ -1,5 +1,6 @@
+import { transferDestinationSchema } from "@switchboard/api";
 import { z } from "zod";
-import { FRAME_MS } from "./call-leg.ts";
+import { FRAME_MS } from "../../audio/audio-format.ts";
 
 /**
  * How an agent takes turns on a call. Per agent: the agent account's `details.callSettings` (any field
@@ -28,8 +29,27 @@ export const callSettingsSchema = z.object({
     .catch(1800),
   /** Record calls: a stereo WAV (caller left, agent right) linked from the call's log row. Off by default. */
   recordCalls: z.boolean().catch(false),
+  /**
+   * How long a caller turn's recognition may take before the turn is given up (a recogniser that hangs or
+   * is overloaded): the agent then asks the caller to repeat.
+   */
+  recognitionTimeoutMs: z.number().int().min(500).max(60_000).catch(10_000),
   idlePrompt: z.string().min(1).max(300).catch("Are you still there?"),
+  /** Said once when a caller turn could not be understood (nothing recognised, or the recogniser failed). */
+  repeatPrompt: z.string().min(1).max(300).catch("Sorry, could you say that again?"),
   maxCallMessage: z.string().min(1).max(300).catch("We have reached the time limit for this call. Goodbye."),
+  /** Where the agent may transfer calls, by name (call-transfer.ts); an invalid entry is left out. */
+  transferDestinations: z
+    .array(z.unknown())
+    .catch([])
+    .transform((list) =>
+      list.flatMap((entry) => {
+        const parsed = transferDestinationSchema.safeParse(entry);
+        return parsed.success ? [parsed.data] : [];
+      }),
+    ),
+  /** A tool call that takes longer than this gets a short filler line ("One moment…"); 0: never. */
+  fillerAfterMs: z.number().int().min(0).max(10_000).catch(700),
 });
 export type CallSettings = z.infer<typeof callSettingsSchema>;
 

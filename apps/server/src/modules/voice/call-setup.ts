@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { findVoice } from "@switchboard/core";
+import { SANDBOX_CONFIGURATION_NOTE } from "../../providers/llm/sandbox-responder.ts";
 import { displayName } from "../runtime/agent-turn.ts";
 import { drained } from "./agent-speech.ts";
 import { fail, finish } from "./call-end.ts";
@@ -17,7 +18,7 @@ import { createEndpointer } from "./endpointer.ts";
 export function setUpCall(ctx: CallContext) {
   const { deps, options, leg, log } = ctx;
   const { conversations } = deps;
-  void (async () => {
+  const setUp = (async () => {
     const missing = deps.stt.unavailable() ?? deps.tts.unavailable();
     if (missing) return fail(ctx, missing);
     const agent = await deps.loadAccount(options.agentAccountId);
@@ -35,11 +36,12 @@ export function setUpCall(ctx: CallContext) {
     const resolved = await deps.lookups.modelOrNull(agent.organizationId);
     if (!resolved.model) return fail(ctx, resolved.error ?? "the language model is unavailable");
     ctx.model = resolved.model;
+    // Said to the agent's owner (the log), never to the caller.
+    if (resolved.model.provider === "sandbox") log.info(SANDBOX_CONFIGURATION_NOTE);
     // The agent's voice is a picker id ("ava"): the provider's voice for it, else its engine voice ("en-us+f3").
     const voice = findVoice(campaign.voice);
     ctx.voice = voice ? (ctx.deps.tts.voiceFor?.(voice) ?? voice.engineVoice) : campaign.voice;
     ctx.vad = await deps.vad.createStream();
-    if (ctx.finished) return;
     const { info } = leg;
     const outbound = options.direction === "outbound";
     const external = outbound ? info.to : info.from;
@@ -80,6 +82,8 @@ export function setUpCall(ctx: CallContext) {
     };
     ctx.resolveReady(conversation.uuid);
     log.info({ uuid: conversation.uuid, callId: info.callId, agentId: agent.id }, "call started");
+    // Hung up while it was set up: the call is logged (the end waits for this), nothing is said.
+    if (ctx.finished) return;
     const message = options.message?.trim();
     if (message) {
       // A message to leave (voicemail): said word for word, then the call ends; nobody is answered.
@@ -98,4 +102,8 @@ export function setUpCall(ctx: CallContext) {
   })().catch((error: unknown) => {
     fail(ctx, error instanceof Error ? error.message : String(error));
   });
+  // The call's turns and its end wait for the set-up: a caller who hangs up while it runs (a busy server takes
+  // a second or more) still has the call they were answered on logged, and no turn runs without its
+  // conversation.
+  ctx.chain = setUp;
 }

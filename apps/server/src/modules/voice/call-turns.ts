@@ -5,9 +5,21 @@
  */
 import type { StoredTurn } from "../runtime/agent-turn.ts";
 import { drained, speak } from "./agent-speech.ts";
+import { callControls } from "./call-controls.ts";
 import { finish } from "./call-end.ts";
 import type { CallContext, TurnTiming } from "./call-session-types.ts";
+import { runTransfer } from "./call-transfer.ts";
 import { createSentenceSplitter } from "./endpointer.ts";
+
+/** What the agent says when a tool keeps the caller waiting longer than `fillerAfterMs`. */
+const FILLERS: Record<string, string> = {
+  checkAvailability: "One moment while I check the calendar.",
+  bookAppointment: "One moment while I book that.",
+  searchKnowledgeBase: "One moment while I look that up.",
+  sendSms: "One moment while I send that.",
+};
+/** Tools that wait on the caller or the line themselves, or are instant: no filler. */
+const NO_FILLER = new Set(["transferCall", "endCall", "sendDtmf", "collectDigits", "saveData"]);
 
 /** Caller turns are answered one after another, in order. */
 export function queueTurn(ctx: CallContext, work: () => Promise<void>) {
@@ -44,18 +56,42 @@ export async function answer(ctx: CallContext, text: string, timing: TurnTiming 
   );
   let result: StoredTurn | null = null;
   const done = (async () => {
-    const run = deps.turns.respond(turnSubject, turnModel, { abortSignal: controller.signal });
-    let step = await run.next();
-    while (!step.done) {
-      const event = step.value;
-      if (event.type === "text" && !controller.signal.aborted) {
-        if (timing) timing.firstTokenAt ??= performance.now();
-        for (const sentence of splitter.push(event.delta)) current.say(sentence);
+    const run = deps.turns.respond(turnSubject, turnModel, {
+      abortSignal: controller.signal,
+      call: callControls(ctx),
+    });
+    // A slow tool (the calendar, a webhook) gets one short filler line instead of dead air; it is speech
+    // like any other, so the caller can still barge in over it.
+    let filler: NodeJS.Timeout | null = null;
+    let fillerSaid = false;
+    try {
+      let step = await run.next();
+      while (!step.done) {
+        const event = step.value;
+        if (event.type === "text" && !controller.signal.aborted) {
+          if (timing) timing.firstTokenAt ??= performance.now();
+          for (const sentence of splitter.push(event.delta)) current.say(sentence);
+        } else if (event.type === "tool-call" && !fillerSaid && !NO_FILLER.has(event.name)) {
+          const after = ctx.settings.fillerAfterMs;
+          if (filler) clearTimeout(filler);
+          if (after > 0)
+            filler = setTimeout(() => {
+              if (controller.signal.aborted || ctx.finished) return;
+              fillerSaid = true;
+              for (const sentence of splitter.flush()) current.say(sentence);
+              current.say(FILLERS[event.name] ?? "One moment please.");
+            }, after);
+        } else if (event.type === "tool-result" && filler) {
+          clearTimeout(filler);
+          filler = null;
+        }
+        step = await run.next();
       }
-      step = await run.next();
+      result = step.value;
+    } finally {
+      if (filler) clearTimeout(filler);
     }
-    result = step.value;
-    current.keep(result.message);
+    current.keep((result as StoredTurn | null)?.message ?? null);
     if (!controller.signal.aborted) for (const sentence of splitter.flush()) current.say(sentence);
   })().finally(() => {
     current.keep(null);
@@ -69,6 +105,18 @@ export async function answer(ctx: CallContext, text: string, timing: TurnTiming 
     if (ctx.answering === turn) ctx.answering = null;
   }
   await current.finished;
+  const transfer = ctx.pendingTransfer;
+  ctx.pendingTransfer = null;
+  if (transfer && (controller.signal.aborted || ctx.finished)) {
+    // The caller interrupted the answer that asked for it (or left): the early leg is hung up.
+    transfer.cancel.abort();
+    void transfer.early?.then(({ leg }) => leg?.hangup("transfer cancelled"));
+  } else if (transfer) {
+    // What the agent said ("Let me put you through") is heard first.
+    await drained(ctx);
+    await runTransfer(ctx, transfer, (text) => sayLine(ctx, text));
+    return;
+  }
   const stored = result as StoredTurn | null;
   if (stored?.conversationStatus === "ended" && !controller.signal.aborted) {
     await drained(ctx);

@@ -3,16 +3,110 @@
  * utterance's frames streamed to its recogniser (with the pre-roll before the onset), barge-in over the
  * agent's speech, finished turns queued for an answer; pressed digits gathered into one turn.
  */
+import type { SttStream } from "../../providers/stt/stt-provider.ts";
 import { agentBusy } from "./agent-speech.ts";
 import { bargeIn, pause, resume } from "./barge-in.ts";
 import { caption } from "./call-captions.ts";
-import type { CallContext, TurnTiming } from "./call-session-types.ts";
-import { answer, queueTurn } from "./call-turns.ts";
+import { guarded } from "./call-guard.ts";
+import type { CallContext, Recognition, TurnTiming } from "./call-session-types.ts";
+import { answer, queueTurn, sayLine } from "./call-turns.ts";
 import { type EndpointEvent, endsTurn } from "./endpointer.ts";
 
 /** Frames before the onset handed to the recogniser too (the VAD confirms onsets 40-60 ms late). */
 const PREROLL_FRAMES = 15;
 const DTMF_GAP_MS = 700;
+/** Below this confidence (for recognisers that give one) a caller turn counts as not understood. */
+const MIN_CONFIDENCE = 0.4;
+
+/** Recognisers the pipeline aborted itself (a backchannel, a cough): their failure is no news. */
+const dropped = new WeakSet<SttStream>();
+
+function drop(stream: SttStream) {
+  dropped.add(stream);
+  stream.abort();
+}
+
+/** A recogniser for a new utterance; one that cannot start fails that turn only. */
+function startRecogniser(ctx: CallContext): SttStream {
+  try {
+    return ctx.deps.stt.start();
+  } catch (error) {
+    const failure = Promise.reject(error);
+    failure.catch(() => {});
+    return { write() {}, finish: () => failure, abort() {} };
+  }
+}
+
+/**
+ * The recognition of what was written to `stream`, never rejected: null when the recogniser failed, did not
+ * answer within the call's `recognitionTimeoutMs` (it is aborted then) or was aborted (a hang-up).
+ */
+function recognise(ctx: CallContext, stream: SttStream): Promise<Recognition> {
+  const limit = ctx.settings.recognitionTimeoutMs;
+  return new Promise<Recognition>((resolve) => {
+    const timer = setTimeout(() => {
+      ctx.log.warn({ timeoutMs: limit }, "speech recognition did not answer in time");
+      resolve(null);
+      try {
+        drop(stream);
+      } catch {}
+    }, limit);
+    const settle = (result: Recognition) => {
+      clearTimeout(timer);
+      resolve(result);
+    };
+    let finished: Promise<string>;
+    try {
+      finished = stream.finish();
+    } catch (error) {
+      finished = Promise.reject(error);
+    }
+    finished.then(
+      (text) => settle({ text: typeof text === "string" ? text : "", confidence: confidenceOf(stream) }),
+      (error: unknown) => {
+        // A hang-up or a dropped utterance aborts the recogniser: nothing worth a line then.
+        if (!ctx.finished && !ctx.closing && !dropped.has(stream))
+          ctx.log.warn({ err: error }, "speech recognition failed");
+        settle(null);
+      },
+    );
+  });
+}
+
+function confidenceOf(stream: SttStream): number | null {
+  try {
+    const value = stream.confidence?.() ?? null;
+    return typeof value === "number" && Number.isFinite(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Words the recogniser heard with enough confidence to answer (not noise markers or an empty result). */
+export function understood(recognition: Recognition): boolean {
+  if (!recognition) return false;
+  const words = recognition.text.replace(/\[[^\]]*\]|<[^>]*>|\([^)]*\)/g, " ");
+  if (!/[\p{L}\p{N}]/u.test(words)) return false;
+  return recognition.confidence === null || recognition.confidence >= MIN_CONFIDENCE;
+}
+
+/**
+ * A caller turn that could not be understood: the agent asks once to repeat; after that it does not ask
+ * again in a row (no loop): a low-confidence text is answered as heard, nothing at all is left to the idle
+ * prompt.
+ */
+async function notUnderstood(ctx: CallContext, recognition: Recognition, timing: TurnTiming) {
+  ctx.unheardTurns++;
+  if (ctx.unheardTurns === 1) {
+    await sayLine(ctx, ctx.settings.repeatPrompt);
+    return;
+  }
+  const text = recognition?.text.trim() ?? "";
+  if (text && /[\p{L}\p{N}]/u.test(text)) {
+    ctx.timings.push(timing);
+    await answer(ctx, text, timing);
+  }
+}
 
 export function onFrame(ctx: CallContext, frame: Int16Array) {
   if (ctx.finished || ctx.closing) return;
@@ -42,7 +136,7 @@ function onEndpoint(ctx: CallContext, event: EndpointEvent) {
     ctx.lastCallerActivity = performance.now();
     const duringAgent = agentBusy(ctx);
     if (duringAgent) pause(ctx);
-    const stt = ctx.deps.stt.start();
+    const stt = startRecogniser(ctx);
     for (const frame of ctx.preroll) stt.write(frame);
     ctx.utterance = {
       stt,
@@ -56,21 +150,22 @@ function onEndpoint(ctx: CallContext, event: EndpointEvent) {
     // A short pause: recognise what was said so far; a complete sentence ends the turn at once.
     const current = ctx.utterance;
     if (!current || (current.duringAgent && !current.confirmed)) return;
-    const early = current.stt.finish();
-    early.catch(() => {});
+    const early = recognise(ctx, current.stt);
     current.early = early;
-    void early.then((text) => {
-      if (ctx.utterance !== current || current.early !== early || ctx.finished) return;
-      if (!endsTurn(text)) return;
-      const end = ctx.endpointer.endNow();
-      if (end) onEndpoint(ctx, end);
-    });
+    void early.then((recognition) =>
+      guarded(ctx, "quick turn", () => {
+        if (ctx.utterance !== current || current.early !== early || ctx.finished) return;
+        if (!recognition || !endsTurn(recognition.text)) return;
+        const end = ctx.endpointer.endNow();
+        if (end) onEndpoint(ctx, end);
+      }),
+    );
   } else if (event.type === "resume") {
     // The caller went on: the early recognition is stale; a fresh recogniser hears the whole utterance.
     const current = ctx.utterance;
     if (!current?.early) return;
     current.early = null;
-    current.stt = ctx.deps.stt.start();
+    current.stt = startRecogniser(ctx);
     for (const frame of current.frames) current.stt.write(frame);
   } else if (event.type === "confirmed") {
     if (ctx.utterance) ctx.utterance.confirmed = true;
@@ -83,7 +178,7 @@ function onEndpoint(ctx: CallContext, event: EndpointEvent) {
     if (!current) return;
     if (!event.turn || (current.duringAgent && !current.confirmed)) {
       // A click, a cough or a backchannel: not a turn.
-      current.stt.abort();
+      drop(current.stt);
       if (current.duringAgent) resume(ctx);
       return;
     }
@@ -98,38 +193,52 @@ function onEndpoint(ctx: CallContext, event: EndpointEvent) {
       firstFrameAt: null,
     };
     // After a pause with no voice since, the early recognition heard the whole turn.
-    const recognised = (current.early ?? current.stt.finish()).then(
-      (text) => {
-        timing.sttAt = performance.now();
-        timing.text = text;
-        if (text && !ctx.finished) caption(ctx, "caller", text, true);
-        return text;
-      },
-      (error: unknown) => {
-        ctx.log.error({ err: error }, "speech recognition failed");
-        return "";
-      },
-    );
+    const recognised = (current.early ?? recognise(ctx, current.stt)).then((recognition) => {
+      timing.sttAt = performance.now();
+      timing.text = recognition?.text ?? "";
+      if (understood(recognition) && !ctx.finished) caption(ctx, "caller", timing.text, true);
+      return recognition;
+    });
     queueTurn(ctx, async () => {
-      const text = await recognised;
-      if (!text || ctx.finished) return;
+      const recognition = await recognised;
+      if (ctx.finished || ctx.closing) return;
+      if (!understood(recognition)) {
+        await notUnderstood(ctx, recognition, timing);
+        return;
+      }
+      ctx.unheardTurns = 0;
       ctx.timings.push(timing);
-      await answer(ctx, text, timing);
+      await answer(ctx, timing.text, timing);
     });
   }
 }
 
 export function onDigit(ctx: CallContext, digit: string) {
   if (ctx.finished) return;
+  if (ctx.bridge) {
+    ctx.bridge.digit(digit);
+    return;
+  }
+  if (ctx.keypad) {
+    // A number the agent asked for (collectDigits): the keys are the tool's, not a turn.
+    ctx.lastCallerActivity = performance.now();
+    ctx.keypad.push(digit);
+    return;
+  }
+  if (ctx.closing) return;
   ctx.lastCallerActivity = performance.now();
   ctx.idlePrompted = false;
   if (agentBusy(ctx)) bargeIn(ctx);
   ctx.dtmf += digit;
   if (ctx.dtmfTimer) clearTimeout(ctx.dtmfTimer);
-  ctx.dtmfTimer = setTimeout(() => {
-    const digits = ctx.dtmf;
-    ctx.dtmf = "";
-    caption(ctx, "caller", `[pressed ${digits}]`, true);
-    queueTurn(ctx, () => answer(ctx, `[pressed ${digits}]`, null));
-  }, DTMF_GAP_MS);
+  ctx.dtmfTimer = setTimeout(
+    () =>
+      guarded(ctx, "digits", () => {
+        const digits = ctx.dtmf;
+        ctx.dtmf = "";
+        caption(ctx, "caller", `[pressed ${digits}]`, true);
+        queueTurn(ctx, () => answer(ctx, `[pressed ${digits}]`, null));
+      }),
+    DTMF_GAP_MS,
+  );
 }

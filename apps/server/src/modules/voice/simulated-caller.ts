@@ -4,9 +4,11 @@
  * hangs up once the agent has answered. Audio runs in real time, 20 ms a frame, like a phone line, so the
  * pipeline hears it exactly as it hears a caller: the demo's calls are made with it.
  */
+
+import { FRAME_SAMPLES } from "../../audio/audio-format.ts";
+import { createFramer } from "../../audio/pcm.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
-import { createFramer } from "./audio.ts";
-import { type CallLeg, FRAME_SAMPLES } from "./call-leg.ts";
+import type { CallLeg } from "./call-leg.ts";
 import { simulatedLine } from "./simulated-line.ts";
 
 export type SimulatedCallerOptions = {

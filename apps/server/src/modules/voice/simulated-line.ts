@@ -16,8 +16,14 @@ export function simulatedLine(options: {
   step: (heard: Int16Array | null, agentQueued: number) => Int16Array | "hang-up";
   /** Called once, at once, when either side hangs up. */
   onEnd: (by: LineEnd) => void;
+  /** The far end hears keys pressed (each reaches it 160 ms after the one before, as RFC 4733 takes). */
+  onDigit?: (digit: string) => void;
 }): CallLeg {
-  const listeners = { audio: [] as ((frame: Int16Array) => void)[], hangup: [] as (() => void)[] };
+  const listeners = {
+    audio: [] as ((frame: Int16Array) => void)[],
+    hangup: [] as (() => void)[],
+    played: [] as ((frame: Int16Array, at: number) => void)[],
+  };
   const agentQueue: Int16Array[] = [];
   let ended = false;
 
@@ -33,6 +39,7 @@ export function simulatedLine(options: {
   const clock = setInterval(() => {
     if (ended) return;
     const heard = agentQueue.shift() ?? null;
+    if (heard) for (const listener of listeners.played) listener(heard, performance.now() - 20);
     const frame = options.step(heard, agentQueue.length);
     if (frame === "hang-up") return end("far-end");
     for (const listener of listeners.audio) listener(frame);
@@ -49,6 +56,7 @@ export function simulatedLine(options: {
     onAudio: (listener) => void listeners.audio.push(listener),
     onDtmf: () => {},
     onHangup: (listener) => void listeners.hangup.push(listener),
+    onPlayed: (listener) => void listeners.played.push(listener),
     sendAudio: (frame) => {
       if (!ended) agentQueue.push(frame);
     },
@@ -57,5 +65,17 @@ export function simulatedLine(options: {
     },
     queuedFrames: () => agentQueue.length,
     hangup: () => end("agent"),
+    ...(options.onDigit
+      ? {
+          sendDtmf: async (digits: string) => {
+            for (const digit of digits) {
+              await new Promise((resolve) => setTimeout(resolve, 160));
+              if (ended) return false;
+              options.onDigit?.(digit);
+            }
+            return true;
+          },
+        }
+      : {}),
   };
 }

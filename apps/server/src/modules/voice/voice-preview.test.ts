@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
-import { parseWav, rms } from "./audio.ts";
+import { parseWav, rms } from "../../audio/pcm.ts";
 
 let app: FastifyInstance;
 let token: string;

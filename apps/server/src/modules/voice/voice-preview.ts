@@ -1,8 +1,8 @@
 import { VOICE_MESSAGES } from "@switchboard/api";
 import { findVoice } from "@switchboard/core";
+import { encodeWav } from "../../audio/pcm.ts";
 import { ApiError, notFound } from "../../http/api-error.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
-import { encodeWav } from "./audio.ts";
 
 /** What a voice says when no text is given, in its language. */
 const SAMPLE_BY_LANGUAGE: Record<string, string> = {

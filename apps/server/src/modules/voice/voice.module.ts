@@ -16,6 +16,7 @@ import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import { emitCallEvents } from "./call-events.ts";
 import type { CallLeg } from "./call-leg.ts";
 import { type CallSession, type StartCallOptions, startCallSession } from "./call-session.ts";
+import type { TransferDialer } from "./call-session-types.ts";
 import { demoCallsJob, makeDemoCalls } from "./demo-calls.ts";
 import { createLiveCalls } from "./live-calls.ts";
 import { sttFromConfig, ttsFromConfig } from "./speech-providers.ts";
@@ -53,13 +54,14 @@ export function createVoiceModule(
     vadWithFallback(webrtcVad(), energyVad(), (err) =>
       context.log.error({ err }, "the WebRTC VAD could not start: calls use the energy detector"),
     );
-  const stt = deps.providers?.stt ?? sttFromConfig(context.config.speech.stt);
-  const tts = deps.providers?.tts ?? ttsFromConfig(context.config.speech.tts);
+  const stt = deps.providers?.stt ?? sttFromConfig(context.config.speech.stt, context.config.voice.childNice);
+  const tts = deps.providers?.tts ?? ttsFromConfig(context.config.speech.tts, context.config.voice.childNice);
   /** What keeps calls from being answered here (a speech tool missing), else null. */
   const speechMissing = () => [stt.unavailable(), tts.unavailable()].filter(Boolean).join(" ") || null;
   const missing = speechMissing();
   if (missing) context.log.warn(`voice calls cannot be answered: ${missing}`);
   const voiceRepository = createVoiceRepository(db);
+  let transferDialer: TransferDialer | null = null;
   const sessionDeps = {
     turns: deps.runtime.turns,
     lookups: createAgentLookups({
@@ -77,6 +79,13 @@ export function createVoiceModule(
     tts,
     storage: context.storage,
     log: context.log,
+    dialTransfer: ((input) =>
+      transferDialer
+        ? transferDialer(input)
+        : Promise.resolve({
+            kind: "failed" as const,
+            reason: "no outbound calls from this server",
+          })) as TransferDialer,
   };
   const active = new Set<CallSession>();
   const liveCalls = createLiveCalls({
@@ -92,7 +101,11 @@ export function createVoiceModule(
     const session = startCallSession(leg, live.options, sessionDeps);
     live.attach(session);
     active.add(session);
-    void session.ended.then(() => active.delete(session));
+    void session.ended.then((summary) => {
+      active.delete(session);
+      // The call's log row is final: its analysis is queued (never throws).
+      return deps.runtime.analysis.conversationEnded(summary.conversationUuid);
+    });
     if (deps.webhooks) emitCallEvents(session, { conversations, events: deps.webhooks, log: context.log });
     return session;
   }
@@ -103,7 +116,7 @@ export function createVoiceModule(
       {
         voice: voiceRepository,
         chargeFrom: usage.chargeFrom,
-        callerTts: festivalTts(),
+        callerTts: festivalTts({ nice: context.config.voice.childNice }),
         tts,
         unavailable: speechMissing,
         startCall,
@@ -133,6 +146,10 @@ export function createVoiceModule(
     providers: { vad, stt, tts },
     startCallSession: startCall,
     liveCalls,
+    /** How transfers reach their destinations (the numbers module's outbound calls). */
+    useTransferDialer(dialer: TransferDialer) {
+      transferDialer = dialer;
+    },
     /** Follows hang-up requests from the other server instances. */
     start: () => liveCalls.start(),
     /** Ends the calls in progress (storing their ends) and stops warm processes. */

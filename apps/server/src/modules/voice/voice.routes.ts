@@ -1,4 +1,5 @@
 import * as api from "@switchboard/api";
+import { tokenOf } from "../../access/access.ts";
 import { ApiError } from "../../http/api-error.ts";
 import { handle } from "../../http/routes.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
@@ -40,6 +41,7 @@ export function voiceRoutes(deps: {
         endpointSilenceMs: all.endpointSilenceMs,
         bargeInMinSpeechMs: all.bargeInMinSpeechMs,
         recordCalls: all.recordCalls,
+        transferDestinations: all.transferDestinations,
       },
     };
   };
@@ -95,7 +97,8 @@ export function voiceRoutes(deps: {
           from: "web visitor",
           to: params.username,
           answer: async () => ({
-            ...(await deps.publicCallAgent(params.username, query.token)),
+            // ?token= as the catalogue has it, or the subprotocol the public page offers (no token in its address).
+            ...(await deps.publicCallAgent(params.username, query.token ?? tokenOf(request))),
             stage: "production",
             roomKind: "live",
           }),

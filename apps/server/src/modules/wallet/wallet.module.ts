@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { stripeWebhook } from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../app-context.ts";
+import { loadLimitsOf } from "../../http/load-limits.ts";
 import { lndNode } from "../../providers/lightning/lnd-node.ts";
 import { sandboxLightningNode } from "../../providers/lightning/sandbox-node.ts";
 import { sandboxPayments } from "../../providers/payments/sandbox-payments.ts";
@@ -40,7 +41,9 @@ export function createWalletModule(context: AppContext) {
   const rates =
     config.exchangeRates.provider === "coinbase" ? coinbaseRates(config.exchangeRates.url) : sandboxRates();
   const links = createPaymentLinks({ db: context.database.db, publicUrl: config.publicUrl });
+  const limits = loadLimitsOf(context);
   const wallet = createWalletService({
+    money: limits.money,
     links,
     db: context.database.db,
     ledger: ledgerModule.ledger,
@@ -60,7 +63,7 @@ export function createWalletModule(context: AppContext) {
     sandboxNode,
     lightning,
     links,
-    routes: walletRoutes(wallet, links, {
+    routes: walletRoutes(wallet, links, limits, {
       stripe,
       sandboxNode,
       sandboxPayments: payments.name === "sandbox",

@@ -1,6 +1,7 @@
 import * as api from "@switchboard/api";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, badRequest, notFound } from "../../http/api-error.ts";
+import type { LoadLimits } from "../../http/load-limits.ts";
 import { handle } from "../../http/routes.ts";
 import type { SandboxLightningNode } from "../../providers/lightning/sandbox-node.ts";
 import type { StripePayments } from "../../providers/payments/stripe-payments.ts";
@@ -19,6 +20,7 @@ const originOf = (request: FastifyRequest) => `${request.protocol}://${request.h
 export function walletRoutes(
   wallet: WalletService,
   links: PaymentLinks,
+  limits: LoadLimits,
   providers: {
     stripe: StripePayments | null;
     sandboxNode: SandboxLightningNode | null;
@@ -38,6 +40,7 @@ export function walletRoutes(
     ),
     handle(api.getExchangeRates, () => wallet.exchangeRate()),
     handle(api.checkoutCredit, ({ body }, { access, request }) => {
+      limits.payments.check(request, access);
       // With a slug it pays that payment link (no token needed: `anonymousWith`), else tops up the wallet.
       if (body.slug) return wallet.checkoutLink({ ...body, slug: body.slug }, originOf(request));
       return wallet.checkout(access, body, originOf(request));
@@ -53,8 +56,9 @@ export function walletRoutes(
       sandboxCheckout();
       return html(reply, sandboxCheckoutPage(await wallet.sandboxCheckoutRow(params.sessionId)));
     }),
-    handle(api.sandboxCheckoutPay, async ({ params, body }, { reply }) => {
+    handle(api.sandboxCheckoutPay, async ({ params, body }, { reply, request }) => {
       sandboxCheckout();
+      limits.payments.check(request, undefined);
       const outcome = await wallet.sandboxCheckout(params.sessionId, body);
       if (outcome.kind !== "error") return reply.redirect(outcome.redirect, 303);
       return html(reply, sandboxCheckoutPage(outcome.session, { ...body, error: outcome.message }), 402);
@@ -74,17 +78,22 @@ export function walletRoutes(
       if (payment) await wallet.paymentCompleted(payment);
       return { received: true as const };
     }),
-    handle(api.requestInvoice, ({ body }, { access }) =>
-      body.slug
+    handle(api.requestInvoice, ({ body }, { access, request }) => {
+      limits.payments.check(request, access);
+      return body.slug
         ? wallet.requestLinkInvoice({ ...body, slug: body.slug })
-        : wallet.requestInvoice(access, body),
-    ),
+        : wallet.requestInvoice(access, body);
+    }),
     handle(api.getPendingInvoice, (_input, { access }) => wallet.pendingInvoice(access)),
     handle(api.resetPendingInvoice, (_input, { access }) => wallet.resetPendingInvoice(access)),
-    handle(api.provePendingInvoicePaid, ({ body }, { access }) =>
-      body.slug ? wallet.proveLinkPaid({ ...body, slug: body.slug }) : wallet.provePaid(access, body),
-    ),
-    handle(api.validateInvoice, ({ query }) => wallet.validate(query.invoice)),
+    handle(api.provePendingInvoicePaid, ({ body }, { access, request }) => {
+      limits.payments.check(request, access);
+      return body.slug ? wallet.proveLinkPaid({ ...body, slug: body.slug }) : wallet.provePaid(access, body);
+    }),
+    handle(api.validateInvoice, ({ query }, { access, request }) => {
+      limits.invoiceDecode.check(request, access);
+      return wallet.validate(query.invoice);
+    }),
     handle(api.sandboxLightningWalletPage, async ({ query }, { reply }) => {
       const node = sandboxNode();
       return html(

@@ -13,12 +13,14 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Access } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../http/api-error.ts";
-import { decodeInvoice, paymentHashOf } from "../../providers/lightning/bolt11.ts";
+import type { KeyedGate } from "../../http/keyed-gate.ts";
+import { paymentHashOf } from "../../providers/lightning/bolt11.ts";
 import type { LightningNode } from "../../providers/lightning/lightning-node.ts";
 import type { CompletedPayment, PaymentsProvider } from "../../providers/payments/payments-provider.ts";
 import { type CardInput, chargeTestCard } from "../../providers/payments/test-cards.ts";
 import type { RateProvider } from "../../providers/rates/rate-provider.ts";
 import type { LedgerService } from "../ledger/ledger.service.ts";
+import { createInvoiceDecoder } from "./invoice-decoder.ts";
 import type { PaymentLinks } from "./payment-links.ts";
 import { type CheckoutRow, createWalletRepository, type InvoiceRow } from "./wallet.repository.ts";
 import { walletOwnerOf } from "./wallet-owner.ts";
@@ -40,6 +42,8 @@ export type WalletDeps = {
   log: FastifyBaseLogger;
   /** The sandbox node's wallet page for an invoice (null when the node is not the sandbox). */
   sandboxWalletUrl: ((paymentRequest: string) => string) | null;
+  /** An organisation's money movements one at a time (load-limits.ts). */
+  money: KeyedGate;
   now?: () => number;
 };
 
@@ -52,6 +56,7 @@ export function createWalletService(deps: WalletDeps) {
   const repo = createWalletRepository(deps.db);
   const { ledger } = deps;
   const now = deps.now ?? Date.now;
+  const decodeInvoice = createInvoiceDecoder();
 
   // --- balance and transactions ---------------------------------------------------------------------
 
@@ -74,6 +79,7 @@ export function createWalletService(deps: WalletDeps) {
           .filter((p) => p.kind === kind && p.currency === "usd")
           .reduce((total, p) => total + Number(p.amount), 0);
       const sats = row.metadata?.amountSats;
+      const card = row.metadata?.paidByCardCents;
       return {
         id: Number(row.id),
         kind: row.kind,
@@ -81,6 +87,7 @@ export function createWalletService(deps: WalletDeps) {
         amountCents: sum("wallet"),
         heldCents: sum("held"),
         amountSats: typeof sats === "number" ? sats : null,
+        paidByCardCents: typeof card === "number" ? card : null,
         createdAt: row.createdAt.getTime(),
       };
     });
@@ -269,20 +276,22 @@ export function createWalletService(deps: WalletDeps) {
     detail: { label: string; providerSessionId: string | null },
   ) {
     const link = row.purpose === "link";
-    const result = await ledger.post({
-      idempotencyKey: row.id,
-      kind: link ? "payment.link" : "topup.card",
-      ownerAccountId: row.ownerAccountId,
-      description: link ? `Payment link paid (${detail.label})` : `Card top-up (${detail.label})`,
-      metadata: { checkoutId: row.id, provider: row.provider, providerSessionId: detail.providerSessionId },
-      postings: [
-        { account: ledger.platform("cash:card"), amount: -row.amountCents },
-        { account: ledger.wallet(row.ownerAccountId), amount: row.amountCents },
-      ],
-      within: (tx) => repo.completeCheckout(tx, row.id, detail.providerSessionId),
-      // A link is paid by someone else: not a payment of the owner (no referral reward on it).
-      ...(link ? {} : { payment: { payerAccountId: row.ownerAccountId, amountCents: row.amountCents } }),
-    });
+    const result = await deps.money.run(row.ownerAccountId, () =>
+      ledger.post({
+        idempotencyKey: row.id,
+        kind: link ? "payment.link" : "topup.card",
+        ownerAccountId: row.ownerAccountId,
+        description: link ? `Payment link paid (${detail.label})` : `Card top-up (${detail.label})`,
+        metadata: { checkoutId: row.id, provider: row.provider, providerSessionId: detail.providerSessionId },
+        postings: [
+          { account: ledger.platform("cash:card"), amount: -row.amountCents },
+          { account: ledger.wallet(row.ownerAccountId), amount: row.amountCents },
+        ],
+        within: (tx) => repo.completeCheckout(tx, row.id, detail.providerSessionId),
+        // A link is paid by someone else: not a payment of the owner (no referral reward on it).
+        ...(link ? {} : { payment: { payerAccountId: row.ownerAccountId, amountCents: row.amountCents } }),
+      }),
+    );
     return !result.replayed;
   }
 
@@ -472,23 +481,25 @@ export function createWalletService(deps: WalletDeps) {
       throw badRequest(WALLET_MESSAGES.preimageMismatch);
     const link = row.paymentLinkId !== null;
     const sats = row.amountSats.toLocaleString("en-US");
-    const result = await ledger.post({
-      idempotencyKey: `lightning:${row.paymentHash}`,
-      kind: link ? "payment.link" : "topup.lightning",
-      ownerAccountId: owner,
-      description: link ? `Payment link paid (lightning, ${sats} sats)` : `Lightning top-up (${sats} sats)`,
-      metadata: { invoiceId: row.id, paymentHash: row.paymentHash, amountSats: row.amountSats },
-      postings: [
-        { account: ledger.platform("cash:lightning", "sat"), amount: -row.amountSats },
-        { account: ledger.platform("fx", "sat"), amount: row.amountSats },
-        { account: ledger.platform("fx", "usd"), amount: -row.amountCents },
-        { account: ledger.wallet(owner), amount: row.amountCents },
-      ],
-      within: async (tx) => {
-        if (!(await repo.markInvoicePaid(tx, row.id))) throw conflict(WALLET_MESSAGES.invoiceAlreadyPaid);
-      },
-      ...(link ? {} : { payment: { payerAccountId: owner, amountCents: row.amountCents } }),
-    });
+    const result = await deps.money.run(owner, () =>
+      ledger.post({
+        idempotencyKey: `lightning:${row.paymentHash}`,
+        kind: link ? "payment.link" : "topup.lightning",
+        ownerAccountId: owner,
+        description: link ? `Payment link paid (lightning, ${sats} sats)` : `Lightning top-up (${sats} sats)`,
+        metadata: { invoiceId: row.id, paymentHash: row.paymentHash, amountSats: row.amountSats },
+        postings: [
+          { account: ledger.platform("cash:lightning", "sat"), amount: -row.amountSats },
+          { account: ledger.platform("fx", "sat"), amount: row.amountSats },
+          { account: ledger.platform("fx", "usd"), amount: -row.amountCents },
+          { account: ledger.wallet(owner), amount: row.amountCents },
+        ],
+        within: async (tx) => {
+          if (!(await repo.markInvoicePaid(tx, row.id))) throw conflict(WALLET_MESSAGES.invoiceAlreadyPaid);
+        },
+        ...(link ? {} : { payment: { payerAccountId: owner, amountCents: row.amountCents } }),
+      }),
+    );
     if (result.replayed) throw conflict(WALLET_MESSAGES.invoiceAlreadyPaid);
     const paid = (await repo.invoiceById(row.id)) ?? row;
     return { success: true as const, creditedCents: row.amountCents, invoice: invoiceOf(paid) };
@@ -546,6 +557,8 @@ export function createWalletService(deps: WalletDeps) {
     provePaid,
     proveLinkPaid,
     validate,
+    /** BOLT11 decoding, each text decoded once while it is recent (invoice-decoder.ts). */
+    decodeInvoice,
   };
 }
 

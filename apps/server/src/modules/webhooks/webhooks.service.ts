@@ -8,9 +8,12 @@ import {
   type WebhookEventType,
   webhookEventDataSchemas,
 } from "@switchboard/api";
+import { redactDeep, redactionEnabled, redactionSettingsOf } from "@switchboard/core";
+import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Access, AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
+import { accounts } from "../../db/schema/index.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import { type Outbound, OutboundError } from "../../http/outbound.ts";
 import type { JobAttempt } from "../../jobs/job.ts";
@@ -139,6 +142,20 @@ export function createWebhooksService(deps: Deps) {
     return secrets;
   };
 
+  /**
+   * The event's data with what the organisation redacts replaced (`settings.redaction`): a card number said
+   * in a call never leaves in a transcript, a message or an analysis.
+   */
+  async function redacted(db: Database, orgId: number, data: unknown): Promise<unknown> {
+    const [row] = await db
+      .select({ redaction: sql<unknown>`${accounts.settings} -> 'redaction'` })
+      .from(accounts)
+      .where(eq(accounts.id, orgId))
+      .limit(1);
+    const settings = redactionSettingsOf(row?.redaction);
+    return redactionEnabled(settings) ? redactDeep(data, settings) : data;
+  }
+
   function envelope(orgId: number, type: EventType, data: unknown): Record<string, unknown> {
     const schema = webhookEventDataSchemas[type];
     return {
@@ -154,9 +171,10 @@ export function createWebhooksService(deps: Deps) {
   async function record(db: Database, orgId: number, type: WebhookEventType, data: unknown): Promise<number> {
     // Checked first: an event that does not match its documented shape is logged and dropped, never allowed
     // to fail the caller's transaction (the text message it reports must still be kept).
+    const shown = await redacted(db, orgId, data);
     let payload: Record<string, unknown>;
     try {
-      payload = envelope(orgId, type, data);
+      payload = envelope(orgId, type, shown);
     } catch (error) {
       deps.log.error({ err: error, orgId, type }, "webhook event does not match its schema; not sent");
       return 0;

@@ -194,8 +194,14 @@ describe("webhooks", () => {
     expect(String(outbound.data.text)).toContain("Mon-Fri");
 
     // Every attempt is logged: status, time, an excerpt of the answer.
-    const { deliveries } = await owner().call(api.listWebhookDeliveries, { query: { webhookId } });
-    const delivery = deliveries.find((d) => d.messageId === received[0]?.headers["webhook-id"]);
+    // The attempt is recorded once the receiver's answer is read, a moment after the receiver saw it.
+    const delivery = await waitFor(
+      async () =>
+        (await owner().call(api.listWebhookDeliveries, { query: { webhookId } })).deliveries.find(
+          (d) => d.messageId === received[0]?.headers["webhook-id"],
+        ),
+      (found) => found?.status !== "pending",
+    );
     expect(delivery).toMatchObject({ status: "succeeded", eventType: "message.received", attemptCount: 2 });
     expect(delivery?.attempts.map((a) => [a.status, a.excerpt])).toEqual([
       [500, "receiver broke"],

@@ -1,4 +1,5 @@
 import type { AppContext } from "../../app-context.ts";
+import { loadLimitsOf } from "../../http/load-limits.ts";
 import { sandboxConnect, stripeConnect } from "../../providers/payments/connect-provider.ts";
 import { paypalPayouts } from "../../providers/payouts/paypal-payouts.ts";
 import { sandboxPayouts } from "../../providers/payouts/sandbox-payouts.ts";
@@ -28,7 +29,9 @@ export function createWithdrawalsModule(context: AppContext, deps: { wallet: Wal
       ? stripeConnect({ secretKey: config.payments.secretKey, apiUrl: config.payments.apiUrl })
       : sandboxConnect(context.database.db, config.publicUrl);
   let connect: StripeConnect | null = null;
+  const limits = loadLimitsOf(context);
   const service = createWithdrawalsService({
+    money: limits.money,
     stripeTransfer: (row) => (connect as StripeConnect).process(row),
     withdrawals: deps.wallet.withdrawals,
     wallet: deps.wallet.wallet,
@@ -55,7 +58,7 @@ export function createWithdrawalsModule(context: AppContext, deps: { wallet: Wal
     /** Resolves when no withdrawal job is queued or running (tests). */
     idle: (timeoutMs?: number) => context.jobs.idle([processWithdrawalJob], timeoutMs),
     connect,
-    routes: withdrawalRoutes(service, connect, deps.wallet.sandboxNode),
+    routes: withdrawalRoutes(service, connect, deps.wallet.sandboxNode, limits),
   };
 }
 

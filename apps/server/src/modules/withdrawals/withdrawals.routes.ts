@@ -1,6 +1,7 @@
 import * as api from "@switchboard/api";
 import type { FastifyReply } from "fastify";
 import { notFound } from "../../http/api-error.ts";
+import type { LoadLimits } from "../../http/load-limits.ts";
 import { handle } from "../../http/routes.ts";
 import type { SandboxLightningNode } from "../../providers/lightning/sandbox-node.ts";
 import { sandboxConnectPage, sandboxPayoutPage, sandboxWalletPage } from "../wallet/sandbox-pages.ts";
@@ -14,13 +15,17 @@ export function withdrawalRoutes(
   service: WithdrawalsService,
   connect: StripeConnect,
   sandboxNode: SandboxLightningNode | null,
+  limits: LoadLimits,
 ) {
   return [
     handle(api.stripeConnectAccount, ({ body }, { access, request }) =>
       connect.connectAccount(access, body, `${request.protocol}://${request.host}`),
     ),
     handle(api.stripeCheckConnectedAccount, (_input, { access }) => connect.check(access)),
-    handle(api.stripeTransferFunds, ({ body }, { access }) => connect.transferFunds(access, body)),
+    handle(api.stripeTransferFunds, ({ body }, { access, request }) => {
+      limits.payments.check(request, access);
+      return connect.transferFunds(access, body);
+    }),
     handle(api.sandboxStripeConnectPage, async ({ params }, { reply }) => {
       const row = await connect.onboarding(params.onboardingId);
       return html(
@@ -48,9 +53,18 @@ export function withdrawalRoutes(
         400,
       );
     }),
-    handle(api.requestWithdrawal, ({ body }, { access }) => service.lightning(access, body)),
-    handle(api.payoutVenmo, ({ body }, { access }) => service.payout(access, "venmo", body)),
-    handle(api.payoutPaypal, ({ body }, { access }) => service.payout(access, "paypal", body)),
+    handle(api.requestWithdrawal, ({ body }, { access, request }) => {
+      limits.invoiceDecode.check(request, access);
+      return service.lightning(access, body);
+    }),
+    handle(api.payoutVenmo, ({ body }, { access, request }) => {
+      limits.payments.check(request, access);
+      return service.payout(access, "venmo", body);
+    }),
+    handle(api.payoutPaypal, ({ body }, { access, request }) => {
+      limits.payments.check(request, access);
+      return service.payout(access, "paypal", body);
+    }),
     handle(api.getWithdrawal, ({ params }, { access }) => service.one(access, params.withdrawalId)),
     handle(api.listWithdrawals, ({ query }, { access }) => service.list(access, query.limit)),
     handle(api.sandboxPayoutsPage, async ({ params }, { reply }) =>

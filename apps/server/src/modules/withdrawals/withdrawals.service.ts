@@ -3,9 +3,9 @@ import { WITHDRAW_MAX_USD, WITHDRAW_MESSAGES, WITHDRAW_MIN_USD, type Withdrawal 
 import type { FastifyBaseLogger } from "fastify";
 import type { Access } from "../../access/access.ts";
 import { badRequest, conflict, notFound } from "../../http/api-error.ts";
+import type { KeyedGate } from "../../http/keyed-gate.ts";
 import type { JobAttempt } from "../../jobs/job.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
-import { decodeInvoice } from "../../providers/lightning/bolt11.ts";
 import type { LightningNode } from "../../providers/lightning/lightning-node.ts";
 import type { PayoutsProvider } from "../../providers/payouts/payouts-provider.ts";
 import { InsufficientFundsError } from "../ledger/ledger.service.ts";
@@ -26,6 +26,8 @@ export type WithdrawalsDeps = {
   ownNodeKey: string | null;
   /** Pays out a Stripe Connect withdrawal (stripe-connect.ts), set once the module has made it. */
   stripeTransfer?: (row: WithdrawalRow) => Promise<void>;
+  /** An organisation's money movements one at a time (load-limits.ts). */
+  money: KeyedGate;
   now?: () => number;
 };
 
@@ -76,14 +78,16 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
     const owner = walletOwnerOf(access.target);
     let held: Awaited<ReturnType<Withdrawals["hold"]>>;
     try {
-      held = await deps.withdrawals.hold({
-        ...input,
-        owner,
-        userId: access.caller.user.id,
-        within: async (tx, withdrawal) => {
-          await deps.jobs.send(processWithdrawalJob, { withdrawalId: withdrawal.id }, { transaction: tx });
-        },
-      });
+      held = await deps.money.run(owner, () =>
+        deps.withdrawals.hold({
+          ...input,
+          owner,
+          userId: access.caller.user.id,
+          within: async (tx, withdrawal) => {
+            await deps.jobs.send(processWithdrawalJob, { withdrawalId: withdrawal.id }, { transaction: tx });
+          },
+        }),
+      );
     } catch (error) {
       if (error instanceof InsufficientFundsError) throw conflict(WITHDRAW_MESSAGES.insufficientFunds);
       throw error;
@@ -97,9 +101,9 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
 
   async function lightning(access: Access, body: { address: string }) {
     const invoice = body.address.trim().replace(/^lightning:/i, "");
-    let decoded: ReturnType<typeof decodeInvoice>;
+    let decoded: ReturnType<WalletService["decodeInvoice"]>;
     try {
-      decoded = decodeInvoice(invoice);
+      decoded = deps.wallet.decodeInvoice(invoice);
     } catch {
       throw badRequest(WITHDRAW_MESSAGES.invoice);
     }
@@ -166,7 +170,8 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
     if (row.method === "ln") {
       // An error here (the node did not answer) is retried: the node pays a payment hash at most once.
       const paid = await deps.lightning.payInvoice(row.address);
-      if (paid.status === "paid") await deps.withdrawals.settle(row, decodeInvoice(row.address).paymentHash);
+      if (paid.status === "paid")
+        await deps.withdrawals.settle(row, deps.wallet.decodeInvoice(row.address).paymentHash);
       else await deps.withdrawals.release(row, paid.reason);
       return;
     }

@@ -7,8 +7,10 @@ import { bestMatch, type KnowledgeItem, readKnowledge } from "./sandbox-knowledg
  * The sandbox model's decisions: a local, deterministic responder over the prompt the engine built. It
  * greets with the agent's greeting, answers from the Q/A pairs and facts of the instructions, turns requests
  * that match an enabled tool into a tool call (booking with the date and time it read, transfer, end call,
- * text message, saving data), words tool results for the caller, and otherwise says plainly that it is the
- * sandbox and a real model is needed for open conversation.
+ * text message, saving data), words tool results for the caller, and otherwise says, in the agent's voice,
+ * that it cannot help with that. It never talks about itself or its configuration to the person it answers
+ * (a caller may be on the line): that a real model is needed for open conversation is said where the
+ * agent's owner reads it (SANDBOX_CONFIGURATION_NOTE: the server log, the agent editor's test chat).
  */
 
 export type SandboxReply =
@@ -16,19 +18,19 @@ export type SandboxReply =
   | { kind: "tool"; toolName: string; input: Record<string, unknown> };
 
 export const SANDBOX_MESSAGES = {
-  intro: "I'm the sandbox model",
-  fallback:
-    "I'm the sandbox model, a local stand-in that only answers from the questions, answers and facts in this agent's instructions and runs its actions. I couldn't find that in the instructions. For open conversation a real model must be configured (the organisation's model settings, or LLM_PROVIDER on the server).",
-  identity:
-    "I'm the sandbox model: a local, offline stand-in for a real language model. I answer from this agent's instructions and can run its actions; open conversation needs a real model.",
+  fallback: "Sorry, I can't help with that. Is there anything else I can help you with?",
+  identity: "I'm a virtual assistant. How can I help you today?",
   askDayAndTime: "Which day and time would you like?",
   askTime: "What time on that day would suit you?",
   askName: "What name should I put the appointment under?",
-  noTransferTool: "I can't transfer this conversation: the agent has no transfer action enabled.",
+  noTransferTool: "Sorry, I can't transfer you right now. Is there anything else I can help you with?",
   anythingElse: "Is there anything else I can help with?",
-  notInKnowledge:
-    "I couldn't find that in this agent's knowledge base or instructions. For open conversation a real model must be configured (the organisation's model settings, or LLM_PROVIDER on the server).",
+  notInKnowledge: "Sorry, I don't have that information. Is there anything else I can help you with?",
 } as const;
+
+/** For the agent's owner, never the person the agent answers. */
+export const SANDBOX_CONFIGURATION_NOTE =
+  "The sandbox model answers only from the agent's instructions and runs its actions: for open conversation, choose a model under Settings → AI model, or set LLM_PROVIDER on the server.";
 
 /** The knowledge tool's name (modules/runtime/tool-executors.ts KNOWLEDGE_TOOL). */
 const KNOWLEDGE_TOOL = "searchKnowledgeBase";

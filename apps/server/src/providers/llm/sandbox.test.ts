@@ -141,7 +141,38 @@ describe("the sandbox's replies", () => {
       sandboxRespond([{ role: "system", content: system }, user("Let me talk to a human")], [], 0),
     ).toMatchObject({
       kind: "text",
-      text: "I can't transfer this conversation: the agent has no transfer action enabled.",
+      text: "Sorry, I can't transfer you right now. Is there anything else I can help you with?",
     });
+  });
+
+  it("never speaks about itself or its configuration to the person it answers (a caller may be on the line)", () => {
+    const conversation = (said: string) => [{ role: "system" as const, content: system }, user(said)];
+    const knowledge = [{ name: "searchKnowledgeBase" }];
+    const nothingFound = [
+      ...conversation("What is the meaning of life?"),
+      {
+        role: "tool" as const,
+        content: [
+          {
+            type: "tool-result" as const,
+            toolCallId: "sandbox-call-1",
+            toolName: "searchKnowledgeBase",
+            output: { type: "json" as const, value: { passages: [] } },
+          },
+        ],
+      },
+    ];
+    const replies = [
+      sandboxRespond(conversation("What is the meaning of life?"), [], 0),
+      sandboxRespond(conversation("Who are you?"), [], 0),
+      sandboxRespond(conversation("Put me through to a human"), [], 0),
+      sandboxRespond(nothingFound, knowledge, 0),
+    ];
+    for (const reply of replies) {
+      expect(reply.kind).toBe("text");
+      const text = reply.kind === "text" ? reply.text : "";
+      expect(text).not.toMatch(/sandbox|model|LLM_PROVIDER|configur|instructions|setting|enabled/i);
+      expect(text.length).toBeLessThan(100);
+    }
   });
 });

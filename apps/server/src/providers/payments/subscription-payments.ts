@@ -1,3 +1,4 @@
+import Stripe from "stripe";
 import { stripeClient } from "./stripe-client.ts";
 
 /**
@@ -23,8 +24,18 @@ export type CompletedSubscription = {
   providerSessionId: string;
   providerSubscriptionId: string | null;
   providerCustomerId: string | null;
+  /** The subscription's first invoice (what its checkout charged). */
+  providerInvoiceId: string | null;
   amountCents: number;
   currency: string;
+};
+
+/** A paid subscription checkout whose payment must go back (another plan of its organisation started first). */
+export type CheckoutToRefund = {
+  checkoutId: string;
+  providerSessionId: string | null;
+  providerSubscriptionId: string | null;
+  providerInvoiceId: string | null;
 };
 /** The provider charged a subscription's next period (Stripe's invoice.paid, billing_reason subscription_cycle). */
 export type RenewedSubscription = {
@@ -45,6 +56,11 @@ export type SubscriptionPayments = {
   ): Promise<{ providerSessionId: string | null; url: string }>;
   /** Ends the provider's subscription now (nothing to do for the sandbox: ours is the only record). */
   cancelSubscription(providerSubscriptionId: string | null): Promise<void>;
+  /**
+   * Gives a checkout's payment back to the card and ends its subscription at the provider, once however
+   * often it is called. Answers whether money went back (false: the provider had taken none).
+   */
+  refundCheckout(checkout: CheckoutToRefund): Promise<{ refunded: boolean }>;
   /** Stripe's Billing Portal session for the customer; null for the sandbox (its portal is ours). */
   portalUrl(providerCustomerId: string | null, returnUrl: string): Promise<string | null>;
 };
@@ -59,6 +75,11 @@ export function sandboxSubscriptionPayments(publicUrl: string): SubscriptionPaym
       };
     },
     async cancelSubscription() {},
+    // The sandbox's test card pays with the plan's ledger posting, which a checkout that lost to another
+    // never commits: nothing was taken.
+    async refundCheckout() {
+      return { refunded: false };
+    },
     async portalUrl() {
       return null;
     },
@@ -116,6 +137,38 @@ export function stripeSubscriptionPayments(options: {
     async cancelSubscription(providerSubscriptionId) {
       if (providerSubscriptionId) await stripe.subscriptions.cancel(providerSubscriptionId);
     },
+    async refundCheckout(checkout) {
+      const invoice =
+        checkout.providerInvoiceId ??
+        (checkout.providerSessionId
+          ? idOf((await stripe.checkout.sessions.retrieve(checkout.providerSessionId)).invoice)
+          : null);
+      if (!invoice) throw new Error(`Stripe shows no invoice for checkout ${checkout.checkoutId}`);
+      let refunded = false;
+      for await (const paid of stripe.invoicePayments.list({ invoice, status: "paid" })) {
+        const intent = idOf(paid.payment.payment_intent);
+        const charge = idOf(paid.payment.charge);
+        if (!intent && !charge) continue;
+        try {
+          await stripe.refunds.create(intent ? { payment_intent: intent } : { charge: charge as string }, {
+            idempotencyKey: `refund:${paid.id}`,
+          });
+        } catch (error) {
+          // A retry after the idempotency key expired (a day): the first attempt gave it back.
+          if (
+            !(error instanceof Stripe.errors.StripeInvalidRequestError) ||
+            error.code !== "charge_already_refunded"
+          )
+            throw error;
+        }
+        refunded = true;
+      }
+      if (checkout.providerSubscriptionId) {
+        const subscription = await stripe.subscriptions.retrieve(checkout.providerSubscriptionId);
+        if (subscription.status !== "canceled") await stripe.subscriptions.cancel(subscription.id);
+      }
+      return { refunded };
+    },
     async portalUrl(providerCustomerId, returnUrl) {
       if (!providerCustomerId) return null;
       const session = await stripe.billingPortal.sessions.create({
@@ -159,6 +212,7 @@ export function stripeSubscriptionPayments(options: {
         providerSessionId: session.id,
         providerSubscriptionId: idOf(session.subscription),
         providerCustomerId: idOf(session.customer),
+        providerInvoiceId: idOf(session.invoice),
         amountCents: session.amount_total ?? 0,
         currency: session.currency ?? "usd",
       };

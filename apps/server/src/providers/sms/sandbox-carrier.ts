@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { and, eq, gte } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { carrierMessages } from "../../db/schema/index.ts";
 import type { Outbox } from "../outbox/outbox.ts";
@@ -49,6 +50,24 @@ export function sandboxCarrier(db: Database, outbox: Outbox): SandboxCarrier {
       await outbox.deliver({ channel: "sms", to: message.to, body: message.body });
       if (row) for (const listener of listeners) listener({ id: row.id, from, to: message.to });
       return { id, status: "delivered" };
+    },
+    // The handsets are rows of this database: a message is there, or it never left.
+    async findSent(message, since) {
+      const [row] = await db
+        .select({ id: carrierMessages.externalId })
+        .from(carrierMessages)
+        .where(
+          and(
+            eq(carrierMessages.provider, "sandbox"),
+            eq(carrierMessages.direction, "outbound"),
+            eq(carrierMessages.toAddress, message.to),
+            eq(carrierMessages.fromAddress, message.from ?? SANDBOX_DEFAULT_SENDER),
+            eq(carrierMessages.body, message.body),
+            gte(carrierMessages.createdAt, since),
+          ),
+        )
+        .limit(1);
+      return row ? { id: row.id, status: "delivered" } : null;
     },
   };
 }

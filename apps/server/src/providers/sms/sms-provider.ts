@@ -14,6 +14,13 @@ export type SmsProvider = {
   kind: string;
   // biome-ignore lint/suspicious/noConfusingVoidType: a provider without a carrier id answers nothing.
   send(message: SmsMessage): Promise<SmsSent | void>;
+  /**
+   * After a send that its server never saw end (the process died while the carrier was asked): did the
+   * carrier take this message at or after `since`? Its id and state, or null when it certainly did not.
+   * Only a carrier that can tell for sure has it: carriers take no idempotency key (Twilio has none), so
+   * without it such a message counts as possibly sent and is never sent again.
+   */
+  findSent?(message: SmsMessage, since: Date): Promise<SmsSent | null>;
 };
 
 export function outboxSmsProvider(outbox: Outbox): SmsProvider {

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { cleanText } from "@switchboard/core";
 import type { SmsProvider, SmsSent } from "./sms-provider.ts";
 
 export type TwilioConfig = {
@@ -14,6 +15,15 @@ export type TwilioConfig = {
 };
 
 export type FormParams = Record<string, string | string[]>;
+
+/**
+ * One field of a carrier's form webhook (its first value, "" when absent), cleaned of NUL and invalid code
+ * points: the request hook leaves form bodies as they arrived, since the carrier's signature covers them.
+ */
+export function formField(params: FormParams, key: string): string {
+  const value = params[key];
+  return cleanText((Array.isArray(value) ? value[0] : value) ?? "");
+}
 
 /**
  * X-Twilio-Signature: base64 HMAC-SHA1, keyed with the auth token, of the full URL Twilio requested followed

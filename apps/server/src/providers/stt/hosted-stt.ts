@@ -1,5 +1,5 @@
-import { encodeWav } from "../../modules/voice/audio.ts";
-import { SAMPLE_RATE } from "../../modules/voice/call-leg.ts";
+import { SAMPLE_RATE } from "../../audio/audio-format.ts";
+import { encodeWav } from "../../audio/pcm.ts";
 import { connectWebSocket, WS_CONNECTING, WS_OPEN } from "../ws-client.ts";
 import type { SttProvider, SttStream } from "./stt-provider.ts";
 
@@ -13,6 +13,7 @@ export function openaiStt(settings: HostedSttSettings): SttProvider {
   return {
     name: "openai-stt",
     unavailable: () => null,
+    hearsNarrowband: true,
     close() {},
     start(): SttStream {
       const frames: Int16Array[] = [];
@@ -54,7 +55,7 @@ export function openaiStt(settings: HostedSttSettings): SttProvider {
 type DeepgramResult = {
   type?: string;
   is_final?: boolean;
-  channel?: { alternatives?: { transcript?: string }[] };
+  channel?: { alternatives?: { transcript?: string; confidence?: number }[] };
 };
 
 /**
@@ -67,6 +68,7 @@ export function deepgramStt(settings: HostedSttSettings): SttProvider {
   return {
     name: "deepgram",
     unavailable: () => null,
+    hearsNarrowband: true,
     close() {},
     start(): SttStream {
       const query = new URLSearchParams({
@@ -83,6 +85,7 @@ export function deepgramStt(settings: HostedSttSettings): SttProvider {
       });
       const pending: Buffer[] = [];
       const finals: string[] = [];
+      const confidences: number[] = [];
       let failure: Error | null = null;
       const closed = new Promise<void>((resolve) => {
         socket.once("close", () => resolve());
@@ -102,8 +105,12 @@ export function deepgramStt(settings: HostedSttSettings): SttProvider {
         } catch {
           return;
         }
-        const text = message.channel?.alternatives?.[0]?.transcript?.trim();
-        if (message.type === "Results" && message.is_final && text) finals.push(text);
+        const best = message.channel?.alternatives?.[0];
+        const text = best?.transcript?.trim();
+        if (message.type === "Results" && message.is_final && text) {
+          finals.push(text);
+          if (typeof best?.confidence === "number") confidences.push(best.confidence);
+        }
       });
       const send = (data: Buffer | string) => {
         if (socket.readyState === WS_OPEN) socket.send(data);
@@ -112,6 +119,8 @@ export function deepgramStt(settings: HostedSttSettings): SttProvider {
       return {
         write: (frame) => send(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength)),
         abort: () => socket.terminate(),
+        confidence: () =>
+          confidences.length ? confidences.reduce((sum, value) => sum + value, 0) / confidences.length : null,
         async finish() {
           if (socket.readyState === WS_CONNECTING)
             await new Promise<void>((resolve) => {

@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { nicedCommand } from "../child-priority.ts";
 import type { SttProvider, SttStream } from "./stt-provider.ts";
 
 const BINARY = "/usr/bin/pocketsphinx_continuous";
@@ -24,6 +25,8 @@ export function pocketsphinxStt(
      * it ends (~60-150 ms more at the end of every turn) for a few words fewer wrong (bench/voice-wer).
      */
     passes?: "fast" | "full";
+    /** VOICE_CHILD_NICE (child-priority.ts). */
+    nice?: number;
   } = {},
 ) {
   const binary = options.binary ?? BINARY;
@@ -37,14 +40,11 @@ export function pocketsphinxStt(
 
   function launch(): Decoder {
     // Node hands a child a socket for stdin, which pocketsphinx cannot open as `-infile /dev/stdin`; `cat`
-    // turns it into a pipe. Its own process group, so one kill ends both. At a lower priority (nice 10):
-    // when calls fill the cores, the server's pacing of every call's audio comes before recognition.
-    const child = spawn(
-      "nice",
+    // turns it into a pipe. Its own process group, so one kill ends both. At a lower priority
+    // (child-priority.ts): when calls fill the cores, the pacing of every call's audio comes first.
+    const command = nicedCommand(
+      "sh",
       [
-        "-n",
-        "10",
-        "sh",
         "-c",
         'cat | exec "$0" "$@"',
         binary,
@@ -58,8 +58,9 @@ export function pocketsphinxStt(
         `${model}/cmudict-en-us.dict`,
         ...passArgs,
       ],
-      { stdio: ["pipe", "pipe", "pipe"], detached: true },
+      options.nice,
     );
+    const child = spawn(command.command, command.args, { stdio: ["pipe", "pipe", "pipe"], detached: true });
     const decoder: Decoder = { child, output: [], errors: "", exited: false };
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (text: string) => decoder.output.push(text));
@@ -98,6 +99,7 @@ export function pocketsphinxStt(
 
   const provider: SttProvider = {
     name: "pocketsphinx",
+    hearsNarrowband: false,
     unavailable() {
       if (!existsSync(binary) || !existsSync(`${model}/en-us`))
         return "Speech recognition needs Debian's pocketsphinx and pocketsphinx-en-us: run `node scripts/ensure-voice-tools.mjs` (as root) or `sudo apt-get install -y pocketsphinx pocketsphinx-en-us`.";

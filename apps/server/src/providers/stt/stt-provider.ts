@@ -7,6 +7,8 @@ export type SttStream = {
   write(frame: Int16Array): void;
   /** The recognised text of everything written ("" when nothing was recognised). */
   finish(): Promise<string>;
+  /** After `finish`: the recogniser's confidence in its text (0-1), or null when it gives none. */
+  confidence?(): number | null;
   abort(): void;
 };
 
@@ -14,6 +16,11 @@ export type SttProvider = {
   readonly name: string;
   /** null when the provider can run here; else one line saying what is missing and how to install it. */
   unavailable(): string | null;
+  /**
+   * Whether it recognises narrowband telephone audio (G.711 at 8 kHz, resampled to 16 kHz): hosted models
+   * do; the offline recogniser's wideband model hears almost none of it.
+   */
+  readonly hearsNarrowband: boolean;
   start(): SttStream;
   /** Stops processes kept warm. */
   close(): void;

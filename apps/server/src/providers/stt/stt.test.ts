@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
-import { toFrames } from "../../modules/voice/audio.ts";
+import { toFrames } from "../../audio/pcm.ts";
 import { pocketsphinxStt } from "./pocketsphinx.ts";
 import type { SttProvider } from "./stt-provider.ts";
 

@@ -1,8 +1,9 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { promisify } from "node:util";
-import { bytesToSamples, createResampler } from "../../modules/voice/audio.ts";
-import { SAMPLE_RATE } from "../../modules/voice/call-leg.ts";
+import { SAMPLE_RATE } from "../../audio/audio-format.ts";
+import { bytesToSamples, createResampler } from "../../audio/pcm.ts";
+import { nicedCommand } from "../child-priority.ts";
 import type { TtsProvider, TtsVoice } from "./tts-provider.ts";
 
 const BINARY = "/usr/bin/espeak-ng";
@@ -47,7 +48,9 @@ export function parseEspeakVoiceFiles(listing: string): Map<string, string> {
  * A process for the last voice used is started ahead and waits for its text (a warm spare), so a sentence
  * does not wait for a process to start and load its voice.
  */
-export function espeakTts(options: { binary?: string; wordsPerMinute?: number } = {}): TtsProvider {
+export function espeakTts(
+  options: { binary?: string; wordsPerMinute?: number /** VOICE_CHILD_NICE */; nice?: number } = {},
+): TtsProvider {
   const binary = options.binary ?? BINARY;
   const speed = String(options.wordsPerMinute ?? 175);
   let listing: Promise<string> | null = null;
@@ -69,10 +72,9 @@ export function espeakTts(options: { binary?: string; wordsPerMinute?: number } 
   let closed = false;
 
   const launch = (voice: string) => {
-    // At a lower priority (nice 10), as the recogniser: the server's pacing of the calls' audio comes first.
-    const child = spawn("nice", ["-n", "10", binary, "--stdout", "-b", "1", "-s", speed, "-v", voice], {
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    // At a lower priority (child-priority.ts), as the recogniser: the calls' audio comes first.
+    const command = nicedCommand(binary, ["--stdout", "-b", "1", "-s", speed, "-v", voice], options.nice);
+    const child = spawn(command.command, command.args, { stdio: ["pipe", "pipe", "pipe"] });
     child.on("error", () => {}); // surfaces as a failed exit where it is used
     return child;
   };

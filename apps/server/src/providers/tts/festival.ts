@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { bytesToSamples, createResampler } from "../../modules/voice/audio.ts";
-import { SAMPLE_RATE } from "../../modules/voice/call-leg.ts";
+import { SAMPLE_RATE } from "../../audio/audio-format.ts";
+import { bytesToSamples, createResampler } from "../../audio/pcm.ts";
+import { nicedCommand } from "../child-priority.ts";
 import type { TtsProvider } from "./tts-provider.ts";
 
 const BINARY = "/usr/bin/text2wave";
@@ -14,7 +15,9 @@ const HEADER_BYTES = 44;
  * offline recogniser hears best. The sandbox's simulated callers speak with it (modules/voice/
  * simulated-caller.ts), so a caller sounds like somebody other than the agent.
  */
-export function festivalTts(options: { binary?: string } = {}): TtsProvider {
+export function festivalTts(
+  options: { binary?: string /** VOICE_CHILD_NICE */; nice?: number } = {},
+): TtsProvider {
   const binary = options.binary ?? BINARY;
   return {
     name: "festival",
@@ -29,9 +32,9 @@ export function festivalTts(options: { binary?: string } = {}): TtsProvider {
     },
     async *synthesize(text, { signal } = {}) {
       if (signal?.aborted || !text.trim()) return;
-      const child = spawn("nice", ["-n", "10", binary, "-eval", "(voice_cmu_us_slt_arctic_hts)"], {
-        stdio: ["pipe", "pipe", "pipe"],
-      });
+      // At a lower priority (child-priority.ts): the calls' audio comes first.
+      const command = nicedCommand(binary, ["-eval", "(voice_cmu_us_slt_arctic_hts)"], options.nice);
+      const child = spawn(command.command, command.args, { stdio: ["pipe", "pipe", "pipe"] });
       const stop = () => child.kill("SIGKILL");
       signal?.addEventListener("abort", stop, { once: true });
       const chunks: Buffer[] = [];

@@ -1,5 +1,5 @@
-import { bytesToSamples, createResampler } from "../../modules/voice/audio.ts";
-import { SAMPLE_RATE } from "../../modules/voice/call-leg.ts";
+import { SAMPLE_RATE } from "../../audio/audio-format.ts";
+import { bytesToSamples, createResampler } from "../../audio/pcm.ts";
 
 /**
  * Raw little-endian PCM16 mono bytes as they arrive (an HTTP body), as 16 kHz sample chunks: resampled from

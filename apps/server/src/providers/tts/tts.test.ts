@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rms } from "../../modules/voice/audio.ts";
+import { rms } from "../../audio/pcm.ts";
 import { espeakTts } from "./espeak-ng.ts";
 import type { TtsProvider } from "./tts-provider.ts";
 

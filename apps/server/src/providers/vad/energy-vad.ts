@@ -1,4 +1,4 @@
-import { rms } from "../../modules/voice/audio.ts";
+import { rms } from "../../audio/pcm.ts";
 import type { VadProvider, VadStream } from "./vad-provider.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
-import { rms, toFrames } from "../../modules/voice/audio.ts";
+import { rms, toFrames } from "../../audio/pcm.ts";
 import { energyVad } from "./energy-vad.ts";
 import { type VadProvider, vadWithFallback } from "./vad-provider.ts";
 import { webrtcVad } from "./webrtc-vad.ts";

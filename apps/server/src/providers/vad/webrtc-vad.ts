@@ -1,7 +1,7 @@
 /// <reference path="./fvad-wasm.d.ts" />
 import createFvad, { type FvadModule } from "@echogarden/fvad-wasm";
-import { rms } from "../../modules/voice/audio.ts";
-import { FRAME_SAMPLES, SAMPLE_RATE } from "../../modules/voice/call-leg.ts";
+import { FRAME_SAMPLES, SAMPLE_RATE } from "../../audio/audio-format.ts";
+import { rms } from "../../audio/pcm.ts";
 import type { VadProvider, VadStream } from "./vad-provider.ts";
 
 let loaded: Promise<FvadModule> | null = null;

@@ -1,5 +1,6 @@
 import { Avatar, Badge, Group, Stack, Table, Text } from "@mantine/core";
 import type { Account } from "@switchboard/api";
+import { formatPhoneNumber } from "@switchboard/core";
 import type { ReactNode } from "react";
 import { accountTypeLabel } from "../../lib/account-path.ts";
 
@@ -15,7 +16,7 @@ export function AccountSummary({ account, extra = [] }: { account: Account; extr
   const rows: [string, ReactNode][] = [
     ["Username", account.username],
     ["E-mail", account.email ?? "—"],
-    ["Phone", account.phoneNumber ?? "—"],
+    ["Phone", account.phoneNumber ? formatPhoneNumber(account.phoneNumber) : "—"],
     ["Created", dateFormat.format(new Date(account.timestamp))],
     ["Account id", String(account.id)],
     ...(account.externalAccountId

@@ -12,11 +12,11 @@ import {
   VisuallyHidden,
 } from "@mantine/core";
 import { useState } from "react";
-import { Link } from "react-router";
-import { useAccountState } from "../../app/account-state.ts";
+import { Link, useSearchParams } from "react-router";
 import { confirm } from "../../components/confirm/confirm-store.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { accountAppPath, accountTypeLabel } from "../../lib/account-path.ts";
+import { useAccountState } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { INFO_OVERLAY, LIST_LABELS, listKindsFor, TAKEOVER_OVERLAY } from "./account-kinds.ts";
@@ -27,6 +27,10 @@ import {
   useAccountList,
   useDeleteAgentAccount,
 } from "./api.ts";
+import { CallsForReviewPanel } from "./calls-for-review.tsx";
+
+/** The super admin's tab of flagged calls (`?tab=review`). */
+const REVIEW_TAB = "review";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
@@ -221,10 +225,33 @@ export function AccountsPage() {
   return <AccountsView key={view.account.id} />;
 }
 
+/** The tab of the Accounts page lives in the address (`?tab=`), so a reload or Back keeps it. */
+function useTab(tabs: readonly string[]) {
+  const [search, setSearch] = useSearchParams();
+  const asked = search.get("tab");
+  const tab = asked && tabs.includes(asked) ? asked : (tabs[0] ?? null);
+  const setTab = (next: string | null) => {
+    if (!next) return;
+    setSearch(
+      (current) => {
+        const params = new URLSearchParams(current);
+        if (next === tabs[0]) params.delete("tab");
+        else params.set("tab", next);
+        return params;
+      },
+      { replace: true },
+    );
+  };
+  return [tab, setTab] as const;
+}
+
 function AccountsView() {
   const { view, viewingAs } = useAccountState();
-  const kinds = listKindsFor(view.account.accountType, view.user.superAdmin && viewingAs === "superAdmin");
-  const [tab, setTab] = useState<string | null>(kinds[0] ?? null);
+  const superAdminView = view.user.superAdmin && viewingAs === "superAdmin";
+  const kinds = listKindsFor(view.account.accountType, superAdminView);
+  // The super admin also reviews flagged calls here (GET /internal/fetchCallsForReview).
+  const tabs: string[] = superAdminView ? [...kinds, REVIEW_TAB] : kinds;
+  const [tab, setTab] = useTab(tabs);
   return (
     <Stack gap="md">
       <Stack gap={2}>
@@ -233,9 +260,9 @@ function AccountsView() {
           Below {view.account.displayName} ({accountTypeLabel(view.account.accountType).toLowerCase()})
         </Text>
       </Stack>
-      {kinds.length === 0 ? (
+      {tabs.length === 0 ? (
         <EmptyState>An agent account has no accounts below it.</EmptyState>
-      ) : kinds.length === 1 ? (
+      ) : tabs.length === 1 ? (
         <AccountListPanel kind={kinds[0] as ListKind} />
       ) : (
         <Tabs value={tab} onChange={setTab} keepMounted={false}>
@@ -245,12 +272,18 @@ function AccountsView() {
                 {LIST_LABELS[kind].title}
               </Tabs.Tab>
             ))}
+            {superAdminView ? <Tabs.Tab value={REVIEW_TAB}>Calls for review</Tabs.Tab> : null}
           </Tabs.List>
           {kinds.map((kind) => (
             <Tabs.Panel key={kind} value={kind} pt="md">
               <AccountListPanel kind={kind} />
             </Tabs.Panel>
           ))}
+          {superAdminView ? (
+            <Tabs.Panel value={REVIEW_TAB} pt="md">
+              <CallsForReviewPanel />
+            </Tabs.Panel>
+          ) : null}
         </Tabs>
       )}
     </Stack>

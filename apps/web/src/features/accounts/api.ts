@@ -25,9 +25,8 @@ import {
 } from "@switchboard/api";
 import { LIST_DEFAULTS, LOCAL_STORAGE_KEYS } from "@switchboard/core";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey, useAccountState } from "../../app/account-state.ts";
+import { useAccountKey, useAccountState } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
-import { readToken } from "../../lib/session.ts";
 
 export type { AccountListItem };
 
@@ -46,13 +45,16 @@ export function callFor<T extends RouteDefinition>(
   });
 }
 
-/** Super-admin calls carry the stored token as adminToken too (call catalogue §6). */
+/**
+ * Super-admin calls (refund, enable, disable, calls for review). The catalogue's clients append the stored
+ * token as `adminToken` (§6); the web app keeps tokens out of addresses (issue 32 item 19): its Bearer
+ * header is the super admin's session, which the server takes as the admin token when none is given.
+ */
 export function adminCall<T extends RouteDefinition>(
   route: T,
   input: CallInput<T> = {},
 ): Promise<RouteResponse<T>> {
-  const adminToken = readToken() ?? undefined;
-  return apiClient.call(route, { ...input, query: { ...(input.query ?? {}), adminToken } as RouteQuery<T> });
+  return apiClient.call(route, input);
 }
 
 export type ListKind = "partners" | "resellers" | "organizations" | "agents";

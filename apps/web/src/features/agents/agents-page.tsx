@@ -12,11 +12,12 @@ import {
   Title,
   VisuallyHidden,
 } from "@mantine/core";
+import { formatPhoneNumber } from "@switchboard/core";
 import IconDots from "@tabler/icons-react/dist/esm/icons/IconDots.mjs";
 import IconStar from "@tabler/icons-react/dist/esm/icons/IconStar.mjs";
 import IconStarFilled from "@tabler/icons-react/dist/esm/icons/IconStarFilled.mjs";
-import { useAccountState, usePermission } from "../../app/account-state.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useAccountState, usePermission } from "../../lib/account-state.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import {
   type AccountListItem,
@@ -85,7 +86,7 @@ function AgentCard({ agent, starred }: { agent: AccountListItem; starred: boolea
         <Stack gap={2}>
           <Text fw={600}>{agent.displayName}</Text>
           <Text size="sm" c="dimmed">
-            {agent.switchboardPhoneNumber ?? "No number yet"}
+            {agent.switchboardPhoneNumber ? formatPhoneNumber(agent.switchboardPhoneNumber) : "No number yet"}
           </Text>
         </Stack>
         <FavoriteToggle agent={agent} starred={starred} />
@@ -133,7 +134,9 @@ function AgentTable({ agents, favorites }: { agents: AccountListItem[]; favorite
                 {agent.username}
               </Text>
             </Table.Td>
-            <Table.Td>{agent.switchboardPhoneNumber ?? "—"}</Table.Td>
+            <Table.Td>
+              {agent.switchboardPhoneNumber ? formatPhoneNumber(agent.switchboardPhoneNumber) : "—"}
+            </Table.Td>
             <Table.Td>{dateFormat.format(new Date(agent.timestamp))}</Table.Td>
             <Table.Td>
               <Group gap={4} justify="flex-end" wrap="nowrap">

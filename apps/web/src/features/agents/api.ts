@@ -32,7 +32,7 @@ import {
 } from "@switchboard/api";
 import { orderFavorites } from "@switchboard/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey, useAccountState } from "../../app/account-state.ts";
+import { useAccountKey, useAccountState } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 import { ACCOUNT_LISTS_KEY, callFor } from "../accounts/api.ts";
 

@@ -1,10 +1,10 @@
 import { Badge, Button, Group, List, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { type FormEvent, useState } from "react";
-import { useAccountState } from "../../app/account-state.ts";
 import { confirm } from "../../components/confirm/confirm-store.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useAccountState } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { type App, parseAppKey, useApp, useInstallApp, useUninstallApp } from "./api.ts";
 
 type Parameter = { description?: string; default?: string; secret?: boolean; format?: string };

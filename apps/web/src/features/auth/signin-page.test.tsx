@@ -36,7 +36,7 @@ describe("/signin", () => {
     const calls = stubFetch({
       "POST /api/v1/signin/email": () => ({
         success: true,
-        message: "We sent a 6-digit code to owner@bluebird.example.",
+        message: "If owner@bluebird.example has an account, we sent it a 6-digit code.",
       }),
       "POST /api/v1/email/verify": () => session,
       "GET /api/v1/account": () => fakeAccountView(),
@@ -45,7 +45,9 @@ describe("/signin", () => {
     await ready("Sign in");
     await type("E-mail address", "Owner@Bluebird.example");
     await click("Send code");
-    expect(await screen.findByText("We sent a 6-digit code to owner@bluebird.example.")).toBeTruthy();
+    expect(
+      await screen.findByText("If owner@bluebird.example has an account, we sent it a 6-digit code."),
+    ).toBeTruthy();
     expect(calls.find((call) => call.url.pathname === "/api/v1/signin/email")?.body).toEqual({
       email: "owner@bluebird.example",
     });
@@ -101,7 +103,7 @@ describe("/signin", () => {
     const calls = stubFetch({
       "POST /api/v1/signin/phoneNumber": () => ({
         success: true,
-        message: "We texted a 6-digit code to +15550100000.",
+        message: "If +15550100000 is the verified number of an account, we texted it a 6-digit code.",
       }),
       "POST /api/v1/signin/phoneNumber/verify": () => session,
       "GET /api/v1/account": () => fakeAccountView(),
@@ -113,7 +115,11 @@ describe("/signin", () => {
     });
     await type("Phone number", "+1 555 010 0000");
     await click("Send code");
-    expect(await screen.findByText("We texted a 6-digit code to +15550100000.")).toBeTruthy();
+    expect(
+      await screen.findByText(
+        "If +15550100000 is the verified number of an account, we texted it a 6-digit code.",
+      ),
+    ).toBeTruthy();
     await type("6-digit code", "654321");
     await click("Sign in");
     await waitFor(() => expect(router.state.location.pathname).toBe("/app"));

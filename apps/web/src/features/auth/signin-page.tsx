@@ -2,8 +2,8 @@ import { Anchor, Button, SegmentedControl, Stack, Text, TextInput } from "@manti
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
-import { forgetSessionQueries } from "../../app/account-state.ts";
-import { useMobileApp } from "../../app/environment.tsx";
+import { forgetSessionQueries } from "../../lib/account-state.ts";
+import { useMobileApp } from "../../lib/environment.tsx";
 import { takeSignedOutReason } from "../../lib/logout.ts";
 import { safeNextPath } from "../../lib/next-path.ts";
 import { useStoredSession } from "../../lib/session.ts";

@@ -7,8 +7,8 @@ const signupBodySchema = signupEmail.body as NonNullable<typeof signupEmail.body
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
-import { forgetSessionQueries } from "../../app/account-state.ts";
-import { useMobileApp } from "../../app/environment.tsx";
+import { forgetSessionQueries } from "../../lib/account-state.ts";
+import { useMobileApp } from "../../lib/environment.tsx";
 import { useHostProfile } from "../../lib/host-profile.ts";
 import { safeNextPath } from "../../lib/next-path.ts";
 import { useStoredSession } from "../../lib/session.ts";

@@ -11,8 +11,8 @@ import {
   subscribe,
 } from "@switchboard/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAppPath } from "../../app/account-context.ts";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAppPath } from "../../lib/account-context.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 /** Plans and the subscription of the account in view. */

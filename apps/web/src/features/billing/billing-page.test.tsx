@@ -95,7 +95,35 @@ describe("billing page", () => {
     expect(screen.queryByTestId("usage-row-advancedVoice")).toBeNull();
     expect(screen.getByTestId("usage-total").textContent).toBe("$1.30");
     expect(screen.getByTestId("usage-debited").textContent).toBe("$1.25");
+    expect(screen.queryByTestId("usage-pending")).toBeNull();
     expect(screen.getByText(/Priced by the Free plan's tiers/)).toBeTruthy();
+  });
+
+  it("explains a total far above what the wallet was charged: not charged, and still to charge", async () => {
+    signInAs(undefined, {
+      ...catalogue,
+      "GET /api/v2/stats/usage": () => ({
+        ...USAGE,
+        totalCost: 143.49,
+        debitedCents: 83,
+        notChargedCents: 14_200,
+        pendingCents: 66,
+      }),
+      "GET /api/v2/product/currentPlan": () => ({
+        success: true,
+        productPlan: FREE,
+        subscription: null,
+        premium: false,
+      }),
+    });
+    renderAt("/app/billing", null, { routes });
+    expect((await screen.findByTestId("usage-total", {}, LOAD)).textContent).toBe("$143.49");
+    const charges = screen.getByTestId("usage-charges");
+    expect([...charges.querySelectorAll("tr")].map((row) => row.textContent)).toEqual([
+      "Charged to your wallet so far$0.83",
+      "To be charged with the next usage charge (every few minutes)$0.66",
+      "Not charged: usage from before usage charging started for you$142.00",
+    ]);
   });
 
   it("says when there is no usage yet, and shows the error of usage that cannot be loaded", async () => {
@@ -146,7 +174,10 @@ describe("billing page", () => {
     renderAt("/app/billing", null, { routes });
     expect((await screen.findByTestId("current-plan-name", {}, LOAD)).textContent).toBe("Pro");
     expect(screen.getByTestId("premium-badge").textContent).toBe("Premium on");
-    expect(screen.getByText(/\$49\.00 per month, paid through/)).toBeTruthy();
+    // One period: the subscription's, said as its first and last day, and the day it renews.
+    expect(screen.getByTestId("subscription-period").textContent).toBe(
+      "$49.00 per month, paid by card for Jan 1 – Jan 31; renews on February 1, 2026 (sandbox).",
+    );
     expect(screen.getByRole("button", { name: "Manage subscription" })).toBeTruthy();
   });
 

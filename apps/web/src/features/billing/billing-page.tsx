@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Card, Group, NumberInput, Select, Stack, Text, Title } from "@mantine/core";
 import { useState } from "react";
-import { useLoadedAccount, usePermission } from "../../app/account-state.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useLoadedAccount, usePermission } from "../../lib/account-state.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import {
   useAvailablePlans,
@@ -10,11 +10,11 @@ import {
   usePortalLink,
   useSetOfferedPlan,
 } from "./api.ts";
-import { formatCents, formatDay, PlanGrid, type Term, TermSwitch } from "./plan-parts.tsx";
+import { formatCents, formatDay, PlanGrid, periodDays, type Term, TermSwitch } from "./plan-parts.tsx";
 import { UsageCard } from "./usage-card.tsx";
 
 /** The plan the organisation is on, its subscription and premium flag, and the way to change them. */
-function CurrentPlanCard() {
+export function CurrentPlanCard() {
   const current = useCurrentPlan();
   const overlays = useOverlays();
   const portal = usePortalLink();
@@ -37,8 +37,9 @@ function CurrentPlanCard() {
           {productPlan?.name ?? "No plan"}
         </Text>
         {subscription ? (
-          <Text size="sm" c="dimmed">
-            {formatCents(subscription.amountCents)} per {subscription.term}, paid through{" "}
+          <Text size="sm" c="dimmed" data-testid="subscription-period">
+            {formatCents(subscription.amountCents)} per {subscription.term}, paid by card for{" "}
+            {periodDays(subscription.currentPeriodStart, subscription.currentPeriodEnd)}; renews on{" "}
             {formatDay(subscription.currentPeriodEnd)}
             {subscription.provider === "sandbox" ? " (sandbox)" : ""}.
           </Text>

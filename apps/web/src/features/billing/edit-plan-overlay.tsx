@@ -1,10 +1,10 @@
 import { Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { BILLING_MESSAGES, setOfferedPlan } from "@switchboard/api";
 import { useState } from "react";
-import { useLoadedAccount, usePermission } from "../../app/account-state.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useLoadedAccount, usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOfferedPlan, usePlan, useSetOfferedPlan } from "./api.ts";
 import { formatCents } from "./plan-parts.tsx";
 

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Select, Stack, Text, Textarea, Title } from "@mantine/core";
 import { useState } from "react";
-import { useLoadedAccount, usePermission } from "../../app/account-state.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useLoadedAccount, usePermission } from "../../lib/account-state.ts";
 import { isOverlayName } from "../../overlays/overlay-names.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import {
   useAvailablePlans,

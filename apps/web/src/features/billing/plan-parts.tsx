@@ -17,8 +17,24 @@ import { useSubscribe } from "./api.ts";
 
 const usdFormat = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 export const formatCents = (cents: number) => usdFormat.format(cents / 100);
+/**
+ * A day of billing (a period's start or end, a renewal): billing periods run over whole UTC days (the
+ * server's billing-period.ts), so their days are read in UTC wherever the browser is.
+ */
 export const formatDay = (ms: number) =>
-  new Date(ms).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" });
+  new Date(ms).toLocaleDateString("en-US", {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+  });
+
+const shortDay = (ms: number) =>
+  new Date(ms).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+
+/** A billing period as its first and last day ("Nov 27 – Dec 26"): it ends the day before `endMs`. */
+export const periodDays = (startMs: number, endMs: number) =>
+  `${shortDay(startMs)} – ${shortDay(Date.UTC(new Date(endMs).getUTCFullYear(), new Date(endMs).getUTCMonth(), new Date(endMs).getUTCDate()) - 1)}`;
 
 export type Term = "month" | "year";
 

@@ -1,8 +1,9 @@
 import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { BILLING_MESSAGES } from "@switchboard/api";
 import { useEffect } from "react";
 import { Link } from "react-router";
-import { useAppPath } from "../../app/account-context.ts";
 import { ErrorState } from "../../components/query-state.tsx";
+import { useAppPath } from "../../lib/account-context.ts";
 import { useCurrentPlan, useInvalidateAll, useSubscriptionCheckout } from "./api.ts";
 
 /** The payment return page of a subscription checkout (/app/…/paymentSuccess?planCheckout=<checkout id>). */
@@ -41,6 +42,7 @@ export function SubscriptionReturn({ checkoutId }: { checkoutId: string }) {
         {status === "expired" ? (
           <Text c="dimmed">This checkout was cancelled; nothing was charged.</Text>
         ) : null}
+        {status === "refunded" ? <Text c="dimmed">{BILLING_MESSAGES.refundedElsewhere}</Text> : null}
         <Button component={Link} to={`${accountPrefix}/billing`}>
           Go to Billing
         </Button>

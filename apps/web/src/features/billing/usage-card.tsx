@@ -38,7 +38,18 @@ export function UsageCard() {
         onRetry={() => void usage.refetch()}
       />
     );
-  const { usage: quantities, prices, costs, totalCost, debitedCents, plan, startDate, endDate } = usage.data;
+  const {
+    usage: quantities,
+    prices,
+    costs,
+    totalCost,
+    debitedCents,
+    notChargedCents,
+    pendingCents,
+    plan,
+    startDate,
+    endDate,
+  } = usage.data;
   const used = BUCKETS.filter((bucket) => quantities[bucket.key] > 0);
   return (
     <Card withBorder padding="md" radius="md" aria-labelledby="usage-title" data-testid="usage-card">
@@ -90,16 +101,40 @@ export function UsageCard() {
             </Table>
           </Table.ScrollContainer>
         )}
-        <Group justify="space-between">
-          <Text size="sm">
-            Total this period: <b data-testid="usage-total">{usd.format(totalCost ?? 0)}</b>
-          </Text>
-          {debitedCents !== undefined ? (
-            <Text size="sm">
-              Charged to your wallet: <b data-testid="usage-debited">{formatCents(debitedCents)}</b>
-            </Text>
-          ) : null}
-        </Group>
+        <Text size="sm">
+          Total this period: <b data-testid="usage-total">{usd.format(totalCost ?? 0)}</b>
+        </Text>
+        {debitedCents !== undefined ? (
+          <Table aria-label="How this period's total is charged" data-testid="usage-charges">
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Td>Charged to your wallet so far</Table.Td>
+                <Table.Td ta="right" data-testid="usage-debited">
+                  {formatCents(debitedCents)}
+                </Table.Td>
+              </Table.Tr>
+              {pendingCents ? (
+                <Table.Tr>
+                  <Table.Td>To be charged with the next usage charge (every few minutes)</Table.Td>
+                  <Table.Td ta="right" data-testid="usage-pending">
+                    {formatCents(pendingCents)}
+                  </Table.Td>
+                </Table.Tr>
+              ) : null}
+              {notChargedCents ? (
+                <Table.Tr>
+                  <Table.Td>Not charged: usage from before usage charging started for you</Table.Td>
+                  <Table.Td ta="right" data-testid="usage-not-charged">
+                    {formatCents(notChargedCents)}
+                  </Table.Td>
+                </Table.Tr>
+              ) : null}
+            </Table.Tbody>
+          </Table>
+        ) : null}
+        <Text size="xs" c="dimmed">
+          Your plan's own price is paid by card and is not part of this total.
+        </Text>
       </Stack>
     </Card>
   );

@@ -1,7 +1,7 @@
 import { type Contact, deleteContact, getContact, listContacts, saveContact } from "@switchboard/api";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 import { forgetContactNames, rememberContactNames } from "./display-names.ts";
 

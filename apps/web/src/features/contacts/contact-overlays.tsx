@@ -2,14 +2,14 @@ import { Anchor, Badge, Button, Group, Stack, Text, Title, UnstyledButton } from
 import { formatPhoneNumber } from "@switchboard/core";
 import { type ReactNode, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { useAppPath } from "../../app/account-context.ts";
-import { usePermission } from "../../app/account-state.ts";
 import { ConfirmPanel } from "../../components/confirm/confirm-panel.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useAppPath } from "../../lib/account-context.ts";
 import { appPath } from "../../lib/account-path.ts";
+import { usePermission } from "../../lib/account-state.ts";
 import { markSaved } from "../../lib/saved-marks.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import type { ComposeState } from "../inbox/compose.tsx";
 import { type Contact, contactIdOf, useContact, useDeleteContact, wasDeleted } from "./api.ts";

@@ -12,9 +12,9 @@ import {
 } from "@mantine/core";
 import IconDots from "@tabler/icons-react/dist/esm/icons/IconDots.mjs";
 import type { ReactNode } from "react";
-import { usePermission } from "../../app/account-state.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { SavedBadge } from "../../components/saved-note.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import { useSavedMark } from "../../lib/saved-marks.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import type { Contact } from "./api.ts";

@@ -8,7 +8,7 @@ import {
   saveDashboardMetrics,
 } from "@switchboard/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 import { utcOffsetMinutes } from "../logs/api.ts";
 

@@ -13,12 +13,12 @@ import {
   Title,
 } from "@mantine/core";
 import { listLogs } from "@switchboard/api";
-import { buildLogRequest, formatMetricValue } from "@switchboard/core";
+import { buildLogRequest, describeLogChannels, formatMetricValue, metricChannels } from "@switchboard/core";
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { useAccountKey, useAccountState } from "../../app/account-state.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useAccountKey, useAccountState } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { utcOffsetMinutes } from "../logs/api.ts";
@@ -28,10 +28,15 @@ import { type MetricResult, useDashboardMetrics } from "./api.ts";
 import { BarChart } from "./bar-chart.tsx";
 import { DASHBOARD_RANGES } from "./ranges.ts";
 
-/** The rows behind a figure: the calls of its window that pass its filters. */
+/** What a figure counts, in the product's words: "calls", "calls and texts". */
+const countedOf = (metric: MetricResult["metric"]) => describeLogChannels(metricChannels(metric));
+
+/** The rows behind a figure: the conversations of its channels and window that pass its filters. */
 function MetricData({ result, close }: { result: MetricResult; close: () => void }) {
   const [accountId, viewingAs] = useAccountKey();
   const { metric, window } = result;
+  const channels = metricChannels(metric);
+  const counted = countedOf(metric);
   const columns = ["timestamp", "direction", "duration", "transfer", "appointmentBooked"];
   const rows = useQuery({
     queryKey: ["metric-data", accountId, viewingAs, metric, window],
@@ -43,24 +48,25 @@ function MetricData({ result, close }: { result: MetricResult; close: () => void
           start: String(window.start),
           end: String(window.end),
           utcOffsetMinutes: utcOffsetMinutes(),
+          channel: channels.length === 1 ? channels[0] : "all",
         },
         signal,
       });
     },
   });
   return (
-    <Modal opened onClose={close} title={`${metric.title}: the calls behind it`} size="xl">
+    <Modal opened onClose={close} title={`${metric.title}: the ${counted} behind it`} size="xl">
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
           Formula <code>{metric.formula}</code>, {metric.aggregation} over {result.rows.toLocaleString()}{" "}
-          calls.
+          {counted}.
         </Text>
         {rows.isPending ? (
           <LoadingState />
         ) : rows.isError ? (
           <ErrorState error={rows.error} />
         ) : rows.data.logs.length === 0 ? (
-          <EmptyState>No calls in this window.</EmptyState>
+          <EmptyState>No {counted} in this window.</EmptyState>
         ) : (
           <ScrollArea h={420}>
             <Table striped aria-label="Metric data">
@@ -83,7 +89,7 @@ function MetricData({ result, close }: { result: MetricResult; close: () => void
             </Table>
             {rows.data.pagination.hasMore ? (
               <Text size="xs" c="dimmed" mt="xs">
-                The newest 50 of {rows.data.totalCount.toLocaleString()} calls.
+                The newest 50 of {rows.data.totalCount.toLocaleString()} {counted}.
               </Text>
             ) : null}
           </ScrollArea>
@@ -95,11 +101,15 @@ function MetricData({ result, close }: { result: MetricResult; close: () => void
 
 function MetricCard({ result, onOpen }: { result: MetricResult; onOpen: () => void }) {
   const { metric } = result;
+  const counted = countedOf(metric);
   return (
-    <Card withBorder padding="md" aria-label={metric.title}>
+    <Card withBorder padding="md" aria-label={metric.title} aria-description={`Counts ${counted}`}>
       <Stack gap={6}>
-        <Text size="sm" c="dimmed" fw={500}>
+        <Text size="sm" c="dimmed" fw={500} title={`${metric.title} counts ${counted}`}>
           {metric.title}
+        </Text>
+        <Text size="xs" c="dimmed" data-testid="metric-channels">
+          Counts {counted}
         </Text>
         {result.error ? (
           <Text size="sm" c="red" role="alert">
@@ -116,7 +126,7 @@ function MetricCard({ result, onOpen }: { result: MetricResult; onOpen: () => vo
           format={(value) => formatMetricValue(value, metric.format, metric.precision)}
         />
         <Button size="compact-xs" variant="subtle" w="fit-content" onClick={onOpen}>
-          View calls
+          View {counted}
         </Button>
       </Stack>
     </Card>

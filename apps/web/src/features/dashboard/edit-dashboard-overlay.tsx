@@ -3,10 +3,10 @@ import IconArrowDown from "@tabler/icons-react/dist/esm/icons/IconArrowDown.mjs"
 import IconArrowUp from "@tabler/icons-react/dist/esm/icons/IconArrowUp.mjs";
 import IconPencil from "@tabler/icons-react/dist/esm/icons/IconPencil.mjs";
 import IconTrash from "@tabler/icons-react/dist/esm/icons/IconTrash.mjs";
-import { usePermission } from "../../app/account-state.ts";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useSaveMetrics } from "./api.ts";
 import { discardDraft } from "./dashboard-draft.ts";

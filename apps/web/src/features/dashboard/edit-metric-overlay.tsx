@@ -20,7 +20,7 @@ import {
 } from "@switchboard/core";
 import { useEffect, useMemo, useState } from "react";
 import { ErrorState, LoadingState } from "../../components/query-state.tsx";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useLogFields } from "../logs/api.ts";
 import { draftsOf, type FilterDraft, FilterRows, filtersOf } from "../logs/logs-overlays.tsx";

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useLocation } from "react-router";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { type MetricInput, useDashboardMetrics } from "./api.ts";
 import { discardUnlessEditing, setDraft, useDashboardDraft } from "./dashboard-draft.ts";
 

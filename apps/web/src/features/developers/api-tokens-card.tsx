@@ -13,9 +13,9 @@ import {
 } from "@mantine/core";
 import type { ApiTokenType } from "@switchboard/api";
 import { type FormEvent, useState } from "react";
-import { usePermission } from "../../app/account-state.ts";
 import { ConfirmButton } from "../../components/confirm/confirm-button.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from "./api.ts";
 import { ShownOnce } from "./shown-once.tsx";

@@ -13,7 +13,7 @@ import {
   testWebhook,
 } from "@switchboard/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 /** The organisation's webhooks, their deliveries and its API tokens (Developers page). */

@@ -1,7 +1,7 @@
 import { Stack, Text } from "@mantine/core";
 import { useState } from "react";
-import { usePermission } from "../../app/account-state.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import { usePermission } from "../../lib/account-state.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { ShownOnce } from "./shown-once.tsx";
 import { NewWebhookForm } from "./webhooks-card.tsx";
 

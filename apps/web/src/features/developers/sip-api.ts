@@ -13,9 +13,9 @@ import {
   saveSipRegistration,
 } from "@switchboard/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey } from "../../app/account-state.ts";
-import { apiClient, withViewingAs } from "../../lib/api-client.ts";
-import { getTargetAccountId, readToken } from "../../lib/session.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
+import { apiClient, authHeaders, withViewingAs } from "../../lib/api-client.ts";
+import { getTargetAccountId } from "../../lib/session.ts";
 
 /** SIP developer settings (Developers page): allow-list, outbound routes, registration, captures. */
 export const SIP_KEY = "sip";
@@ -126,10 +126,11 @@ export type CaptureDownload =
   | { ok: false; status: number; statusText: string };
 
 export async function fetchSipCapture(sipCallId: string, format: "text" | "pcap"): Promise<CaptureDownload> {
-  const query = buildQuery({ token: readToken(), targetAccountId: getTargetAccountId(), sipCallId, format });
+  const query = buildQuery({ targetAccountId: getTargetAccountId(), sipCallId, format });
   try {
     const response = await withViewingAs((input, init) => fetch(input, init))(
       `${getSipCaptures.path}${query}`,
+      { headers: authHeaders() },
     );
     if (!response.ok) return { ok: false, status: response.status, statusText: response.statusText };
     return {

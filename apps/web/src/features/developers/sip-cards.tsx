@@ -15,11 +15,16 @@ import {
   TextInput,
   Title,
 } from "@mantine/core";
-import type { SipCaptureMessage, SipRegistrationState } from "@switchboard/api";
+import {
+  SIP_MESSAGES,
+  type SipCaptureMessage,
+  type SipRegistrationState,
+  sipIpSchema,
+} from "@switchboard/api";
 import { type FormEvent, useState } from "react";
-import { usePermission } from "../../app/account-state.ts";
 import { ConfirmButton } from "../../components/confirm/confirm-button.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
 import { useOrganizationAgents } from "../agents/api.ts";
 import {
@@ -60,10 +65,16 @@ export function SipAllowlistCard() {
   const remove = useDeleteSipAllow();
   const canEdit = usePermission("canEditOrg");
   const [ip, setIp] = useState("");
+  const [ipError, setIpError] = useState<string | null>(null);
   const [label, setLabel] = useState("");
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // Checked here with the server's own rule, so a typo is named at its field before anything is sent.
+    if (!sipIpSchema.safeParse(ip).success) {
+      setIpError(SIP_MESSAGES.badIp);
+      return;
+    }
     add.mutate(
       { ip: ip.trim(), label: label.trim() },
       {
@@ -91,7 +102,11 @@ export function SipAllowlistCard() {
                   label="IP address or range"
                   placeholder="203.0.113.0/24"
                   value={ip}
-                  onChange={(e) => setIp(e.currentTarget.value)}
+                  onChange={(e) => {
+                    setIp(e.currentTarget.value);
+                    setIpError(null);
+                  }}
+                  error={ipError}
                   required
                 />
                 <TextInput

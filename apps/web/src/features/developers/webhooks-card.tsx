@@ -13,9 +13,9 @@ import {
 } from "@mantine/core";
 import { WEBHOOK_EVENT_TYPES, type Webhook, type WebhookDelivery } from "@switchboard/api";
 import { type FormEvent, useState } from "react";
-import { usePermission } from "../../app/account-state.ts";
 import { ConfirmButton } from "../../components/confirm/confirm-button.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import { errorMessage } from "../../lib/shell-api.ts";
 import { toast } from "../../lib/toast.ts";
 import {

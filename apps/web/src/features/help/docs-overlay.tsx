@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, List, Stack, Text, Title, UnstyledButton } from "@mantine/core";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { DOCS_PAGES, docsPageFor } from "./docs-pages.ts";
 

@@ -5,7 +5,7 @@ import { type FormEvent, useState } from "react";
 import { useLocation } from "react-router";
 import { ActionError } from "../../components/query-state.tsx";
 import { apiClient } from "../../lib/api-client.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 
 /** Local storage key of the spec: when the form was last sent (its thank-you stays until a new message). */
 const SUBMITTED_KEY = "form-submitted";

@@ -36,7 +36,7 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { useAccountKey, useAccountState } from "../../app/account-state.ts";
+import { useAccountKey, useAccountState } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 import { getTargetAccountId, readToken } from "../../lib/session.ts";
 import { applyCallEvent } from "../voice/live-calls-api.ts";

@@ -16,9 +16,9 @@ import { formatPhoneNumber } from "@switchboard/core";
 import IconDots from "@tabler/icons-react/dist/esm/icons/IconDots.mjs";
 import IconX from "@tabler/icons-react/dist/esm/icons/IconX.mjs";
 import { useEffect, useRef } from "react";
-import { usePermission } from "../../app/account-state.ts";
-import { useMobileApp } from "../../app/environment.tsx";
 import { ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { usePermission } from "../../lib/account-state.ts";
+import { useMobileApp } from "../../lib/environment.tsx";
 import { errorMessage } from "../../lib/shell-api.ts";
 import { toast } from "../../lib/toast.ts";
 import {

@@ -5,9 +5,9 @@ import IconArrowLeft from "@tabler/icons-react/dist/esm/icons/IconArrowLeft.mjs"
 import IconPencilPlus from "@tabler/icons-react/dist/esm/icons/IconPencilPlus.mjs";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
-import { useAccountState, usePermission } from "../../app/account-state.ts";
 import { confirm } from "../../components/confirm/confirm-store.ts";
 import { EmptyState } from "../../components/query-state.tsx";
+import { useAccountState, usePermission } from "../../lib/account-state.ts";
 import { minWidthQuery } from "../../lib/breakpoints.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useActivity, useHandset, useInboxRealtime } from "./api.ts";

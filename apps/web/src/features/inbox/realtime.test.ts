@@ -9,7 +9,10 @@ class FakeSocket {
   onmessage: ((message: { data: string }) => void) | null = null;
   onclose: (() => void) | null = null;
   onerror: (() => void) | null = null;
-  constructor(readonly url: string) {
+  constructor(
+    readonly url: string,
+    readonly protocols?: string[],
+  ) {
     FakeSocket.opened.push(this);
   }
   serve(event: RealtimeEvent) {
@@ -60,7 +63,9 @@ describe("the realtime connection", () => {
       backoffMs: [100],
     });
     const first = FakeSocket.opened[0] as FakeSocket;
-    expect(first.url).toBe("ws://app.example/api/v1/realtime?token=tok&targetAccountId=7");
+    // The session is offered as a subprotocol, never in the address.
+    expect(first.url).toBe("ws://app.example/api/v1/realtime?targetAccountId=7");
+    expect(first.protocols).toEqual(["switchboard.bearer", "tok"]);
     first.serve({ type: "hello", orgId: 3, lastMessageId: 40 });
     first.serve({ type: "ready", lastMessageId: 40 });
     first.serve({ type: "message", roomId: "room-1", folder: "priority", message: message(41) });

@@ -1,5 +1,6 @@
 import type { RealtimeEvent } from "@switchboard/api";
 import { readStoredViewingAs } from "../../lib/session.ts";
+import { wsProtocols } from "../../lib/ws-auth.ts";
 
 export type RealtimeStatus = "connecting" | "live" | "offline";
 
@@ -38,7 +39,6 @@ export function connectRealtime(options: RealtimeOptions) {
     if (!token) return null;
     const origin = options.origin ?? window.location.origin;
     const address = new URL("/api/v1/realtime", origin.replace(/^http/, "ws"));
-    address.searchParams.set("token", token);
     const target = options.targetAccountId();
     if (target !== null) address.searchParams.set("targetAccountId", String(target));
     const viewingAs = readStoredViewingAs();
@@ -60,7 +60,8 @@ export function connectRealtime(options: RealtimeOptions) {
     const address = url();
     if (!address || closed) return;
     options.onStatus?.("connecting");
-    const ws = new Impl(address);
+    // The token travels as a subprotocol, not in the address (lib/ws-auth.ts).
+    const ws = new Impl(address, wsProtocols(options.token()));
     socket = ws;
     const resumed = everConnected;
     ws.onmessage = (message) => {

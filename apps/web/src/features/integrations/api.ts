@@ -12,7 +12,7 @@ import {
   setGoogleMainCalendar,
 } from "@switchboard/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 /** Calendars (Google, Calendly) and integrations (JobNimbus) of the current account. */

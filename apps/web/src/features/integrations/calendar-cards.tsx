@@ -12,10 +12,10 @@ import {
   Title,
 } from "@mantine/core";
 import { type FormEvent, useState } from "react";
-import { usePermission } from "../../app/account-state.ts";
 import { ConfirmButton } from "../../components/confirm/confirm-button.tsx";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { SavedNote } from "../../components/saved-note.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import {
   useCalendly,
   useConnectGoogle,

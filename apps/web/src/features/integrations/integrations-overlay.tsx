@@ -1,6 +1,6 @@
 import { Alert, Stack, Text } from "@mantine/core";
 import { useSearchParams } from "react-router";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { CalendlyCard, GoogleCalendarCard } from "./calendar-cards.tsx";
 import { JobNimbusCard } from "./jobnimbus-card.tsx";
 

@@ -12,8 +12,8 @@ import {
   Title,
 } from "@mantine/core";
 import { type FormEvent, useState } from "react";
-import { usePermission } from "../../app/account-state.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import { useIntegration, useJobNimbusSettings, useJobNimbusTeam } from "./api.ts";
 
 const today = () => new Date().toISOString().slice(0, 10);

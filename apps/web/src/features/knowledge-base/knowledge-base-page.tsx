@@ -24,10 +24,11 @@ import {
   type KbProgress,
   type KnowledgeBase,
 } from "@switchboard/api";
+import { countOf } from "@switchboard/core";
 import { type FormEvent, useState } from "react";
-import { usePermission } from "../../app/account-state.ts";
 import { ConfirmButton } from "../../components/confirm/confirm-button.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
 import {
   useAddDocuments,
@@ -166,7 +167,7 @@ function AddBySitemap({ id }: { id: number }) {
       { urls: urls.filter((page) => picked.has(page)) },
       {
         onSuccess: (answer) => {
-          toast.success(`${answer.documents.length} pages queued.`);
+          toast.success(`${countOf(answer.documents.length, "page")} queued.`);
           discover.reset();
           setUrl("");
         },
@@ -195,8 +196,8 @@ function AddBySitemap({ id }: { id: number }) {
           <Stack gap="xs">
             <Group justify="space-between">
               <Text size="sm">
-                {urls.length} pages listed{discover.data.truncated ? " (only the first are shown)" : ""};{" "}
-                {picked.size} chosen
+                {countOf(urls.length, "page")} listed
+                {discover.data.truncated ? " (only the first are shown)" : ""}; {picked.size} chosen
               </Text>
               <Group gap="xs">
                 <Button size="compact-xs" variant="subtle" onClick={() => setPicked(new Set(urls))}>
@@ -471,7 +472,7 @@ function KnowledgeBaseDetail({
   const webPages = documents.filter((document) => document.sourceKind === "url");
   const refreshAll = async () => {
     for (const document of webPages) await refresh.mutateAsync(document.id).catch(() => {});
-    toast.success(`${webPages.length} pages queued for refresh.`);
+    toast.success(`${countOf(webPages.length, "page")} queued for refresh.`);
   };
   return (
     <Stack gap="md">
@@ -594,7 +595,7 @@ function KnowledgeBaseList({
                 {kb.title}
               </Text>
               <Text size="xs" c="dimmed">
-                {progressText(kb.progress)} · {kb.passages} passages
+                {progressText(kb.progress)} · {countOf(kb.passages, "passage")}
               </Text>
             </Stack>
             <Button

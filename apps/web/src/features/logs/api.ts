@@ -15,9 +15,9 @@ import {
 } from "@switchboard/core";
 import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
-import { useAccountKey } from "../../app/account-state.ts";
-import { apiClient, withViewingAs } from "../../lib/api-client.ts";
-import { getTargetAccountId, readToken } from "../../lib/session.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
+import { apiClient, authHeaders, withViewingAs } from "../../lib/api-client.ts";
+import { getTargetAccountId } from "../../lib/session.ts";
 
 export type { LogField };
 
@@ -152,12 +152,13 @@ export async function exportLogs(
     return name;
   }
   const query = buildQuery({
-    token: readToken(),
     targetAccountId: getTargetAccountId(),
     ...request,
     utcOffsetMinutes: utcOffsetMinutes(),
   });
-  const response = await withViewingAs((input, init) => fetch(input, init))(`${listLogs.path}${query}`);
+  const response = await withViewingAs((input, init) => fetch(input, init))(`${listLogs.path}${query}`, {
+    headers: authHeaders(),
+  });
   if (!response.ok || !response.body) {
     const text = await response.text();
     let message = FAILED_TO_FETCH_LOGS;

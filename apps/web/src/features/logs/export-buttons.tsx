@@ -1,5 +1,5 @@
 import { Button, Group, Progress, Stack, Text } from "@mantine/core";
-import type { LogScreenState } from "@switchboard/core";
+import { countOf, type LogScreenState } from "@switchboard/core";
 import IconDownload from "@tabler/icons-react/dist/esm/icons/IconDownload.mjs";
 import { useState } from "react";
 import { errorMessage } from "../../lib/shell-api.ts";
@@ -52,8 +52,8 @@ export function ExportButtons({ state, total }: { state: LogScreenState; total: 
           />
           <Text size="xs" c="dimmed">
             {progress.done
-              ? `Exported ${progress.rows.toLocaleString()} rows`
-              : `Exporting… ${progress.rows.toLocaleString()} of ${progress.expected.toLocaleString()} rows`}
+              ? `Exported ${countOf(progress.rows, "row")}`
+              : `Exporting… ${progress.rows.toLocaleString("en-US")} of ${countOf(progress.expected, "row")}`}
           </Text>
         </Stack>
       ) : null}

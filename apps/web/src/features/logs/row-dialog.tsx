@@ -1,4 +1,5 @@
-import { Alert, Code, Modal, Stack, Table, Text } from "@mantine/core";
+import { Alert, Badge, Code, Group, Modal, Stack, Table, Text } from "@mantine/core";
+import { callAnalysisSchema } from "@switchboard/api";
 import { LOG_FIXED_FIELDS } from "@switchboard/core";
 import { LoadingState } from "../../components/query-state.tsx";
 import { errorMessage } from "../../lib/shell-api.ts";
@@ -55,6 +56,52 @@ function KeyValues({ entries }: { entries: Array<[string, string]> }) {
   );
 }
 
+/** The call's analysis (summary, verdict against the agent's rule, its fields), once its job wrote it. */
+function Analysis({ row }: { row: Row }) {
+  const transcript = useTranscript(String(row.roomId ?? ""), String(row.uuid ?? ""));
+  if (!row.roomId || transcript.isPending || transcript.isError) return null;
+  const parsed = callAnalysisSchema.safeParse(transcript.data.info.outcome.analysis);
+  if (!parsed.success)
+    return (
+      <Text size="sm" c="dimmed">
+        No analysis yet: it is written shortly after the call ends.
+      </Text>
+    );
+  const analysis = parsed.data;
+  const verdict =
+    analysis.successful === null ? (
+      <Badge color="gray">No verdict</Badge>
+    ) : analysis.successful ? (
+      <Badge color="green">Successful</Badge>
+    ) : (
+      <Badge color="red">Not successful</Badge>
+    );
+  const value = (v: string | number | boolean) => (typeof v === "boolean" ? (v ? "Yes" : "No") : String(v));
+  return (
+    <Stack gap={4} data-testid="call-analysis">
+      <Group gap="xs">
+        <Text fw={500}>Analysis</Text>
+        {verdict}
+      </Group>
+      <Text size="sm">{analysis.summary}</Text>
+      <Text size="sm" c="dimmed">
+        {analysis.successEvaluation}
+      </Text>
+      <KeyValues
+        entries={[
+          ...Object.entries(analysis.fields).map(([name, v]): [string, string] => [name, value(v)]),
+          ...analysis.undetermined
+            .filter((name) => name !== "success")
+            .map((name): [string, string] => [name, "Could not be determined"]),
+        ]}
+      />
+      <Text size="xs" c="dimmed">
+        By {analysis.model}
+      </Text>
+    </Stack>
+  );
+}
+
 /** The call's recording (agents that record calls): caller on the left, agent on the right. */
 function Recording({ row }: { row: Row }) {
   const url = typeof row.recordingUrl === "string" ? row.recordingUrl : null;
@@ -103,6 +150,7 @@ export function RowDialog({
               .filter((field) => field in row)
               .map((field) => [fieldLabel(field), formatCell(field, row[field], cellContext(field, row))])}
           />
+          <Analysis row={row} />
           <Recording row={row} />
         </Stack>
       ) : dialog.kind === "stats" ? (

@@ -1,6 +1,6 @@
 import { type AdminUser, deleteAdminUser, inviteAdminUser, listAdminUsers } from "@switchboard/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 export type { AdminUser };

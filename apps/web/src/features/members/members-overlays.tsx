@@ -1,11 +1,11 @@
 import { Badge, Button, Checkbox, Group, Stack, Table, Text, TextInput } from "@mantine/core";
 import { inviteAdminUser } from "@switchboard/api";
 import { type FormEvent, useState } from "react";
-import { useAccountState } from "../../app/account-state.ts";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useAccountState } from "../../lib/account-state.ts";
 import { bodySchemaOf, useSchemaForm } from "../../lib/schema-form.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useInviteMember, useMembers, useRemoveMember } from "./api.ts";
 

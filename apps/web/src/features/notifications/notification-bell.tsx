@@ -1,46 +1,14 @@
-import { ActionIcon, Indicator } from "@mantine/core";
-import {
-  type AppNotification,
-  clearNotifications,
-  listNotifications,
-  type RouteResponse,
-} from "@switchboard/api";
-import IconBell from "@tabler/icons-react/dist/esm/icons/IconBell.mjs";
-import { type UseQueryResult, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { forwardRef, lazy, Suspense, useEffect, useState } from "react";
+import { type AppNotification, clearNotifications, listNotifications } from "@switchboard/api";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useNavigate } from "react-router";
-import { useAccountKey, useAccountState } from "../../app/account-state.ts";
+import { useAccountKey, useAccountState } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 import { getTargetAccountId, readToken } from "../../lib/session.ts";
 import { connectRealtime } from "../inbox/realtime.ts";
+import { BellButton } from "./bell-button.tsx";
 
 const KEY = "notifications";
-
-export type NotificationList = UseQueryResult<RouteResponse<typeof listNotifications>>;
-
-/** The bell button with its unread count (the popover's target once its chunk has loaded). */
-export const BellButton = forwardRef<
-  HTMLButtonElement,
-  { unread: number; expanded?: boolean; onClick: () => void; onPointerEnter?: () => void }
->(function BellButton({ unread, expanded, ...props }, ref) {
-  return (
-    // The target is the button itself: its popup attributes belong on a button, not the indicator's div.
-    <Indicator label={unread > 99 ? "99+" : unread} size={16} disabled={unread === 0} offset={4}>
-      <ActionIcon
-        ref={ref}
-        variant="subtle"
-        size="lg"
-        aria-label={unread > 0 ? `Notifications: ${unread} unread` : "Notifications"}
-        aria-haspopup="dialog"
-        aria-expanded={expanded ?? false}
-        data-testid="notification-bell"
-        {...props}
-      >
-        <IconBell size={20} />
-      </ActionIcon>
-    </Indicator>
-  );
-});
 
 const loadPopover = () => import("./notification-popover.tsx");
 const LazyNotificationPopover = lazy(async () => ({ default: (await loadPopover()).NotificationPopover }));

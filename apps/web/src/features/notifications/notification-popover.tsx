@@ -1,7 +1,7 @@
 import { Button, Group, Popover, ScrollArea, Stack, Text, UnstyledButton } from "@mantine/core";
 import type { AppNotification } from "@switchboard/api";
 import { ErrorState, LoadingState } from "../../components/query-state.tsx";
-import { BellButton, type NotificationList } from "./notification-bell.tsx";
+import { BellButton, type NotificationList } from "./bell-button.tsx";
 
 function when(ms: number): string {
   const minutes = Math.round((Date.now() - ms) / 60_000);

@@ -15,7 +15,7 @@ import {
   verifyCellForwarding,
 } from "@switchboard/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 import { ACCOUNT_LISTS_KEY } from "../accounts/api.ts";
 

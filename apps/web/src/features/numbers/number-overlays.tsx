@@ -16,13 +16,10 @@ import {
 import { type AvailableNumber, FORWARDING_CARRIERS, type ForwardingCarrier } from "@switchboard/api";
 import { formatPhoneNumber } from "@switchboard/core";
 import { type FormEvent, useState } from "react";
-import { useAppPath } from "../../app/account-context.ts";
-import { useLoadedAccount } from "../../app/account-state.ts";
-import { type NextStep, NotAvailableYet } from "../../components/not-available-yet.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
-import { appPath } from "../../lib/account-path.ts";
+import { useLoadedAccount } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useOrganizationAgents } from "../agents/api.ts";
 import {
@@ -37,16 +34,6 @@ import {
 /** The overlay's value names an agent when it is a positive id (`?selectNumber=<agent id>`). */
 function agentIdOf(value: string): string | null {
   return /^\d{1,15}$/.test(value) && Number(value) > 0 ? value : null;
-}
-
-/** Test the agent in place when the overlay knows it, else go to the Agents page where every agent has Test. */
-function useTryTheAgent(name: OverlayComponentProps["name"], value: string): NextStep {
-  const overlays = useOverlays();
-  const { accountPrefix } = useAppPath();
-  const agentId = agentIdOf(value);
-  return agentId
-    ? { label: "Test your agent", onClick: () => overlays.switch(name, "testAgent", agentId) }
-    : { label: "Test an agent", to: appPath(accountPrefix, "agents") };
 }
 
 /** Which agent the number is for: the overlay's agent, the agent in view, or one chosen from the list. */
@@ -574,23 +561,5 @@ export function CallVerifyOverlay({ value, close }: OverlayComponentProps) {
       ) : null}
       {validate.isError ? <ActionError error={validate.error} /> : null}
     </Stack>
-  );
-}
-
-/** `?requestAccess=sms`: asking to have text messaging turned on for the organisation. */
-export function RequestAccessOverlay({ name, value }: OverlayComponentProps) {
-  const { accountPrefix } = useAppPath();
-  const tryIt = useTryTheAgent(name, "");
-  const what = value === "sms" || value === "true" ? "text messaging" : value;
-  return (
-    <NotAvailableYet
-      purpose={`Request access to ${what} for your organization.`}
-      missing={`Requests cannot be sent from Switchboard yet, and ${what} is turned off for your organization.`}
-      instead={[
-        "Ask whoever runs Switchboard for you (your partner or the platform's administrator) to turn on “SMS enabled” for your organization under Accounts → Administer organization.",
-        "Meanwhile, try your agent in the test chat, or text an agent that has a number from the phone simulator under Developers.",
-      ]}
-      actions={[tryIt, { label: "Open the phone simulator", to: appPath(accountPrefix, "developers") }]}
-    />
   );
 }

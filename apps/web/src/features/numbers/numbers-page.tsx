@@ -14,9 +14,9 @@ import {
 import type { PhoneNumber } from "@switchboard/api";
 import { formatPhoneNumber } from "@switchboard/core";
 import { type FormEvent, useState } from "react";
-import { useLoadedAccount, usePermission } from "../../app/account-state.ts";
 import { ConfirmButton } from "../../components/confirm/confirm-button.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useLoadedAccount, usePermission } from "../../lib/account-state.ts";
 import { errorMessage } from "../../lib/shell-api.ts";
 import { toast } from "../../lib/toast.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";

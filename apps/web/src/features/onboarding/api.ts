@@ -11,7 +11,7 @@ import {
 } from "@switchboard/api";
 import { findTimezoneByValue, type OnboardingTemplate, type TemplateField } from "@switchboard/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 import { draftInstructions } from "./draft-instructions.ts";
 import type { SavedOnboarding } from "./onboarding-persistence.ts";

@@ -2,7 +2,7 @@ import { Badge, Button, Group, Menu, Progress, Stack, Text } from "@mantine/core
 import type { OnboardingStep } from "@switchboard/core";
 import { useMemo } from "react";
 import { confirm } from "../../components/confirm/confirm-store.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { toOnboardingTemplate, useTemplates } from "./api.ts";
 import { STEP_TITLES, stepPosition, TEMPLATE_STEPS } from "./step-info.ts";
 import { ChooseNumberStep, EditStep, ScheduleCallStep, TestStep } from "./steps/agent-steps.tsx";

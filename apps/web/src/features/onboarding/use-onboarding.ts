@@ -1,8 +1,8 @@
 import type { OnboardingAction, OnboardingTemplate } from "@switchboard/core";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { useAccountState, usePermission } from "../../app/account-state.ts";
-import { useMobileApp } from "../../app/environment.tsx";
+import { useAccountState, usePermission } from "../../lib/account-state.ts";
+import { useMobileApp } from "../../lib/environment.tsx";
 import { useHostProfile } from "../../lib/host-profile.ts";
 import { saveOnboardingSettings } from "./api.ts";
 import { bookingUrl, openBookingPage } from "./booking.ts";

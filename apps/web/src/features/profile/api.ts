@@ -8,7 +8,7 @@ import {
   uploadProfileImage,
 } from "@switchboard/api";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useAccountState } from "../../app/account-state.ts";
+import { useAccountState } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 /** Reloads the account in view (and anything listing accounts) after an edit. */

@@ -1,11 +1,11 @@
 import { Stack, TextInput } from "@mantine/core";
 import { accountFieldsSchema, updateUsername } from "@switchboard/api";
 import type { FormEvent } from "react";
-import { useAccountState } from "../../app/account-state.ts";
 import { ActionError } from "../../components/query-state.tsx";
+import { useAccountState } from "../../lib/account-state.ts";
 import { bodySchemaOf, fieldErrors, useSchemaForm } from "../../lib/schema-form.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useSaveAccountFields, useUpdateUsername } from "./api.ts";
 import { Buttons, detail, EditGate, useBackToSettings } from "./edit-form-parts.tsx";
 

@@ -1,10 +1,10 @@
 import { Button, FileButton, Group, Image, Stack, Text } from "@mantine/core";
 import { PROFILE_IMAGE_MAX_BYTES } from "@switchboard/api";
 import { type FormEvent, useEffect, useState } from "react";
-import { useAccountState } from "../../app/account-state.ts";
 import { ActionError } from "../../components/query-state.tsx";
+import { useAccountState } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useUploadAvatar } from "./api.ts";
 import { Buttons, detail, EditGate, useBackToSettings } from "./edit-form-parts.tsx";
 

@@ -1,11 +1,11 @@
 import { Button, Group, Stack, Text, TextInput } from "@mantine/core";
 import { emailSchema } from "@switchboard/api";
 import { type FormEvent, useState } from "react";
-import { useAccountState } from "../../app/account-state.ts";
 import { CodeEntry } from "../../components/code-entry.tsx";
 import { ActionError } from "../../components/query-state.tsx";
+import { useAccountState } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useRequestEmailCode, useValidateEmailCode } from "./api.ts";
 import { Buttons, useBackToSettings } from "./edit-form-parts.tsx";
 

@@ -1,7 +1,7 @@
 import { Button, Group, Text } from "@mantine/core";
 import type { ReactNode } from "react";
-import { useAccountState } from "../../app/account-state.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import { useAccountState } from "../../lib/account-state.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 
 /** After an edit: back to the settings overlay. */

@@ -1,10 +1,10 @@
 import { NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import { socialLinksSchema } from "@switchboard/api";
 import { type FormEvent, useState } from "react";
-import { useAccountState } from "../../app/account-state.ts";
 import { ActionError } from "../../components/query-state.tsx";
+import { useAccountState } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useSaveSocialLinks } from "./api.ts";
 import { Buttons, EditGate, useBackToSettings } from "./edit-form-parts.tsx";
 

@@ -1,10 +1,10 @@
 import { Avatar, Button, Divider, Group, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
-import { useAccountState } from "../../app/account-state.ts";
-import { viewingAsLabel } from "../../app/header-account.tsx";
 import { accountTypeLabel } from "../../lib/account-path.ts";
+import { useAccountState } from "../../lib/account-state.ts";
+import { viewingAsLabel } from "../../lib/viewing-as-label.ts";
 import type { OverlayName } from "../../overlays/overlay-names.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 
 function detail(details: Record<string, unknown>, key: string): string | null {

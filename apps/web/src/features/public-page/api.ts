@@ -1,6 +1,6 @@
 import { getProfileLinks, linkStats, type RouteBody, saveProfileLinks } from "@switchboard/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 /** The public page of the account in view: its links, their settings and their click statistics. */

@@ -1,9 +1,9 @@
 import { Box, Button, CopyButton, Group, Stack, Text, TextInput } from "@mantine/core";
 import { useMemo } from "react";
 import { renderSVG } from "uqr";
-import { useAccountState } from "../../app/account-state.ts";
+import { useAccountState } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { publicPageUrl } from "./api.ts";
 
 /** `?shareProfile`: the public page's address, its QR code, copy and the device's own share sheet. */

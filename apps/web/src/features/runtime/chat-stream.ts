@@ -7,8 +7,8 @@ import {
   testChat,
   testChatEventSchemas,
 } from "@switchboard/api";
-import { withViewingAs } from "../../lib/api-client.ts";
-import { getTargetAccountId, readToken } from "../../lib/session.ts";
+import { authHeaders, withViewingAs } from "../../lib/api-client.ts";
+import { getTargetAccountId } from "../../lib/session.ts";
 
 export type TestChatRequest = {
   agentId: number;
@@ -65,10 +65,10 @@ export async function streamTestChat(
   onEvent: (event: TestChatEvent) => void,
   signal?: AbortSignal,
 ): Promise<void> {
-  const query = buildQuery({ token: readToken(), targetAccountId: getTargetAccountId() });
+  const query = buildQuery({ targetAccountId: getTargetAccountId() });
   const response = await withViewingAs(fetch)(`${testChat.path}${query}`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    headers: { ...authHeaders(), "content-type": "application/json", accept: "text/event-stream" },
     body: JSON.stringify(request),
     signal,
   });

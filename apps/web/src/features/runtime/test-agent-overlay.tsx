@@ -15,11 +15,14 @@ import { restartTestChat } from "@switchboard/api";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { apiClient } from "../../lib/api-client.ts";
 import { errorMessage } from "../../lib/shell-api.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { overlayAccountId } from "../accounts/account-kinds.ts";
 import { useAccountById } from "../accounts/api.ts";
 import { streamTestChat } from "./chat-stream.ts";
 import { type ChatMessage, type Stage, TestChatSession, type ToolStep } from "./test-chat.ts";
+
+/** The model's name when no model is configured (the server's sandbox). */
+const SANDBOX_MODEL = "Sandbox model";
 
 function useTestChat(agentId: number, initialStage: Stage): TestChatSession {
   const [session] = useState(
@@ -141,6 +144,13 @@ function TestChat({ agentId, initialStage }: { agentId: number; initialStage: St
       {state.model ? (
         <Text size="xs" c="dimmed" data-testid="chat-model">
           Answered by: {state.model}
+        </Text>
+      ) : null}
+      {state.model === SANDBOX_MODEL ? (
+        <Text size="xs" c="dimmed" data-testid="chat-model-note">
+          The sandbox model answers only from this agent's instructions and runs its actions; anything else
+          gets a polite "can't help with that". For open conversation, choose a model under Settings → AI
+          model.
         </Text>
       ) : null}
       {state.error ? (

@@ -6,11 +6,11 @@ import IconSearch from "@tabler/icons-react/dist/esm/icons/IconSearch.mjs";
 import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useEffect, useState } from "react";
 import { useNavigate } from "react-router";
-import { useAppPath } from "../../app/account-context.ts";
-import { useAccountKey } from "../../app/account-state.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useAppPath } from "../../lib/account-context.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 
 const TYPE_LABEL: Record<SearchResult["type"], string> = {
   contact: "Contact",

@@ -1,9 +1,9 @@
 import { Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { getCheckIn, mobileCheckIn } from "@switchboard/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMobileApp } from "../../app/environment.tsx";
 import { ActionError } from "../../components/query-state.tsx";
 import { apiClient } from "../../lib/api-client.ts";
+import { useMobileApp } from "../../lib/environment.tsx";
 import { newRequestId, requestNative } from "../../lib/native-bridge.ts";
 
 /** What the native app answers to `syncContacts` and `registerPush` (README: the mobile app's contract). */

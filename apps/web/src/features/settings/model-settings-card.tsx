@@ -2,9 +2,9 @@ import { Button, Card, Group, Select, Stack, Text, TextInput, Title } from "@man
 import { getModelSettings, LLM_PROVIDERS, type ModelSettings, saveModelSettings } from "@switchboard/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useAccountKey, usePermission } from "../../app/account-state.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { SavedNote } from "../../components/saved-note.tsx";
+import { useAccountKey, usePermission } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 import { toast } from "../../lib/toast.ts";
 

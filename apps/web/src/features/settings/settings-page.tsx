@@ -1,11 +1,12 @@
 import { Button, Card, Stack, Text, Title, useMantineColorScheme } from "@mantine/core";
-import { useAccountState } from "../../app/account-state.ts";
 import { confirm } from "../../components/confirm/confirm-store.ts";
+import { useAccountState } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { PublicPageCard } from "../public-page/public-page-card.tsx";
 import { MobileAppCard } from "./mobile-app-card.tsx";
 import { ModelSettingsCard } from "./model-settings-card.tsx";
+import { RedactionCard } from "./redaction-card.tsx";
 
 /** Settings: profile and account, the organisation's model, and the preferences kept in this browser. */
 export function SettingsPage() {
@@ -48,6 +49,7 @@ export function SettingsPage() {
       </Card>
       {showModel ? <PublicPageCard /> : null}
       {showModel ? <ModelSettingsCard /> : null}
+      {view.account.accountType === "organization" ? <RedactionCard /> : null}
       <MobileAppCard />
       <Card withBorder padding="lg" maw={520}>
         <Stack gap="sm">

@@ -18,7 +18,7 @@ import {
   type TaskState,
 } from "@switchboard/api";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 export type { Task, TaskDetail, TaskLimits, TaskList };

@@ -86,8 +86,8 @@ export function CsvMapping({
         </Table>
       </Table.ScrollContainer>
       <Text size="xs" c="dimmed">
-        The first {preview.rows.length} rows. Other columns become variables the agent's instructions and the
-        message can use as {"{column}"}.
+        {preview.rows.length === 1 ? "The first row." : `The first ${preview.rows.length} rows.`} Other
+        columns become variables the agent's instructions and the message can use as {"{column}"}.
       </Text>
     </>
   );

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { formatPhoneNumber } from "@switchboard/core";
 import { Link } from "react-router";
-import { useAppPath } from "../../app/account-context.ts";
+import { useAppPath } from "../../lib/account-context.ts";
 import { appPath } from "../../lib/account-path.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import type { TaskDetail } from "./api.ts";

@@ -2,7 +2,7 @@ import { Alert, SegmentedControl, Select, Stack, Text, TextInput } from "@mantin
 import type { TaskChannel } from "@switchboard/api";
 import { formatPhoneNumber } from "@switchboard/core";
 import { useEffect } from "react";
-import { useLoadedAccount } from "../../app/account-state.ts";
+import { useLoadedAccount } from "../../lib/account-state.ts";
 import { useOrganizationAgents } from "../agents/api.ts";
 
 type AgentSelectProps = { value: number | null; onChange: (agentId: number | null) => void };

@@ -93,7 +93,7 @@ export function TaskForm({
         {showMessage ? (
           <Textarea
             label="Message"
-            description="Leave empty to send the agent's greeting. {name} and the variables are filled in."
+            description="Leave empty and the agent introduces itself: “Hi, this is … from …”. {name} and the variables are filled in."
             maxLength={1600}
             autosize
             minRows={2}
@@ -102,7 +102,7 @@ export function TaskForm({
         ) : null}
         <Textarea
           label="Variables"
-          description="One a line, as name: value. The agent's instructions and the message use them as {name}."
+          description="One a line, as name: value. The agent's instructions and the message use them as {name}; “about” says why the agent reaches out (“calling about …”)."
           placeholder={"appointment: Tuesday 10am\ndoctor: Dr. Lee"}
           autosize
           minRows={2}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listActions, listProgress, outcomeSummary, taskActions } from "./task-format.ts";
+import { LIST_STATE_LABELS, listActions, listProgress, outcomeSummary, taskActions } from "./task-format.ts";
 
 const counts = (byState: Record<string, number>, byOutcome: Record<string, number> = {}) => ({
   total: Object.values(byState).reduce((a, b) => a + b, 0),
@@ -55,6 +55,9 @@ describe("listActions and taskActions", () => {
     expect(listActions("active", done)).toEqual([]);
     expect(listActions("paused", waiting)).toEqual(["resume", "cancel"]);
     expect(listActions("cancelled", waiting)).toEqual([]);
+    // A list with nothing left to run reads Finished, with nothing to pause or cancel.
+    expect(LIST_STATE_LABELS.finished).toBe("Finished");
+    expect(listActions("finished", done)).toEqual([]);
   });
 
   it("lets a waiting task change or be cancelled, and a failed one run again", () => {

@@ -38,6 +38,7 @@ export const LIST_STATE_LABELS: Record<TaskListState, string> = {
   active: "Running",
   paused: "Paused",
   cancelled: "Cancelled",
+  finished: "Finished",
 };
 
 /** States a task has finished in (nothing more will happen to it). */
@@ -85,7 +86,7 @@ export function outcomeSummary(counts: TaskCounts): string {
 
 /** Which list actions fit a list in this state. */
 export function listActions(state: TaskListState, progress: ListProgress): ("pause" | "resume" | "cancel")[] {
-  if (state === "cancelled") return [];
+  if (state === "cancelled" || state === "finished") return [];
   const unfinished = progress.waiting + progress.running > 0;
   if (state === "paused") return ["resume", "cancel"];
   return unfinished ? ["pause", "cancel"] : [];

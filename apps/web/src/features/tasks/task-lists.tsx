@@ -1,7 +1,8 @@
 import { Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { usePermission } from "../../app/account-state.ts";
+import { countOf, pluralize } from "@switchboard/core";
 import { confirm } from "../../components/confirm/confirm-store.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
 import { type TaskList, useChangeTaskList, useTaskLists } from "./api.ts";
 import { LIST_STATE_LABELS, listActions, listProgress, outcomeSummary } from "./task-format.ts";
@@ -89,7 +90,8 @@ function ListCard({
         ) : null}
         {list.errorRows > 0 ? (
           <Text size="xs" c="dimmed">
-            {list.errorRows} of {list.rows} rows were left out (errors).
+            {list.errorRows} of {countOf(list.rows, "row")} {pluralize(list.errorRows, "was", "were")} left
+            out (errors).
           </Text>
         ) : null}
         <Group gap="xs">

@@ -1,11 +1,11 @@
 import { Button, Divider, Group, Stack } from "@mantine/core";
 import type { TaskChannel } from "@switchboard/api";
 import { useState } from "react";
-import { usePermission } from "../../app/account-state.ts";
 import { confirm } from "../../components/confirm/confirm-store.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { type TaskDetail, useCreateTask, useDeleteTask, useEditTask, useTask } from "./api.ts";
 import { TaskDetailView } from "./task-detail.tsx";
 import { AgentSelect, ChannelControl } from "./task-fields.tsx";

@@ -1,9 +1,9 @@
 import { Button, Group, NumberInput, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
 import { type FormEvent, useState } from "react";
-import { usePermission } from "../../app/account-state.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { type TaskLimits, useSaveTaskLimits, useTaskLimits } from "./api.ts";
 
 function LimitsForm({ limits, close }: { limits: TaskLimits; close: () => void }) {

@@ -88,11 +88,13 @@ describe("tasks page", () => {
       "2 of 4 done · 2 completed · 0 failed · 0 running · 2 waiting",
     );
     expect(within(card).getByTestId("list-outcomes").textContent).toBe("1 replied");
-    expect(within(card).getByText("1 of 5 rows were left out (errors).")).toBeTruthy();
+    // Counts in the right number (issue 32): "1 of 5 rows was left out", "1 of 1 attempt".
+    expect(within(card).getByText("1 of 5 rows was left out (errors).")).toBeTruthy();
     const table = await screen.findByRole("table", { name: "Tasks" });
     expect(within(table).getByText("Maria Lopez")).toBeTruthy();
     expect(within(table).getByTestId("task-outcome").textContent).toBe("Replied");
-    expect(screen.getByTestId("task-stats").textContent).toBe("0 running · 2 of 1000 attempts today");
+    expect(within(table).getByText("1 of 1 attempt")).toBeTruthy();
+    expect(screen.getByTestId("task-stats").textContent).toBe("0 running · 2 of 1,000 attempts today");
     const first = calls.find((c) => c.url.pathname === "/api/v2/tasks");
     // Task list parameters: the catalogue's defaults, empty filters left out.
     expect(Object.fromEntries(first?.url.searchParams ?? [])).toMatchObject({

@@ -1,6 +1,7 @@
 import { Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
+import { countOf } from "@switchboard/core";
 import { useState } from "react";
-import { usePermission } from "../../app/account-state.ts";
+import { usePermission } from "../../lib/account-state.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useInboxRealtime } from "../inbox/api.ts";
 import { type TaskFilters, useTaskStats } from "./api.ts";
@@ -16,7 +17,7 @@ function StatsLine() {
   const { attemptsToday, dailyLimit, running, answerRate } = stats.data.stats;
   return (
     <Text size="sm" c="dimmed" data-testid="task-stats">
-      {running} running · {attemptsToday} of {dailyLimit} attempts today
+      {running} running · {attemptsToday} of {countOf(dailyLimit, "attempt")} today
       {answerRate !== null ? ` · ${answerRate}% of calls answered` : ""}
     </Text>
   );

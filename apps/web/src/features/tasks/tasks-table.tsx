@@ -11,7 +11,7 @@ import {
   UnstyledButton,
 } from "@mantine/core";
 import { TASK_OUTCOMES, TASK_STATES, type TaskOutcome, type TaskState } from "@switchboard/api";
-import { formatPhoneNumber } from "@switchboard/core";
+import { countOf, formatPhoneNumber } from "@switchboard/core";
 import type { ReactNode } from "react";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
@@ -62,7 +62,7 @@ function TaskRow({ task }: { task: Task }) {
       <Table.Td visibleFrom="md">
         <Text size="sm">{timeFormat.format(task.completedAt ?? task.nextAttemptAt ?? task.createdAt)}</Text>
         <Text size="xs" c="dimmed">
-          {task.attempts} of {task.maxAttempts} attempts
+          {task.attempts} of {countOf(task.maxAttempts, "attempt")}
         </Text>
       </Table.Td>
     </Table.Tr>

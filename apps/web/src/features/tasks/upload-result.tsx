@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Stack, Table, Text } from "@mantine/core";
+import { countOf, pluralize } from "@switchboard/core";
 import type { UploadAnswer } from "./upload.ts";
 
 /** The rows left out of an upload (or a check): line of the file (the header is line 1), reason, value. */
@@ -42,8 +43,8 @@ export function CheckResult({ answer }: { answer: UploadAnswer }) {
   return (
     <Stack gap="xs" aria-label="Check result">
       <Alert color={answer.errorCount > 0 ? "yellow" : "teal"} variant="light" role="status">
-        {good} of {answer.rows} rows can be imported.
-        {answer.errorCount > 0 ? ` ${answer.errorCount} rows would be left out.` : ""}
+        {good} of {countOf(answer.rows, "row")} can be imported.
+        {answer.errorCount > 0 ? ` ${countOf(answer.errorCount, "row")} would be left out.` : ""}
       </Alert>
       <RowErrors answer={answer} />
     </Stack>
@@ -63,9 +64,11 @@ export function UploadResult({
   return (
     <Stack gap="sm" aria-label="Upload result">
       <Alert color={answer.imported > 0 ? "teal" : "yellow"} variant="light" role="status">
-        Imported {answer.imported} of {answer.rows} rows
+        Imported {answer.imported} of {countOf(answer.rows, "row")}
         {answer.list ? ` into the list “${answer.list.name}”` : ""}.
-        {answer.errorCount > 0 ? ` ${answer.errorCount} rows were left out.` : ""}
+        {answer.errorCount > 0
+          ? ` ${countOf(answer.errorCount, "row")} ${pluralize(answer.errorCount, "was", "were")} left out.`
+          : ""}
       </Alert>
       <RowErrors answer={answer} />
       <Group justify="flex-end">

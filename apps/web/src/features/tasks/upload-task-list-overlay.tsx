@@ -2,7 +2,7 @@ import { Alert, Button, FileInput, Group, Progress, Stack, Text, Textarea, TextI
 import type { TaskChannel } from "@switchboard/api";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { ActionError } from "../../components/query-state.tsx";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useInvalidateAfterUpload } from "./api.ts";
 import { CsvMapping } from "./csv-mapping.tsx";
 import {
@@ -143,7 +143,7 @@ export function UploadTaskListOverlay({ close }: OverlayComponentProps) {
         {channel === "text" ? (
           <Textarea
             label="Message"
-            description="Leave empty to send the agent's greeting. {column} is filled in from each row."
+            description="Leave empty and the agent introduces itself (an “about” column says why). {column} is filled in from each row."
             value={message}
             onChange={(event) => setMessage(event.currentTarget.value)}
             maxLength={1600}

@@ -48,6 +48,7 @@ export function uploadTaskList(
 ): Promise<UploadAnswer> {
   const client = createApiClient({
     getToken: () => readToken(),
+    tokenIn: "header",
     getTargetAccountId: () => getTargetAccountId(),
     fetch: withViewingAs(fetchWithUploadProgress(onProgress)),
   });

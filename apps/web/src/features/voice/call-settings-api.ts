@@ -1,6 +1,6 @@
 import { type CallSettingsFields, getCallSettings, saveCallSettings } from "@switchboard/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 /** An agent's call settings (turn-taking, recording): the agent editor's Voices panel. */

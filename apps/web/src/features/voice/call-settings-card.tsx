@@ -29,7 +29,9 @@ function SettingsForm({ agentId, initial }: { agentId: number; initial: CallSett
       onSubmit={(event) => {
         event.preventDefault();
         if (!parsed.success) return;
-        save.mutate(parsed.data, {
+        // The destinations have their own card (and may have changed there since this form loaded).
+        const { transferDestinations: _destinations, ...changes } = parsed.data;
+        save.mutate(changes, {
           onSuccess: () => {
             toast.success("Call settings saved.");
             setSavedAt(Date.now());

@@ -1,6 +1,6 @@
 import { hangUpLiveCall, type LiveCall, listLiveCalls } from "@switchboard/api";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 export type { LiveCall };

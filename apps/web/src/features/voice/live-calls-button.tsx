@@ -1,5 +1,5 @@
 import { Badge, Button, VisuallyHidden } from "@mantine/core";
-import { useAccountState } from "../../app/account-state.ts";
+import { useAccountState } from "../../lib/account-state.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useInboxRealtime } from "../inbox/api.ts";
 import { useLiveCalls } from "./live-calls-api.ts";

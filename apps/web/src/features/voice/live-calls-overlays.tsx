@@ -1,9 +1,9 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from "@mantine/core";
 import { useEffect, useState } from "react";
-import { usePermission } from "../../app/account-state.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import { errorMessage } from "../../lib/shell-api.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useInboxRealtime } from "../inbox/api.ts";
 import { useTranscript } from "../logs/api.ts";

@@ -63,7 +63,14 @@ export class VoiceCall {
   private attempt = 0;
 
   /** `url` answers the call's WebSocket address when the call connects (call-url.ts for the app's calls). */
-  constructor(private readonly url: () => string) {}
+  /**
+   * `protocols`: the WebSocket subprotocols to offer — the app's session as [WS_BEARER_PROTOCOL, token]
+   * (lib/ws-auth.ts), so the token is not in the address; none for a public page's visitor.
+   */
+  constructor(
+    private readonly url: () => string,
+    private readonly protocols: () => string[] = () => [],
+  ) {}
 
   getState = (): CallState => this.state;
 
@@ -132,7 +139,7 @@ export class VoiceCall {
   }
 
   private connect(attempt: number) {
-    const socket = new WebSocket(this.url());
+    const socket = new WebSocket(this.url(), this.protocols());
     socket.binaryType = "arraybuffer";
     this.socket = socket;
     socket.onmessage = (event: MessageEvent<ArrayBuffer | string>) => {

@@ -3,7 +3,7 @@ import { previewVoice } from "@switchboard/api";
 import IconPlayerPlay from "@tabler/icons-react/dist/esm/icons/IconPlayerPlay.mjs";
 import IconPlayerStop from "@tabler/icons-react/dist/esm/icons/IconPlayerStop.mjs";
 import { useEffect, useRef, useState } from "react";
-import { readToken } from "../../lib/session.ts";
+import { authHeaders } from "../../lib/api-client.ts";
 import { toast } from "../../lib/toast.ts";
 
 /** The one sample playing: starting another stops it. */
@@ -28,28 +28,41 @@ export function VoicePreviewButton({ voiceId, voiceName }: { voiceId: string; vo
   };
   const play = () => {
     playing?.stop();
-    const token = readToken() ?? "";
-    const audio = new Audio(
-      `${previewVoice.path}?${new URLSearchParams({ token, voice: voiceId }).toString()}`,
-    );
+    const audio = new Audio();
     mine.current = audio;
+    let objectUrl: string | null = null;
     const done = () => {
       audio.pause();
       setState("idle");
       if (playing?.audio === audio) playing = null;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+      objectUrl = null;
+    };
+    const failed = () => {
+      done();
+      toast.error(`The sample of ${voiceName} could not be played.`);
     };
     playing = { audio, stop: done };
     audio.addEventListener("playing", () => setState("playing"));
     audio.addEventListener("ended", done);
-    audio.addEventListener("error", () => {
-      done();
-      toast.error(`The sample of ${voiceName} could not be played.`);
-    });
+    audio.addEventListener("error", failed);
     setState("loading");
-    audio.play().catch(() => {
-      // Refused (no user gesture reached it) or failed: the error event reports a failed load.
-      if (state !== "playing") setState("idle");
-    });
+    // Fetched with the session as a header (never in the address), then played from memory.
+    fetch(`${previewVoice.path}?${new URLSearchParams({ voice: voiceId }).toString()}`, {
+      headers: authHeaders(),
+    })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`preview ${response.status}`);
+        const blob = await response.blob();
+        if (playing?.audio !== audio) return;
+        objectUrl = URL.createObjectURL(blob);
+        audio.src = objectUrl;
+        await audio.play();
+      })
+      .catch(() => {
+        // Refused, failed, or not allowed to play without a gesture: say so unless it plays already.
+        if (playing?.audio === audio && state !== "playing") failed();
+      });
   };
 
   const label = state === "idle" ? `Play a sample of ${voiceName}` : `Stop the sample of ${voiceName}`;

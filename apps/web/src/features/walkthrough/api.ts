@@ -1,7 +1,7 @@
 import { listAgentAccounts, saveAccountSetting } from "@switchboard/api";
 import type { WalkthroughSettings } from "@switchboard/core";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useAccountKey, useAccountState } from "../../app/account-state.ts";
+import { useAccountKey, useAccountState } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 /** POST /api/v1/accountSetting { walkthrough } on the account in view, then the account reloads. */

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Card, Group, Progress, Stack, Text, ThemeIcon, Ti
 import { WALKTHROUGH_STEPS, type WalkthroughStep } from "@switchboard/core";
 import IconCheck from "@tabler/icons-react/dist/esm/icons/IconCheck.mjs";
 import { useEffect, useRef, useState } from "react";
-import { useAccountState, usePermission } from "../../app/account-state.ts";
+import { useAccountState, usePermission } from "../../lib/account-state.ts";
 import { errorMessage } from "../../lib/shell-api.ts";
 import type { OverlayName } from "../../overlays/overlay-names.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";

@@ -14,17 +14,18 @@ import {
 } from "@mantine/core";
 import { TOP_UP_MAX_USD, TOP_UP_MIN_USD, WALLET_MESSAGES } from "@switchboard/api";
 import { type FormEvent, useState } from "react";
-import { useAppPath } from "../../app/account-context.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useAppPath } from "../../lib/account-context.ts";
 import { toast } from "../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import {
+  isMarketRate,
   useCheckoutCredit,
+  useExchangeRate,
   usePendingInvoice,
   useProveInvoicePaid,
   useRequestInvoice,
   useResetPendingInvoice,
-  useSatToUsd,
 } from "./api.ts";
 import { formatCents, formatSats } from "./format.ts";
 
@@ -35,10 +36,10 @@ function parseDollars(text: string): number | null {
   return value >= TOP_UP_MIN_USD && value <= TOP_UP_MAX_USD ? value : null;
 }
 
-function CardTopUp() {
+export function CardTopUp({ initialAmount = "25" }: { initialAmount?: string }) {
   const { accountPrefix } = useAppPath();
   const checkout = useCheckoutCredit();
-  const [amount, setAmount] = useState("25");
+  const [amount, setAmount] = useState(initialAmount);
   const [invalid, setInvalid] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -84,7 +85,14 @@ function LightningTopUp({ onDone }: { onDone: () => void }) {
   const request = useRequestInvoice();
   const reset = useResetPendingInvoice();
   const prove = useProveInvoicePaid();
-  const satToUsd = useSatToUsd();
+  const rate = useExchangeRate();
+  const satToUsd = rate.satToUsd;
+  // Only a market rate is a price: the sandbox's and the fallback say what they are.
+  const rateNote = isMarketRate(rate)
+    ? ""
+    : rate.source === "sandbox"
+      ? " (sandbox rate)"
+      : " (fallback rate)";
   const [amount, setAmount] = useState("10");
   const [unit, setUnit] = useState<"USD" | "SAT">("USD");
   const [preimage, setPreimage] = useState("");
@@ -127,8 +135,8 @@ function LightningTopUp({ onDone }: { onDone: () => void }) {
             description={
               Number.isFinite(estimate) && estimate > 0
                 ? unit === "USD"
-                  ? `≈ ${formatSats(estimate / satToUsd)}`
-                  : `≈ ${formatCents(Math.floor(estimate * satToUsd * 100))}`
+                  ? `≈ ${formatSats(estimate / satToUsd)}${rateNote}`
+                  : `≈ ${formatCents(Math.floor(estimate * satToUsd * 100))}${rateNote}`
                 : null
             }
           />

@@ -25,7 +25,7 @@ import {
 } from "@switchboard/api";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
-import { useAccountKey } from "../../app/account-state.ts";
+import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 /** The wallet of the account in view: balance, transactions, top-ups (card and lightning). */
@@ -49,34 +49,54 @@ export function useWallet() {
 /** Local storage key of the kept exchange rate (spec §9). */
 const RATE_KEY = "satsExchangeRate";
 
-function storedRate(): number | null {
+/**
+ * USD per sat and where it came from: a market provider (`coinbase`), the offline `sandbox`'s made-up rate,
+ * or `fallback` (0.00043, when no provider answered). Only a market rate is a real price.
+ */
+export type ExchangeRate = { satToUsd: number; source: string };
+
+function storedRate(): ExchangeRate | null {
   try {
     const kept = JSON.parse(localStorage.getItem(RATE_KEY) ?? "null") as {
       satToUsd: number;
+      source?: string;
       at: number;
     } | null;
     if (kept && kept.satToUsd > 0 && Date.now() - kept.at < EXCHANGE_RATE_TTL_SECONDS * 1000)
-      return kept.satToUsd;
+      return { satToUsd: kept.satToUsd, source: kept.source ?? "fallback" };
   } catch {
     // A damaged entry is asked again.
   }
   return null;
 }
 
-/** USD per sat: kept 900 s in local storage, else asked; 0.00043 when it cannot be had (spec §9). */
-export function useSatToUsd(): number {
+/** The rate, kept 900 s in local storage, else asked; 0.00043 (`fallback`) when it cannot be had (spec §9). */
+export function useExchangeRate(): ExchangeRate {
   const query = useQuery({
     queryKey: useKey("exchangeRate"),
-    queryFn: async ({ signal }) => {
+    queryFn: async ({ signal }): Promise<ExchangeRate> => {
       const kept = storedRate();
       if (kept) return kept;
       const answer = await apiClient.call(getExchangeRates, { signal });
-      localStorage.setItem(RATE_KEY, JSON.stringify({ satToUsd: answer.satToUsd, at: Date.now() }));
-      return answer.satToUsd;
+      localStorage.setItem(
+        RATE_KEY,
+        JSON.stringify({ satToUsd: answer.satToUsd, source: answer.source, at: Date.now() }),
+      );
+      return { satToUsd: answer.satToUsd, source: answer.source };
     },
     staleTime: EXCHANGE_RATE_TTL_SECONDS * 1000,
   });
-  return query.data ?? SAT_TO_USD_FALLBACK;
+  return query.data ?? { satToUsd: SAT_TO_USD_FALLBACK, source: "fallback" };
+}
+
+/** USD per sat (see useExchangeRate). */
+export function useSatToUsd(): number {
+  return useExchangeRate().satToUsd;
+}
+
+/** Whether a rate is a market price; the sandbox's and the fallback are not. */
+export function isMarketRate(rate: ExchangeRate): boolean {
+  return rate.source !== "sandbox" && rate.source !== "fallback";
 }
 
 export function useCheckoutCredit() {

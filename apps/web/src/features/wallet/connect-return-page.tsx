@@ -1,7 +1,7 @@
 import { Alert, Button, Center, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
-import { useAppPath } from "../../app/account-context.ts";
 import { ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useAppPath } from "../../lib/account-context.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useConnectedAccount } from "./api.ts";
 

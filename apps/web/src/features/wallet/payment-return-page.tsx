@@ -1,8 +1,8 @@
 import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { lazy, Suspense } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useAppPath } from "../../app/account-context.ts";
 import { ErrorState } from "../../components/query-state.tsx";
+import { useAppPath } from "../../lib/account-context.ts";
 import { useCheckoutSession } from "./api.ts";
 import { formatCents } from "./format.ts";
 

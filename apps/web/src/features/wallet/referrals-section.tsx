@@ -12,8 +12,8 @@ import {
   Title,
 } from "@mantine/core";
 import { REFERRAL_PARAM } from "@switchboard/api";
-import { usePermission } from "../../app/account-state.ts";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
 import { useClaimRewards, useReferralRewards } from "./api.ts";
 import { formatCents, kindLabel } from "./format.ts";

@@ -20,7 +20,9 @@ export function TransactionRows({ transactions }: { transactions: WalletTransact
           {transactions.map((tx) => {
             // The available balance's change; a payout leaving the hold changes only the funds on hold.
             const fromHold = tx.amountCents === 0 && tx.heldCents < 0;
-            const amount = fromHold ? tx.heldCents : tx.amountCents;
+            // A plan paid by card: its price, said to be paid by card (the wallet did not change).
+            const byCard = tx.amountCents === 0 && !fromHold && (tx.paidByCardCents ?? 0) > 0;
+            const amount = fromHold ? tx.heldCents : byCard ? -(tx.paidByCardCents ?? 0) : tx.amountCents;
             return (
               <Table.Tr key={tx.id} data-testid="wallet-transaction">
                 <Table.Td>
@@ -44,6 +46,11 @@ export function TransactionRows({ transactions }: { transactions: WalletTransact
                   {fromHold ? (
                     <Text size="xs" c="dimmed">
                       from the funds on hold
+                    </Text>
+                  ) : null}
+                  {byCard ? (
+                    <Text size="xs" c="dimmed" data-testid="paid-by-card">
+                      paid by card, not from the wallet
                     </Text>
                   ) : null}
                   {tx.amountSats ? (

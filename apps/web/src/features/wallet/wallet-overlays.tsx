@@ -1,9 +1,9 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text } from "@mantine/core";
-import { usePermission } from "../../app/account-state.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import { usePermission } from "../../lib/account-state.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
-import { useSatToUsd, useTransactionPages, useWallet, useWithdrawals } from "./api.ts";
+import { isMarketRate, useExchangeRate, useTransactionPages, useWallet, useWithdrawals } from "./api.ts";
 import { formatCents, formatSats } from "./format.ts";
 import { TransactionRows } from "./transaction-rows.tsx";
 import { withdrawalStatusColor, withdrawalStatusLabel } from "./withdraw-overlay.tsx";
@@ -52,7 +52,7 @@ export function TransactionsOverlay(_props: OverlayComponentProps) {
 export function BalancesOverlay(_props: OverlayComponentProps) {
   const wallet = useWallet();
   const withdrawals = useWithdrawals();
-  const satToUsd = useSatToUsd();
+  const rate = useExchangeRate();
   if (wallet.isPending) return <LoadingState label="Loading the balances…" />;
   if (wallet.isError) return <ErrorState error={wallet.error} onRetry={() => void wallet.refetch()} />;
   const { balance } = wallet.data;
@@ -68,7 +68,12 @@ export function BalancesOverlay(_props: OverlayComponentProps) {
             {formatCents(balance.availableCents)}
           </Text>
           <Text size="xs" c="dimmed">
-            ≈ {formatSats(balance.availableCents / 100 / satToUsd)}
+            ≈ {formatSats(balance.availableCents / 100 / rate.satToUsd)}
+            {isMarketRate(rate)
+              ? ""
+              : rate.source === "sandbox"
+                ? " at the sandbox rate"
+                : " at a fallback rate"}
           </Text>
         </Card>
         <Card withBorder>

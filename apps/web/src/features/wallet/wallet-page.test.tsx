@@ -123,6 +123,50 @@ describe("wallet page", () => {
     expect(JSON.parse(window.localStorage.getItem("satsExchangeRate") ?? "{}").satToUsd).toBe(0.0005);
   });
 
+  it("labels the sandbox's bitcoin rate as made up, and a market rate as a price", async () => {
+    const wallet = {
+      "GET /api/v1/recentTransactions": () => ({
+        success: true,
+        balance: balance(4300, 0),
+        transactions: [],
+      }),
+    };
+    signInAs(undefined, {
+      ...wallet,
+      "GET /api/v1/exchangeRates": () => ({
+        success: true,
+        satToUsd: 0.00043,
+        source: "sandbox",
+        fetchedAt: 1,
+      }),
+    });
+    const first = renderAt("/app/wallet", null, { routes });
+    const sats = await screen.findByTestId("wallet-sats", {}, LOAD);
+    await waitFor(() =>
+      expect(sats.textContent).toBe(
+        "≈ 100,000 sats at the sandbox rate of $43,000 per bitcoin (made up for testing, not a market price)",
+      ),
+    );
+    first.unmount();
+
+    window.localStorage.clear();
+    signInAs(undefined, {
+      ...wallet,
+      "GET /api/v1/exchangeRates": () => ({
+        success: true,
+        satToUsd: 0.0005,
+        source: "coinbase",
+        fetchedAt: 1,
+      }),
+    });
+    renderAt("/app/wallet", null, { routes });
+    await waitFor(
+      () =>
+        expect(screen.getByTestId("wallet-sats").textContent).toBe("≈ 86,000 sats at $50,000 per bitcoin"),
+      LOAD,
+    );
+  });
+
   it("shows the server's message and retries when the wallet cannot be loaded", async () => {
     let fail = true;
     signInAs(undefined, {

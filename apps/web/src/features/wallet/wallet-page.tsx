@@ -1,9 +1,9 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { useAppPath } from "../../app/account-context.ts";
-import { usePermission } from "../../app/account-state.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useAppPath } from "../../lib/account-context.ts";
+import { usePermission } from "../../lib/account-state.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
-import { useSatToUsd, useWallet } from "./api.ts";
+import { type ExchangeRate, isMarketRate, useExchangeRate, useWallet } from "./api.ts";
 import { ConnectReturnPage } from "./connect-return-page.tsx";
 import { formatCents, formatSats } from "./format.ts";
 import { PaymentLinksSection } from "./payment-links-section.tsx";
@@ -11,9 +11,21 @@ import { PaymentReturnPage } from "./payment-return-page.tsx";
 import { ReferralsSection } from "./referrals-section.tsx";
 import { TransactionRows } from "./transaction-rows.tsx";
 
+/**
+ * The bitcoin price a balance is converted at, saying what it is: a market price, the sandbox's made-up
+ * rate (no real market: PAYMENTS offline), or the fixed fallback when no provider answered.
+ */
+export function rateText(rate: ExchangeRate): string {
+  const perBitcoin = `$${(rate.satToUsd * 1e8).toLocaleString("en-US", { maximumFractionDigits: 0 })} per bitcoin`;
+  if (rate.source === "sandbox")
+    return `the sandbox rate of ${perBitcoin} (made up for testing, not a market price)`;
+  if (!isMarketRate(rate)) return `a fixed fallback rate of ${perBitcoin} (no market price could be had)`;
+  return perBitcoin;
+}
+
 function Wallet() {
   const wallet = useWallet();
-  const satToUsd = useSatToUsd();
+  const rate = useExchangeRate();
   const overlays = useOverlays();
   const canManage = usePermission("canManageBilling");
   const canView = usePermission("canViewBilling");
@@ -48,9 +60,8 @@ function Wallet() {
             <Text size="xl" fw={700} fz={32} data-testid="wallet-balance">
               {formatCents(balance.availableCents)}
             </Text>
-            <Text size="xs" c="dimmed">
-              ≈ {formatSats(balance.availableCents / 100 / satToUsd)} at $
-              {(satToUsd * 1e8).toLocaleString("en-US", { maximumFractionDigits: 0 })} per bitcoin
+            <Text size="xs" c="dimmed" data-testid="wallet-sats">
+              ≈ {formatSats(balance.availableCents / 100 / rate.satToUsd)} at {rateText(rate)}
             </Text>
             {balance.owedCents ? (
               <Text size="sm" c="red.8" mt={4} data-testid="wallet-owed">

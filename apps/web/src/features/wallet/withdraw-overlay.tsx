@@ -12,10 +12,10 @@ import {
 } from "@mantine/core";
 import { WITHDRAW_MAX_USD, WITHDRAW_MESSAGES, WITHDRAW_MIN_USD } from "@switchboard/api";
 import { type FormEvent, useEffect, useState } from "react";
-import { useAppPath } from "../../app/account-context.ts";
-import { usePermission } from "../../app/account-state.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
-import type { OverlayComponentProps } from "../../overlays/registry.ts";
+import { useAppPath } from "../../lib/account-context.ts";
+import { usePermission } from "../../lib/account-state.ts";
+import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import {
   useConnectedAccount,
   useConnectStripe,

@@ -68,6 +68,8 @@ export function endCall(ctx: SipContext, call: Call, notify: boolean, reason: st
     },
     "SIP call ended",
   );
+  // A REFER of ours still waiting: the far end left the call (BYE) or we did.
+  for (const watcher of call.referWatchers.splice(0)) watcher(null, true);
   if (notify) {
     const listeners = call.listeners.hangup.splice(0);
     for (const listener of listeners) {

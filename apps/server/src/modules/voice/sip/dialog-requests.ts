@@ -33,35 +33,43 @@ export function sendRequest(
   extra: { headers?: SipHeader[]; body?: string } = {},
 ): Promise<SipResponse | null> {
   return new Promise((resolve) => {
-    void destinationOf(call).then((dest) => {
-      if (!dest) {
+    destinationOf(call)
+      .then((dest) => {
+        if (!dest) {
+          resolve(null);
+          return;
+        }
+        const branch = `z9hG4bK${randomToken()}`;
+        call.localCSeq++;
+        const host = net.isIP(call.localHost) === 6 ? `[${call.localHost}]` : call.localHost;
+        const headers: SipHeader[] = [
+          ["Via", `SIP/2.0/${dest.transport.toUpperCase()} ${host}:${ctx.port};branch=${branch};rport`],
+          ["Max-Forwards", "70"],
+          ["From", call.localAddress],
+          ["To", call.remoteAddress],
+          ["Call-ID", call.callId],
+          ["CSeq", `${call.localCSeq} ${method}`],
+          ...call.routeSet.map((route): SipHeader => ["Route", route]),
+          ["User-Agent", ctx.userAgent],
+          ...(extra.headers ?? []),
+        ];
+        if (extra.body !== undefined) headers.push(["Content-Type", "application/sdp"]);
+        const request: SipRequest = {
+          kind: "request",
+          method,
+          uri: call.remoteTarget,
+          headers,
+          body: Buffer.from(extra.body ?? "", "utf8"),
+        };
+        startClientTransaction(ctx, request, branch, dest, resolve);
+      })
+      .catch((error: unknown) => {
+        ctx.log?.warn(
+          { err: error, callId: call.callId, method },
+          "a SIP request in a call could not be sent",
+        );
         resolve(null);
-        return;
-      }
-      const branch = `z9hG4bK${randomToken()}`;
-      call.localCSeq++;
-      const host = net.isIP(call.localHost) === 6 ? `[${call.localHost}]` : call.localHost;
-      const headers: SipHeader[] = [
-        ["Via", `SIP/2.0/${dest.transport.toUpperCase()} ${host}:${ctx.port};branch=${branch};rport`],
-        ["Max-Forwards", "70"],
-        ["From", call.localAddress],
-        ["To", call.remoteAddress],
-        ["Call-ID", call.callId],
-        ["CSeq", `${call.localCSeq} ${method}`],
-        ...call.routeSet.map((route): SipHeader => ["Route", route]),
-        ["User-Agent", ctx.userAgent],
-        ...(extra.headers ?? []),
-      ];
-      if (extra.body !== undefined) headers.push(["Content-Type", "application/sdp"]);
-      const request: SipRequest = {
-        kind: "request",
-        method,
-        uri: call.remoteTarget,
-        headers,
-        body: Buffer.from(extra.body ?? "", "utf8"),
-      };
-      startClientTransaction(ctx, request, branch, dest, resolve);
-    });
+      });
   });
 }
 

@@ -5,6 +5,7 @@
 import { endCall } from "./call-ending.ts";
 import { applyAudio, localSdp } from "./call-media.ts";
 import { send2xxUntilAcked } from "./incoming-call.ts";
+import { sipfragStatus } from "./refer.ts";
 import { dtmfFromInfo } from "./rtp.ts";
 import { type NegotiatedAudio, negotiateOffer } from "./sdp.ts";
 import { buildResponse, openTransaction, reply, respond } from "./server-transactions.ts";
@@ -72,6 +73,18 @@ export function inDialog(ctx: SipContext, request: SipRequest, source: Source, t
       }
       reply(ctx, request, source, 200);
       for (const listener of call.listeners.dtmf) listener(digit);
+      return;
+    }
+    case "NOTIFY": {
+      // How the far end's call for our REFER goes (refer.ts); any other subscription's NOTIFY is refused.
+      const event = (getHeader(request, "Event") ?? "").split(";")[0]?.trim().toLowerCase();
+      if (event !== "refer" || call.referWatchers.length === 0) {
+        reply(ctx, request, source, 481);
+        return;
+      }
+      reply(ctx, request, source, 200);
+      const status = sipfragStatus(request);
+      for (const watcher of [...call.referWatchers]) watcher(status, false);
       return;
     }
     case "OPTIONS":

@@ -8,7 +8,8 @@ import net from "node:net";
 import type { CallLegInfo } from "../call-leg.ts";
 import { endCall, hangupCall } from "./call-ending.ts";
 import { applyAudio, localSdp } from "./call-media.ts";
-import { createRtpSession, type RtpSession } from "./rtp-session.ts";
+import { referCall } from "./refer.ts";
+import type { RtpSession } from "./rtp-session.ts";
 import { type NegotiatedAudio, negotiateOffer } from "./sdp.ts";
 import { buildResponse, openTransaction, respond } from "./server-transactions.ts";
 import { sessionTimerFor, startSessionTimer, timerHeaders } from "./session-timer.ts";
@@ -87,17 +88,23 @@ export async function onInvite(ctx: SipContext, request: SipRequest, source: Sou
         : options.host;
 
   let rtp: RtpSession;
-  const listeners: Call["listeners"] = { audio: [], dtmf: [], hangup: [] };
+  const listeners: Call["listeners"] = { audio: [], dtmf: [], hangup: [], played: [], answered: [] };
+  const opened: { call: Call | null } = { call: null };
   try {
-    rtp = await createRtpSession({
+    rtp = await ctx.media.createSession({
       host: options.host,
-      pacer: ctx.pacer,
       silenceFill: options.silenceFill,
+      onFailed: () => {
+        if (opened.call) hangupCall(ctx, opened.call, "Media failed", true);
+      },
       onAudio: (frame) => {
         for (const listener of listeners.audio) listener(frame);
       },
       onDtmf: (digit) => {
         for (const listener of listeners.dtmf) listener(digit);
+      },
+      onPlayed: (frame, at) => {
+        for (const listener of listeners.played) listener(frame, at);
       },
     });
   } catch (error) {
@@ -137,6 +144,8 @@ export async function onInvite(ctx: SipContext, request: SipRequest, source: Sou
     pendingBye: null,
     sessionTimer: session.timer,
     supportsUpdate: getHeaders(request, "Allow").some((v) => /\bUPDATE\b/i.test(v)),
+    supportsRefer: getHeaders(request, "Allow").some((v) => /\bREFER\b/i.test(v)),
+    referWatchers: [],
     refreshing: false,
   };
   call.leg = {
@@ -144,13 +153,23 @@ export async function onInvite(ctx: SipContext, request: SipRequest, source: Sou
     onAudio: (listener) => void listeners.audio.push(listener),
     onDtmf: (listener) => void listeners.dtmf.push(listener),
     onHangup: (listener) => void listeners.hangup.push(listener),
+    onPlayed: (listener) => void listeners.played.push(listener),
+    onAnswered: (listener) => void listeners.answered.push(listener),
     sendAudio: (frame) => rtp.sendAudio(frame),
     clearAudio: () => rtp.clearAudio(),
     queuedFrames: () => rtp.queuedFrames(),
     hangup: (reason) => hangupCall(ctx, call, reason ?? "Normal call clearing", false),
+    sendDtmf: async (digits) => {
+      if (!rtp.sendDigits(digits)) return false;
+      while (rtp.queuedDigits() > 0 && call.state !== "ended") await new Promise((r) => setTimeout(r, 40));
+      return call.state !== "ended";
+    },
+    handOver: (target, handOverOptions) => referCall(ctx, call, target, handOverOptions),
+    canHandOver: () => call.supportsRefer,
     media: rtp.stats,
   };
   tx.call = call;
+  opened.call = call;
   ctx.calls.set(`${callId}|${localTag}`, call);
   if (options.ringing ?? true)
     respond(ctx, tx, buildResponse(ctx, request, 180, { toTag: localTag, source }));
@@ -175,7 +194,13 @@ export async function onInvite(ctx: SipContext, request: SipRequest, source: Sou
     endCall(ctx, call, false, `refused ${decision.status}`);
     return;
   }
-  answer(ctx, call, request, offer);
+  try {
+    answer(ctx, call, request, offer);
+  } catch (error) {
+    // The call cannot be answered after all: it ends (the pipeline is told), the server goes on.
+    log?.warn({ err: error, callId }, "a SIP call could not be answered");
+    hangupCall(ctx, call, "Server error", true);
+  }
 }
 
 function answer(ctx: SipContext, call: Call, request: SipRequest, offer: NegotiatedAudio | null) {
@@ -189,6 +214,7 @@ function answer(ctx: SipContext, call: Call, request: SipRequest, offer: Negotia
   call.state = "answered";
   if (offer) applyAudio(call, offer);
   respond(ctx, call.inviteTx, response);
+  for (const listener of call.listeners.answered.splice(0)) listener();
   send2xxUntilAcked(ctx, call, response, offer === null);
   startSessionTimer(ctx, call);
   ctx.log?.info(

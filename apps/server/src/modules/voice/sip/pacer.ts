@@ -3,6 +3,7 @@
  * (computed from the start, never by adding intervals), so timer lateness never accumulates. A late wake-up
  * runs every tick that fell due (up to `maxCatchUp`, then skips ahead); each member is told the tick's ideal
  * time so it can measure its own send lateness. One timer for all calls keeps the cost flat as calls grow.
+ * A member that throws is taken off the clock (and reported to `onError`): it cannot stop the others' ticks.
  */
 export type PacerMember = (idealTime: number) => void;
 
@@ -15,7 +16,12 @@ export type Pacer = {
 };
 
 export function createPacer(
-  options: { frameMs?: number; maxCatchUp?: number; now?: () => number } = {},
+  options: {
+    frameMs?: number;
+    maxCatchUp?: number;
+    now?: () => number;
+    onError?: (error: unknown) => void;
+  } = {},
 ): Pacer {
   const frameMs = options.frameMs ?? 20;
   const maxCatchUp = options.maxCatchUp ?? 5;
@@ -45,7 +51,14 @@ export function createPacer(
       tick++;
       ran++;
       const ideal = start + tick * frameMs;
-      for (const member of members) member(ideal);
+      for (const member of members) {
+        try {
+          member(ideal);
+        } catch (error) {
+          members.delete(member);
+          options.onError?.(error);
+        }
+      }
     }
     if (members.size > 0) schedule();
   }

@@ -73,7 +73,12 @@ export function startRegistration(options: {
 
   function set(next: Partial<RegistrationStatus>) {
     status = { ...status, ...next };
-    options.onStatus(status, registrar ? registrar.address : null);
+    try {
+      options.onStatus(status, registrar ? registrar.address : null);
+    } catch (error) {
+      // A listener's failure is its own: the registration goes on.
+      log?.warn({ err: error }, "a SIP registration status listener failed");
+    }
   }
 
   function build(expires: number, authorization?: [string, string]): SipRequest {
@@ -142,7 +147,7 @@ export function startRegistration(options: {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
-      running = attempt();
+      running = attempted();
     }, seconds * 1000);
     timer.unref?.();
   }
@@ -187,8 +192,18 @@ export function startRegistration(options: {
     later(wait);
   }
 
+  /** An attempt nobody may be waiting for: its failure (a status listener that throws) is logged, not lost. */
+  function attempted(): Promise<void> {
+    return attempt().catch((error: unknown) =>
+      log?.warn(
+        { err: error, registrar: `${target.host}:${target.port}` },
+        "SIP registration attempt failed",
+      ),
+    );
+  }
+
   // On the next tick: the caller holds the handle before the first status arrives.
-  running = Promise.resolve().then(() => attempt());
+  running = Promise.resolve().then(attempted);
 
   return {
     /** The Call-ID of every REGISTER of this registration (captures). */

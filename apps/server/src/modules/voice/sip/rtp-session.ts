@@ -13,7 +13,7 @@
 import { randomInt } from "node:crypto";
 import dgram from "node:dgram";
 import { isIP } from "node:net";
-import { FRAME_SAMPLES } from "../call-leg.ts";
+import { FRAME_SAMPLES } from "../../../audio/audio-format.ts";
 import { type CodecSession, createCodecSession } from "./audio-codec.ts";
 import { createLatenessHistogram, type LatenessHistogram, type Pacer, type PacerMember } from "./pacer.ts";
 import { buildRtp, createDtmfDecoder, createJitterBuffer, parseRtp, type RtpPacket } from "./rtp.ts";
@@ -41,8 +41,21 @@ export type RtpSession = {
   sendAudio(frame: Int16Array): void;
   clearAudio(): void;
   queuedFrames(): number;
+  /**
+   * Queues keypad digits to the far end as RFC 4733 telephone-events (100 ms each, 60 ms apart), sent in
+   * place of audio on the 20 ms ticks; queued audio waits behind them. False when the far end's SDP offered
+   * no telephone-event payload type (nothing is sent then).
+   */
+  sendDigits(digits: string): boolean;
+  /** Digits queued and not yet sent. */
+  queuedDigits(): number;
   close(): void;
 };
+
+/** Ticks (20 ms) of one outgoing keypad digit: 5 with the tone, then 3 quiet before the next. */
+const DIGIT_TONE_TICKS = 5;
+const DIGIT_GAP_TICKS = 3;
+const EVENT_CODES = "0123456789*#ABCD";
 
 const MAX_QUEUED_FRAMES = 15_000; // five minutes of audio
 
@@ -51,6 +64,10 @@ export async function createRtpSession(options: {
   pacer: Pacer;
   onAudio: (frame: Int16Array) => void;
   onDtmf: (digit: string) => void;
+  /** Each queued frame as it is sent to the caller, with its tick's due time (the recording's agent side). */
+  onPlayed?: (frame: Int16Array, at: number) => void;
+  /** Each packet's send lateness as it is recorded (the media thread reports them to the main thread). */
+  onLateness?: (ms: number) => void;
   silenceFill?: boolean;
 }): Promise<RtpSession> {
   const socket = dgram.createSocket(isIP(options.host) === 6 ? "udp6" : "udp4");
@@ -76,6 +93,9 @@ export async function createRtpSession(options: {
   let idle = true; // the last packet sent was silence (or none yet): the next audio starts a talk spurt
   let flushedEncoder = true;
   const queue: Int16Array[] = [];
+  /** Keypad digits to send (RFC 4733), and the one being sent: its event code, start timestamp, tick. */
+  const digits: number[] = [];
+  let digit: { code: number; timestamp: number; tick: number } | null = null;
   let partialOut: Int16Array | null = null;
   let inbound = new Int16Array(0);
   let lastPacketAt = 0;
@@ -118,44 +138,108 @@ export async function createRtpSession(options: {
 
   socket.on("message", (data, rinfo) => {
     if (closed || !audio) return;
+    try {
+      receive(data, rinfo);
+    } catch {
+      // A packet we cannot make sense of is dropped; it never reaches past this socket.
+    }
+  });
+
+  function receive(data: Buffer, rinfo: dgram.RemoteInfo) {
+    if (!audio) return;
     const packet: RtpPacket | null = parseRtp(data);
     if (!packet) return; // RTCP shares no port with us (rtcp-mux is not offered); anything else is noise
     const ours = packet.payloadType === audio.payloadType || packet.payloadType === audio.telephoneEvent;
     if (!ours) return;
     stats.packetsReceived++;
-    // Symmetric RTP: send where the caller's media really comes from (NAT), once we have heard it.
-    if (!latched) {
+    if (!latched && latchable(rinfo, audio)) {
       latched = true;
-      remote = { address: rinfo.address, port: rinfo.port };
+      remote = { address: audio.remoteAddress, port: rinfo.port };
     }
     lastPacketAt = performance.now();
     if (packet.payloadType === audio.telephoneEvent) dtmf(packet);
     else jitter.push(packet);
-  });
+  }
 
   function canSend(): boolean {
     return audio !== null && (audio.direction === "sendrecv" || audio.direction === "sendonly");
   }
 
-  function send(payload: Buffer, marker: boolean) {
-    if (!remote || !audio || remote.port === 0) return;
-    const packet = buildRtp({ payloadType: audio.payloadType, marker, sequence, timestamp, ssrc, payload });
+  /** Sends one packet; false when there is nowhere valid to send it. Never throws (it runs in the pacer). */
+  function send(
+    payload: Buffer,
+    marker: boolean,
+    event?: { payloadType: number; timestamp: number },
+  ): boolean {
+    if (!remote || !audio || !validPort(remote.port) || isIP(remote.address) === 0) return false;
+    const packet = buildRtp({
+      payloadType: event?.payloadType ?? audio.payloadType,
+      marker,
+      sequence,
+      timestamp: event?.timestamp ?? timestamp,
+      ssrc,
+      payload,
+    });
     sequence = (sequence + 1) & 0xffff;
-    socket.send(packet, remote.port, remote.address);
+    try {
+      socket.send(packet, remote.port, remote.address);
+    } catch {
+      return false;
+    }
     stats.packetsSent++;
+    return true;
+  }
+
+  function recordLateness(ms: number) {
+    stats.lateness.record(ms);
+    options.onLateness?.(ms);
+  }
+
+  /** One tick of the digit being sent (true when the tick was its): the tone's packets, then quiet. */
+  function digitTick(): boolean {
+    if (!audio || audio.telephoneEvent === null) {
+      digits.length = 0;
+      digit = null;
+      return false;
+    }
+    if (!digit) {
+      const code = digits.shift();
+      if (code === undefined) return false;
+      digit = { code, timestamp, tick: 0 };
+    }
+    const current = digit;
+    const perTick = Math.round((audio.telephoneEventRate * 20) / 1000);
+    if (current.tick < DIGIT_TONE_TICKS) {
+      const last = current.tick === DIGIT_TONE_TICKS - 1;
+      const payload = Buffer.alloc(4);
+      payload[0] = current.code;
+      payload[1] = (last ? 0x80 : 0) | 10; // end bit; volume -10 dBm0
+      payload.writeUInt16BE(Math.min(0xffff, perTick * (current.tick + 1)), 2);
+      const event = { payloadType: audio.telephoneEvent, timestamp: current.timestamp };
+      // The end of the event goes three times (RFC 4733 §2.5.1.4).
+      for (let copy = 0; copy < (last ? 3 : 1); copy++) send(payload, current.tick === 0, event);
+    } else if (silenceFill && codec) send(codec.silence(FRAME_SAMPLES), false);
+    current.tick++;
+    if (current.tick >= DIGIT_TONE_TICKS + DIGIT_GAP_TICKS) digit = null;
+    idle = true;
+    flushedEncoder = true;
+    return true;
   }
 
   const onTick: PacerMember = (ideal) => {
     if (closed) return;
-    if (audio && codec && canSend()) {
+    if (audio && codec && canSend() && (digit || digits.length > 0) && digitTick()) {
+      stats.framesSent++;
+      recordLateness(performance.now() - ideal);
+    } else if (audio && codec && canSend()) {
       const frame = queue.shift();
       if (frame) {
-        send(codec.encode(frame), idle);
+        if (send(codec.encode(frame), idle)) options.onPlayed?.(frame, ideal);
         idle = false;
         flushedEncoder = false;
         stats.audioFramesSent++;
         stats.framesSent++;
-        stats.lateness.record(performance.now() - ideal);
+        recordLateness(performance.now() - ideal);
       } else if (silenceFill) {
         // The first silent frame goes through the encoder so its resampler's memory drains cleanly.
         const payload = flushedEncoder
@@ -165,7 +249,7 @@ export async function createRtpSession(options: {
         send(payload, stats.packetsSent === 0);
         idle = true;
         stats.framesSent++;
-        stats.lateness.record(performance.now() - ideal);
+        recordLateness(performance.now() - ideal);
       } else idle = true;
     } else idle = true;
     // The media clock runs whether or not a packet went out (RFC 3550 §5.1).
@@ -211,6 +295,15 @@ export async function createRtpSession(options: {
       partialOut = null;
     },
     queuedFrames: () => queue.length,
+    sendDigits(keys) {
+      if (closed || !audio || audio.telephoneEvent === null) return false;
+      for (const key of keys.toUpperCase()) {
+        const code = EVENT_CODES.indexOf(key);
+        if (code >= 0) digits.push(code);
+      }
+      return true;
+    },
+    queuedDigits: () => digits.length + (digit ? 1 : 0),
     close() {
       if (closed) return;
       closed = true;
@@ -222,6 +315,19 @@ export async function createRtpSession(options: {
       socket.close();
     },
   };
+}
+
+const validPort = (port: number) => Number.isInteger(port) && port > 0 && port < 65_536;
+
+/**
+ * Symmetric RTP: whether to send to where a packet came from (the caller's real port behind a NAT) rather
+ * than the port its SDP named. Only from the host the SDP named and from a port one can send to: a packet
+ * from source port 0 (what sipp's pcap playback sends) or from another host must not take the call's audio
+ * away from the caller.
+ */
+export function latchable(source: { address: string; port: number }, audio: NegotiatedAudio): boolean {
+  const plain = (address: string) => address.replace(/^::ffff:/i, "").toLowerCase();
+  return validPort(source.port) && plain(source.address) === plain(audio.remoteAddress);
 }
 
 function concat(a: Int16Array, b: Int16Array): Int16Array {

@@ -1,7 +1,9 @@
 /**
  * SDP offer/answer (RFC 3264) for one audio stream, parsed and written with sdp-transform. We answer with
  * one codec: L16/16000 when offered (our own wideband test user agent), else G.711 μ-law or A-law in the
- * offer's order; plus telephone-event (RFC 4733) when offered. No common codec is 488 Not Acceptable Here.
+ * offer's order; plus telephone-event (RFC 4733) when offered. No common codec is 488 Not Acceptable Here,
+ * and so is media we could not send to: a port outside 1-65535, a connection address that is not a unicast
+ * IP address.
  */
 import { isIP } from "node:net";
 import sdpTransform from "sdp-transform";
@@ -58,7 +60,12 @@ export function negotiateOffer(offerText: string): NegotiationResult {
   }));
   let lastReason = "No audio stream offered";
   for (const [index, media] of offer.media.entries()) {
+    // Port 0 declines a stream (RFC 3264 §6).
     if (media.type !== "audio" || media.port === 0) continue;
+    if (!Number.isInteger(media.port) || media.port < 1 || media.port > 65_535) {
+      lastReason = "Media port must be from 1 to 65535";
+      continue;
+    }
     if (media.protocol !== "RTP/AVP" && media.protocol !== "RTP/AVPF") {
       lastReason = `Unsupported media protocol ${media.protocol}`;
       continue;
@@ -100,6 +107,8 @@ export function negotiateOffer(offerText: string): NegotiationResult {
     if (!connection?.ip) return { ok: false, status: 400, reason: "SDP has no connection address" };
     const address = connection.ip.split("/")[0] ?? "";
     if (!isIP(address)) return { ok: false, status: 488, reason: "Connection address must be an IP address" };
+    if (!unicast(address))
+      return { ok: false, status: 488, reason: "Connection address must be a unicast address" };
     const offeredDirection = (media.direction ?? offer.direction ?? "sendrecv") as Direction;
     // RFC 2543 hold: c=0.0.0.0 means "do not send to me".
     const held = address === "0.0.0.0" || address === "::";
@@ -123,6 +132,13 @@ export function negotiateOffer(offerText: string): NegotiationResult {
     };
   }
   return { ok: false, status: 488, reason: lastReason };
+}
+
+/** Not multicast or broadcast (the hold address 0.0.0.0 / :: is allowed: it means "do not send"). */
+function unicast(address: string): boolean {
+  if (isIP(address) === 6) return !/^ff/i.test(address);
+  const first = Number(address.split(".")[0]);
+  return !(first >= 224 && first <= 239) && address !== "255.255.255.255";
 }
 
 export type LocalSession = { address: string; port: number; sessionId: number; version: number };

@@ -78,7 +78,12 @@ export function startSessionTimer(ctx: SipContext, call: Call) {
       hangupCall(ctx, call, "Session timer expired", true);
     });
   } else {
-    timer.timer = ctx.timers.later((timer.interval / 2) * 1000, () => void refreshSession(ctx, call));
+    timer.timer = ctx.timers.later((timer.interval / 2) * 1000, () => {
+      refreshSession(ctx, call).catch((error: unknown) => {
+        ctx.log?.warn({ err: error, callId: call.callId }, "SIP session refresh failed");
+        hangupCall(ctx, call, "Session refresh failed", true);
+      });
+    });
   }
 }
 

@@ -2,7 +2,9 @@
  * SIP captures: every message the SIP server receives or sends, with its addresses and time, secrets
  * redacted (the digest response of Authorization / Proxy-Authorization, passwords in URIs, SRTP keys in
  * SDP), collected in memory and handed in batches to a sink that stores them (the sip-settings module).
- * Cheap on the hot path: a message is only queued; it is serialised and redacted when flushed.
+ * Cheap on the hot path: a message is only queued; it is serialised and redacted when flushed. A capture
+ * keeps what was sent, as text: bytes that are not text (NUL, other control bytes, invalid UTF-8 in a body)
+ * are written as visible `\xNN` escapes, so an attack message is stored like any other.
  */
 import { redactAuthorization } from "./digest-auth.ts";
 import { getHeader, type SipMessage, serializeSipMessage } from "./sip-message.ts";
@@ -47,6 +49,67 @@ export function firstLineOf(message: SipMessage): string {
   return message.kind === "request"
     ? `${message.method} ${message.uri}`
     : `SIP/2.0 ${message.status} ${message.reason}`;
+}
+
+/** Control characters that are not line structure (tab, CR and LF stay), as `\xNN`. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+const hex = (code: number) => `\\x${code.toString(16).padStart(2, "0")}`;
+
+/** Text from a peer, safe to store: control characters escaped as `\xNN`. */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL, (ch) => hex(ch.charCodeAt(0)));
+}
+
+/**
+ * Bytes as text: valid UTF-8 kept, control bytes (but tab, CR, LF) and bytes that are not UTF-8 escaped as
+ * `\xNN`, so nothing of the message is lost and the text is storable anywhere.
+ */
+export function bytesAsText(bytes: Buffer): string {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let out = "";
+  let at = 0;
+  while (at < bytes.length) {
+    // Whole runs of valid UTF-8 decode at once; a bad byte is escaped and decoding goes on after it.
+    let end = at;
+    let bad = -1;
+    while (end < bytes.length) {
+      const length = utf8Length(bytes, end);
+      if (length === 0) {
+        bad = end;
+        break;
+      }
+      end += length;
+    }
+    if (end > at) out += escapeControl(decoder.decode(bytes.subarray(at, end)));
+    if (bad === -1) break;
+    out += hex(bytes[bad] as number);
+    at = bad + 1;
+  }
+  return out;
+}
+
+/** The length of the valid UTF-8 sequence at `at`, or 0 when it is not one. */
+function utf8Length(bytes: Buffer, at: number): number {
+  const first = bytes[at] as number;
+  if (first < 0x80) return 1;
+  const length =
+    first >= 0xc2 && first <= 0xdf
+      ? 2
+      : first >= 0xe0 && first <= 0xef
+        ? 3
+        : first >= 0xf0 && first <= 0xf4
+          ? 4
+          : 0;
+  if (length === 0 || at + length > bytes.length) return 0;
+  for (let i = 1; i < length; i++) if (((bytes[at + i] as number) & 0xc0) !== 0x80) return 0;
+  const second = bytes[at + 1] as number;
+  // Overlong forms, surrogates and code points past U+10FFFF.
+  if (first === 0xe0 && second < 0xa0) return 0;
+  if (first === 0xed && second > 0x9f) return 0;
+  if (first === 0xf0 && second < 0x90) return 0;
+  if (first === 0xf4 && second > 0x8f) return 0;
+  return length;
 }
 
 type Pending = {
@@ -106,24 +169,31 @@ export function createCaptureRecorder(options: {
         firstRequest.set(callId, requestUri);
       }
       rows.push({
-        callId,
+        callId: escapeControl(callId),
         at: item.at,
         direction: item.direction,
         transport: item.remote.transport,
         localAddress: local.address,
         localPort: local.port,
-        remoteAddress: item.remote.address,
+        remoteAddress: escapeControl(item.remote.address),
         remotePort: item.remote.port,
-        firstLine: firstLineOf(item.message),
-        requestUri,
+        firstLine: escapeControl(firstLineOf(item.message)),
+        requestUri: requestUri === null ? null : escapeControl(requestUri),
         refused: verdict === true,
-        message: redactSipText(serializeSipMessage(item.message).toString("utf8")),
+        message: redactSipText(bytesAsText(serializeSipMessage(item.message))),
       });
     }
     // Forget per-call notes of calls long gone (bounded maps).
     if (firstRequest.size > 50_000) firstRequest.clear();
     if (refused.size > 50_000) refused.clear();
-    if (rows.length) await options.sink(rows);
+    if (!rows.length) return;
+    try {
+      await options.sink(rows);
+    } catch (error) {
+      // One message the store refuses must not cost its neighbours: each is stored on its own then.
+      options.onError?.(error);
+      for (const row of rows) await options.sink([row]).catch((failure) => options.onError?.(failure));
+    }
   }
 
   function flush(): Promise<void> {

@@ -48,7 +48,12 @@ export function onRequest(ctx: SipContext, request: SipRequest, source: Source) 
   }
   switch (request.method) {
     case "INVITE":
-      void onInvite(ctx, request, source);
+      onInvite(ctx, request, source).catch((error: unknown) =>
+        ctx.log?.warn(
+          { err: error, callId: getHeader(request, "Call-ID") },
+          "a SIP INVITE could not be handled",
+        ),
+      );
       return;
     case "OPTIONS":
       reply(ctx, request, source, 200, {

@@ -15,8 +15,8 @@
  */
 import { endCall, hangupCall, sendBye } from "./call-ending.ts";
 import { onResponse } from "./client-transactions.ts";
+import { sharedMediaThread } from "./media-thread-client.ts";
 import { sendRequest } from "./own-requests.ts";
-import { createPacer } from "./pacer.ts";
 import type { SipMessage } from "./sip-message.ts";
 import { onRequest } from "./sip-requests.ts";
 import { createSipTimers } from "./sip-timers.ts";
@@ -40,6 +40,7 @@ export async function startSipServer(options: SipServerOptions): Promise<SipServ
 
   function receive(message: SipMessage, source: Source) {
     if (!ctx) return;
+    if (options.relay?.(message, source)) return;
     options.tap?.("in", message, source);
     try {
       if (message.kind === "response") onResponse(ctx, message);
@@ -49,14 +50,16 @@ export async function startSipServer(options: SipServerOptions): Promise<SipServ
     }
   }
 
-  const transport = await startSipTransport({
-    host: options.host,
-    port: options.port,
-    tcp: options.tcp,
-    log,
-    receive,
-    admit: options.admit,
-  });
+  const transport = options.transport
+    ? await options.transport(receive)
+    : await startSipTransport({
+        host: options.host,
+        port: options.port,
+        tcp: options.tcp,
+        log,
+        receive,
+        admit: options.admit,
+      });
   const t1 = options.t1 ?? 500;
   const context: SipContext = {
     options,
@@ -67,7 +70,7 @@ export async function startSipServer(options: SipServerOptions): Promise<SipServ
     minSE,
     defaultSE: Math.max(minSE, options.sessionExpires ?? 1800),
     userAgent: options.userAgent ?? "Switchboard",
-    pacer: createPacer(),
+    media: options.media ?? sharedMediaThread(),
     transmit: options.tap
       ? (message, to) => {
           options.tap?.("out", message, to);
@@ -81,14 +84,15 @@ export async function startSipServer(options: SipServerOptions): Promise<SipServ
     ackCache: new Map(),
   };
   ctx = context;
-  const { calls, pacer } = context;
+  const { calls, media } = context;
 
   return {
     port: transport.port,
     host: options.host,
-    pacer,
+    pacer: media,
     activeCalls: () => [...calls.values()].filter((call) => call.state !== "ended").length,
     request: (message, dest) => sendRequest(context, message, dest),
+    transmit: (message, to) => transport.transmit(message, to),
     async close() {
       if (transport.closing) return;
       // Hang up every call (BYE, and tell the pipeline), give the BYEs a moment to leave, then close.
@@ -106,7 +110,6 @@ export async function startSipServer(options: SipServerOptions): Promise<SipServ
       context.timers.clearAll();
       context.serverTx.clear();
       calls.clear();
-      pacer.stop();
       await transport.close();
     },
   };

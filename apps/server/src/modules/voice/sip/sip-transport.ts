@@ -117,7 +117,26 @@ export async function startSipTransport(options: {
     });
   }
 
+  /**
+   * Sends a message. Never throws: an address from a peer's headers (a Contact or Via with port 99999, a
+   * name that does not resolve) costs that message, not the server.
+   */
   function transmit(message: SipMessage, to: Source): void {
+    if (!Number.isInteger(to.port) || to.port < 1 || to.port > 65_535 || !to.address) {
+      log?.debug(
+        { to: `${to.address}:${to.port}` },
+        "dropped a SIP message to an address one cannot send to",
+      );
+      return;
+    }
+    try {
+      send(message, to);
+    } catch (error) {
+      log?.debug({ err: error, to: `${to.address}:${to.port}` }, "could not send a SIP message");
+    }
+  }
+
+  function send(message: SipMessage, to: Source): void {
     const data = serializeSipMessage(message);
     if (to.transport === "tcp") {
       const socket =

@@ -4,11 +4,12 @@
  */
 import type net from "node:net";
 import type { CallLeg, CallLegInfo } from "../call-leg.ts";
-import type { Pacer } from "./pacer.ts";
+import type { MediaThread } from "./media-thread-client.ts";
 import type { RtpSession, RtpStats } from "./rtp-session.ts";
 import type { LocalSession, NegotiatedAudio } from "./sdp.ts";
 import type { SipMessage, SipRequest, SipResponse } from "./sip-message.ts";
 import type { SipTimers } from "./sip-timers.ts";
+import type { SipTransport } from "./sip-transport.ts";
 
 export type SipLogger = {
   info(obj: object, msg?: string): void;
@@ -43,6 +44,8 @@ export type SipServerOptions = {
   /** Send 180 Ringing before answering (default true). */
   ringing?: boolean;
   /** Keep RTP flowing with silence when nothing is queued (default true; see rtp-session.ts). */
+  /** The media thread calls' RTP runs on (default: the process's shared one). */
+  media?: MediaThread;
   silenceFill?: boolean;
   /** Our Min-SE in seconds (RFC 4028 says at least 90). */
   minSessionExpires?: number;
@@ -60,6 +63,16 @@ export type SipServerOptions = {
   screen?: (request: SipRequest, source: SipRemote) => SipCallDecision;
   /** Sees every message received and sent (SIP captures). */
   tap?: (direction: "in" | "out", message: SipMessage, remote: SipRemote) => void;
+  /**
+   * Hands a received message to another process (the API process relays calls to its voice workers):
+   * true when it took the message, which this server then neither taps nor handles.
+   */
+  relay?: (message: SipMessage, source: Source) => boolean;
+  /**
+   * Where messages come from and go (default: UDP and TCP sockets on host:port). A voice worker's SIP
+   * comes and goes through the API process instead (workers/worker-sip.ts).
+   */
+  transport?: (receive: (message: SipMessage, source: Source) => void) => Promise<SipTransport>;
 };
 
 export type SipServer = {
@@ -67,12 +80,15 @@ export type SipServer = {
   readonly host: string;
   /** Calls in progress. */
   activeCalls(): number;
-  readonly pacer: Pacer;
+  /** The media thread's pacer (its skipped ticks): calls' RTP is paced there, off this event loop. */
+  readonly pacer: { readonly skipped: number };
   /**
    * Sends a request of our own (REGISTER, OPTIONS ...) in a client transaction from our SIP port; resolves
    * with its final response, or null when none came in time. The request's top Via carries the branch.
    */
   request(message: SipRequest, dest: SipRemote): Promise<SipResponse | null>;
+  /** Sends a message as it is from our SIP port (what a voice worker sends through the API process). */
+  transmit(message: SipMessage, to: Source): void;
   close(): Promise<void>;
 };
 
@@ -123,6 +139,8 @@ export type Call = {
     audio: Array<(f: Int16Array) => void>;
     dtmf: Array<(d: string) => void>;
     hangup: Array<() => void>;
+    played: Array<(f: Int16Array, at: number) => void>;
+    answered: Array<() => void>;
   };
   inviteTx: ServerTransaction;
   /** A 2xx we retransmit until its ACK (initial INVITE or re-INVITE). */
@@ -130,6 +148,10 @@ export type Call = {
   pendingBye: string | null;
   sessionTimer: SessionTimer | null;
   supportsUpdate: boolean;
+  /** The far end listed REFER in its INVITE's Allow: a cold transfer may be asked of it (refer.ts). */
+  supportsRefer: boolean;
+  /** A REFER of ours waiting for its NOTIFYs: each is told their sipfrag status, and the end of the call. */
+  referWatchers: Array<(status: number | null, ended: boolean) => void>;
   refreshing: boolean;
 };
 
@@ -146,7 +168,8 @@ export type SipContext = {
   /** The session interval we propose (seconds). */
   defaultSE: number;
   userAgent: string;
-  pacer: Pacer;
+  /** Where calls' RTP sockets live and their audio is paced. */
+  media: MediaThread;
   transmit(message: SipMessage, to: Source): void;
   timers: SipTimers;
   serverTx: Map<string, ServerTransaction>;
@@ -157,7 +180,7 @@ export type SipContext = {
   ackCache: Map<string, () => void>;
 };
 
-export const ALLOW = "INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE";
+export const ALLOW = "INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE, NOTIFY";
 /** Methods we know and refuse with 405 (everything else unknown is 501). */
-export const KNOWN = new Set(["REGISTER", "SUBSCRIBE", "NOTIFY", "PUBLISH", "MESSAGE", "REFER", "PRACK"]);
+export const KNOWN = new Set(["REGISTER", "SUBSCRIBE", "PUBLISH", "MESSAGE", "REFER", "PRACK"]);
 export const SUPPORTED = new Set(["timer"]);

@@ -2,7 +2,7 @@ import net from "node:net";
 import type { AppContext } from "../../../app-context.ts";
 import type { CallLeg } from "../call-leg.ts";
 import type { SipEdge } from "./sip-edge-types.ts";
-import type { SipCallDecision, SipCallTarget, SipServer } from "./sip-server.ts";
+import type { SipCallDecision, SipCallTarget, SipServer, SipServerOptions } from "./sip-server.ts";
 import { startSipServer } from "./sip-server.ts";
 
 /** Phone numbers (modules/numbers): the agent a dialled number reaches, or null. */
@@ -33,8 +33,11 @@ export function createSipCallRouter(deps: {
   return async (leg: CallLeg, target: SipCallTarget): Promise<SipCallDecision> => {
     // Without an edge policy, only callers on this machine; with one, sources the organisation allows.
     if (!deps.edge && !isLoopback(target.remote.address)) return { status: 403 };
+    // Through a trusted SIP edge (Kamailio), the caller is the address the edge vouches for.
+    const remote = deps.edge?.caller?.(leg.info?.callId ?? "", target.remote) ?? target.remote;
+    const from: SipCallTarget = remote === target.remote ? target : { ...target, remote };
     // A PBX we registered with calling our Contact (its extension) reaches the registration's agent.
-    const claimed = deps.edge?.claim(target) ?? null;
+    const claimed = deps.edge?.claim(from) ?? null;
     // sip:<E.164 number>@host reaches the agent the number is assigned to (before the agent-id form).
     const byNumber =
       !claimed && target.user && deps.numbers ? await deps.numbers.agentForNumber(target.user) : null;
@@ -43,7 +46,7 @@ export function createSipCallRouter(deps: {
     const account = await deps.loadAccount(agentAccountId);
     if (account?.accountType !== "agent") return { status: 404 };
     if (account.disabledAt) return { status: 403 };
-    if (deps.edge && !deps.edge.allows(account.organizationId ?? 0, target.remote.address))
+    if (deps.edge && !deps.edge.allows(account.organizationId ?? 0, from.remote.address))
       return { status: 403 };
     deps.voice.startCallSession(leg, { agentAccountId: account.id });
     return undefined;
@@ -57,25 +60,43 @@ export function createSipCallRouter(deps: {
  */
 export async function createSipModule(
   context: AppContext,
-  deps: { voice: SipCallSink; numbers?: SipNumberLookup; edge?: SipEdge },
+  deps: {
+    voice: SipCallSink;
+    numbers?: SipNumberLookup;
+    edge?: SipEdge;
+    /**
+     * The API process with voice workers (workers/supervisor.ts): calls are relayed to them; a new call
+     * that no worker can take (none is up yet) is answered 503.
+     */
+    workers?: { relay: SipServerOptions["relay"] & {} };
+    /** A voice worker whose SIP comes through the API process (workers/worker-sip.ts). */
+    transport?: SipServerOptions["transport"];
+  },
 ) {
   const { config, log } = context;
   let server: SipServer | null = null;
   if (config.sipPort !== 0) {
     try {
+      const router = createSipCallRouter({
+        loadAccount: context.access.loadAccount,
+        voice: deps.voice,
+        numbers: deps.numbers,
+        edge: deps.edge,
+      });
       server = await startSipServer({
         host: config.host,
         port: config.sipPort,
         log,
-        onCall: createSipCallRouter({
-          loadAccount: context.access.loadAccount,
-          voice: deps.voice,
-          numbers: deps.numbers,
-          edge: deps.edge,
-        }),
+        onCall: deps.workers ? () => ({ status: 503, reason: "No voice worker is ready" }) : router,
         ...(deps.edge ? { admit: deps.edge.admit, screen: deps.edge.screen, tap: deps.edge.tap } : {}),
+        ...(deps.workers ? { relay: deps.workers.relay } : {}),
+        ...(deps.transport ? { transport: deps.transport } : {}),
       });
-      log.info({ port: server.port }, `SIP calls: dial sip:<agent account id>@${config.host}:${server.port}`);
+      if (!deps.transport)
+        log.info(
+          { port: server.port },
+          `SIP calls: dial sip:<agent account id>@${config.host}:${server.port}`,
+        );
     } catch (error) {
       log.error(
         { err: error },

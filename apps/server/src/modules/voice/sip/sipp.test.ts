@@ -2,7 +2,7 @@
 // built-in UAC scenario and the scenarios in apps/server/test/fixtures/sip/.
 import dgram from "node:dgram";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAME_SAMPLES } from "../call-leg.ts";
+import { FRAME_SAMPLES } from "../../../audio/audio-format.ts";
 import { parseRtp, type RtpPacket } from "./rtp.ts";
 import {
   type SipCallDecision,

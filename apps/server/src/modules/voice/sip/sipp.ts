@@ -43,6 +43,8 @@ export type SippRun = { code: number | null; output: string };
  */
 export async function runSipp(options: {
   port: number;
+  /** The caller's address (default 127.0.0.1; another loopback address is another source). */
+  localIp?: string;
   scenario: "uac" | string;
   service?: string;
   calls?: number;
@@ -65,7 +67,7 @@ export async function runSipp(options: {
     "-s",
     options.service ?? "1",
     "-i",
-    "127.0.0.1",
+    options.localIp ?? "127.0.0.1",
     "-p",
     String(sipPort),
     "-mp",

@@ -1,6 +1,7 @@
 import type { WebSocket } from "@fastify/websocket";
-import { createFramer } from "../audio.ts";
-import { type CallLeg, type CallLegInfo, FRAME_MS, FRAME_SAMPLES } from "../call-leg.ts";
+import { FRAME_MS, FRAME_SAMPLES } from "../../../audio/audio-format.ts";
+import { createFramer } from "../../../audio/pcm.ts";
+import type { CallLeg, CallLegInfo } from "../call-leg.ts";
 import { createCodecSession } from "../sip/audio-codec.ts";
 
 /**
@@ -47,6 +48,7 @@ export function createTwilioStreamLeg(socket: WebSocket): TwilioStreamLeg {
   const audioListeners: ((frame: Int16Array) => void)[] = [];
   const dtmfListeners: ((digit: string) => void)[] = [];
   const hangupListeners: (() => void)[] = [];
+  const playedListeners: ((frame: Int16Array, at: number) => void)[] = [];
   const codec = createCodecSession("PCMU");
   const framer = createFramer();
   const queue: Int16Array[] = [];
@@ -153,6 +155,7 @@ export function createTwilioStreamLeg(socket: WebSocket): TwilioStreamLeg {
         streamSid: start.streamSid,
         media: { payload: codec.encode(frame).toString("base64") },
       });
+      for (const listener of playedListeners) listener(frame, clock.start + clock.sent * FRAME_MS);
       clock.sent++;
     }
     if (queue.length > 0)
@@ -183,6 +186,7 @@ export function createTwilioStreamLeg(socket: WebSocket): TwilioStreamLeg {
         onAudio: (listener) => audioListeners.push(listener),
         onDtmf: (listener) => dtmfListeners.push(listener),
         onHangup: (listener) => (closed ? queueMicrotask(listener) : hangupListeners.push(listener)),
+        onPlayed: (listener) => void playedListeners.push(listener),
         sendAudio(frame) {
           if (closed) return;
           if (frame.length !== FRAME_SAMPLES) throw new Error(`frames are ${FRAME_SAMPLES} samples`);

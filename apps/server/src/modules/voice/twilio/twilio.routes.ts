@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import * as api from "@switchboard/api";
 import { ApiError } from "../../../http/api-error.ts";
 import { handle } from "../../../http/routes.ts";
-import { type FormParams, verifyTwilioSignature } from "../../../providers/sms/twilio.ts";
+import { type FormParams, formField as first, verifyTwilioSignature } from "../../../providers/sms/twilio.ts";
 import type { CallLeg } from "../call-leg.ts";
 import type { CallSession, StartCallOptions } from "../call-session.ts";
 import type { VoiceRepository } from "../voice.repository.ts";
@@ -25,11 +25,6 @@ const xml = (text: string) =>
     /[<>&"']/g,
     (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c] as string,
   );
-
-const first = (params: FormParams, key: string): string => {
-  const value = params[key];
-  return (Array.isArray(value) ? value[0] : value) ?? "";
-};
 
 function sign(secret: string, payload: string): string {
   return createHmac("sha256", secret).update(`twilio-stream|${payload}`).digest("base64url");

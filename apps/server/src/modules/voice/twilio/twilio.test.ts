@@ -3,14 +3,13 @@ import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error: ws (the client @fastify/websocket is built on) ships no types; the members used are typed below.
-import WebSocketClient from "ws";
+import WebSocket from "ws";
 import { buildTestApp } from "../../../../test/helpers.ts";
 import { concat, silence, spokenFixture } from "../../../../test/voice-fixtures.ts";
+import { rms, toFrames } from "../../../audio/pcm.ts";
 import { accounts, conversationLogs } from "../../../db/schema/index.ts";
 import { twilioSignature } from "../../../providers/sms/twilio.ts";
 import { createConversationsRepository } from "../../runtime/conversations.repository.ts";
-import { rms, toFrames } from "../audio.ts";
 import { createCodecSession } from "../sip/audio-codec.ts";
 import { checkTicket, streamTicket } from "./twilio.routes.ts";
 
@@ -19,16 +18,6 @@ import { checkTicket, streamTicket } from "./twilio.routes.ts";
  * speaks Media Streams as Twilio does (connected, start with the TwiML's parameters, μ-law 8 kHz media in
  * real time, marks echoed when played, dtmf, stop) to the demo's Front Desk agent with offline speech.
  */
-
-type Client = {
-  on(event: "message", listener: (data: Buffer) => void): void;
-  on(event: "open" | "close", listener: () => void): void;
-  on(event: "error", listener: (error: Error) => void): void;
-  send(data: string): void;
-  close(): void;
-  readonly readyState: number;
-};
-const WebSocket = WebSocketClient as unknown as new (url: string) => Client;
 
 const AUTH_TOKEN = "twilio-test-auth-token";
 const NUMBER = "+15035550123";

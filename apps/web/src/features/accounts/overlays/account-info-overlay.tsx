@@ -1,6 +1,6 @@
 import { Button, Group, Stack } from "@mantine/core";
-import { useAccountState } from "../../../app/account-state.ts";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import { useAccountState } from "../../../lib/account-state.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
 import { TAKEOVER_OVERLAY } from "../account-kinds.ts";
 import { AccountSummary } from "../account-summary.tsx";

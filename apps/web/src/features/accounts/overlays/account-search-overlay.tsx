@@ -4,10 +4,10 @@ import { DEFAULT_DEBOUNCE_MS } from "@switchboard/core";
 import IconSearch from "@tabler/icons-react/dist/esm/icons/IconSearch.mjs";
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { useAccountState } from "../../../app/account-state.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/query-state.tsx";
 import { accountAppPath, accountTypeLabel } from "../../../lib/account-path.ts";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import { useAccountState } from "../../../lib/account-state.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { type AccountListItem, useAccountSearch } from "../api.ts";
 
 function Result({ item, onPick }: { item: AccountListItem; onPick: (item: AccountListItem) => void }) {

@@ -1,11 +1,11 @@
 import { Button, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import { createAgentAccount, createOrganization, createReseller } from "@switchboard/api";
 import type { ComponentProps } from "react";
-import { useAccountState } from "../../../app/account-state.ts";
 import { ActionError } from "../../../components/query-state.tsx";
+import { useAccountState } from "../../../lib/account-state.ts";
 import { bodySchemaOf, useSchemaForm } from "../../../lib/schema-form.ts";
 import { toast } from "../../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { useAccountList, useCreateAgentAccount, useCreateOrganization, useCreateReseller } from "../api.ts";
 
 /** Where invitation links of new owners lead: this host's /app (the server checks it). */

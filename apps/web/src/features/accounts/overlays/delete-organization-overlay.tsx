@@ -1,10 +1,10 @@
 import { Button, Group, Stack, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { useAccountState } from "../../../app/account-state.ts";
 import { ActionError } from "../../../components/query-state.tsx";
+import { useAccountState } from "../../../lib/account-state.ts";
 import { toast } from "../../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { useDeleteOrganization } from "../api.ts";
 import { WithOverlayAccount } from "./overlay-account.tsx";
 

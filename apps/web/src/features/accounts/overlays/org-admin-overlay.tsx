@@ -17,11 +17,11 @@ import {
   REFERRAL_MESSAGES,
 } from "@switchboard/api";
 import { useState } from "react";
-import { useAccountState } from "../../../app/account-state.ts";
 import { confirm } from "../../../components/confirm/confirm-store.ts";
 import { ActionError } from "../../../components/query-state.tsx";
+import { useAccountState } from "../../../lib/account-state.ts";
 import { toast } from "../../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { AccountSummary } from "../account-summary.tsx";
 import {
   useIssueRefund,

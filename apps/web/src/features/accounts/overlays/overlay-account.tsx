@@ -1,8 +1,8 @@
 import type { Account } from "@switchboard/api";
 import type { ReactNode } from "react";
-import { useAccountState } from "../../../app/account-state.ts";
 import { ErrorState, LoadingState } from "../../../components/query-state.tsx";
 import { ACCOUNT_TYPE_MISMATCH } from "../../../lib/account-path.ts";
+import { useAccountState } from "../../../lib/account-state.ts";
 import type { OverlayName } from "../../../overlays/overlay-names.ts";
 import { OVERLAY_ACCOUNT_TYPE, overlayAccountId } from "../account-kinds.ts";
 import { useAccountById } from "../api.ts";

@@ -56,7 +56,9 @@ describe("account overlays", () => {
     expect(await screen.findByText("Organization disabled!")).toBeTruthy();
     const call = calls.find((entry) => entry.url.pathname === "/api/v1/disableAccount");
     expect(call?.body).toEqual({ username: "bluebird-dental", reason: "Unpaid" });
-    expect(call?.url.searchParams.get("adminToken")).toBe("test-token");
+    // The super admin's session is the admin token, sent as a header (issue 32 item 19).
+    expect(call?.url.searchParams.has("adminToken")).toBe(false);
+    expect(call?.headers.get("authorization")).toBe("Bearer test-token");
 
     // Enabling fails: only logged (spec §8).
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});

@@ -1,7 +1,7 @@
 import { Button, Group, Pagination, Stack, Table, Text, Title } from "@mantine/core";
 import { useState } from "react";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/query-state.tsx";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
 import { AccountSummary } from "../account-summary.tsx";
 import { ACCOUNT_PAGE_SIZE, useAccountList } from "../api.ts";

@@ -1,9 +1,9 @@
 import { Button, Group, Stack, Text } from "@mantine/core";
 import { useNavigate } from "react-router";
-import { useAccountState } from "../../../app/account-state.ts";
-import { viewingAsLabel } from "../../../app/header-account.tsx";
 import { accountAppPath, accountTypeLabel } from "../../../lib/account-path.ts";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import { useAccountState } from "../../../lib/account-state.ts";
+import { viewingAsLabel } from "../../../lib/viewing-as-label.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { AccountSummary } from "../account-summary.tsx";
 import { WithOverlayAccount } from "./overlay-account.tsx";
 

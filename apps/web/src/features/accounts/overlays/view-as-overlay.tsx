@@ -1,10 +1,10 @@
 import { Button, Group, Radio, Stack, Text } from "@mantine/core";
 import type { ViewingAs } from "@switchboard/core";
 import { useState } from "react";
-import { useAccountState } from "../../../app/account-state.ts";
-import { viewingAsLabel } from "../../../app/header-account.tsx";
+import { useAccountState } from "../../../lib/account-state.ts";
 import { toast } from "../../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import { viewingAsLabel } from "../../../lib/viewing-as-label.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 
 const DESCRIPTIONS: Record<ViewingAs, string> = {
   superAdmin: "Everything, on every account.",

@@ -3,6 +3,7 @@ import type { CampaignFields } from "@switchboard/api";
 export const FIELD_LABELS: Record<keyof CampaignFields, string> = {
   agentInstructions: "Instructions",
   greeting: "Greeting",
+  outboundGreeting: "Greeting on calls it places",
   published: "Published",
   confirmTransfers: "Confirm transfers",
   apps: "Apps",
@@ -16,6 +17,7 @@ export const FIELD_LABELS: Record<keyof CampaignFields, string> = {
   knowledgeBaseIds: "Knowledge bases",
   voicemailAction: "On voicemail",
   voicemailMessage: "Voicemail message",
+  analysis: "Call analysis",
 };
 
 /** A field's value as text to compare and show (objects as indented JSON with sorted keys). */

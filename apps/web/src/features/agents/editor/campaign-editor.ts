@@ -52,10 +52,12 @@ export const CAMPAIGN_FIELD_KEYS = [
   "language",
   "voice",
   "greeting",
+  "outboundGreeting",
   "variables",
   "knowledgeBaseIds",
   "voicemailAction",
   "voicemailMessage",
+  "analysis",
 ] as const satisfies readonly (keyof CampaignFields)[];
 
 export function fieldsOf(campaign: CampaignFields): CampaignFields {
@@ -65,6 +67,9 @@ export function fieldsOf(campaign: CampaignFields): CampaignFields {
   // ... nor voicemail settings.
   fields.voicemailAction ??= "leave_message";
   fields.voicemailMessage ??= null;
+  fields.outboundGreeting ??= null;
+  // ... nor a call analysis.
+  fields.analysis ??= { successRule: null, fields: [] };
   return fields;
 }
 

@@ -4,7 +4,7 @@ import { STALE_SAVE_MESSAGE } from "@switchboard/api";
 import { useState } from "react";
 import { ErrorState, LoadingState } from "../../../components/query-state.tsx";
 import { toast } from "../../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
 import { overlayAccountId } from "../../accounts/account-kinds.ts";
 import { useCampaigns, useVersions } from "../api.ts";

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Grid, Group, NavLink, Stack, Text, Title } from "@mantine/core";
 import { useEffect } from "react";
 import { ErrorState, LoadingState } from "../../../components/query-state.tsx";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
 import { overlayAccountId } from "../../accounts/account-kinds.ts";
 import { useAccountById } from "../../accounts/api.ts";
@@ -85,7 +85,7 @@ function LoadedEditor({
                 active={item.id === panel}
                 onClick={() => choose(item.id)}
                 aria-current={item.id === panel ? "page" : undefined}
-                py={5}
+                py={3}
               />
             ))}
           </nav>

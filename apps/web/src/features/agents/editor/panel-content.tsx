@@ -1,7 +1,7 @@
 import { AgentSettingsForm } from "../overlays/agent-settings-form.tsx";
-import type { CampaignEditor, CampaignEditorState } from "./campaign-editor.ts";
 import { AdvancedPanel, CampaignIdPanel, LinksPanel } from "./panels/about-panels.tsx";
 import { ActionsPanel } from "./panels/actions-panel.tsx";
+import { AnalysisPanel } from "./panels/analysis-panel.tsx";
 import { KnowledgePanel } from "./panels/knowledge-panel.tsx";
 import { PromptPanel } from "./panels/prompt-panel.tsx";
 import { PublishPanel } from "./panels/publish-panel.tsx";
@@ -11,9 +11,7 @@ import { TemplatePanel } from "./panels/template-panel.tsx";
 import { FieldsPanel, VariablesPanel } from "./panels/variables-panels.tsx";
 import { VersionsPanel } from "./panels/versions-panel.tsx";
 import { LanguagePanel, TimezonePanel, VoicesPanel } from "./panels/voice-panels.tsx";
-import type { EditorPanelId } from "./panels.ts";
-
-export type PanelProps = { agentId: number; editor: CampaignEditor; state: CampaignEditorState };
+import type { EditorPanelId, PanelProps } from "./panels.ts";
 
 const PANELS: Record<EditorPanelId, (props: PanelProps) => React.ReactNode> = {
   prompt: PromptPanel,
@@ -22,6 +20,7 @@ const PANELS: Record<EditorPanelId, (props: PanelProps) => React.ReactNode> = {
   variables: VariablesPanel,
   actions: ActionsPanel,
   knowledge: KnowledgePanel,
+  analysis: AnalysisPanel,
   routes: RoutesPanel,
   timezone: TimezonePanel,
   language: LanguagePanel,

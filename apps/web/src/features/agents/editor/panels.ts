@@ -1,3 +1,5 @@
+import type { CampaignEditor, CampaignEditorState } from "./campaign-editor.ts";
+
 /** The panels of the agent editor (product spec §2.1), in the order the navigation shows them. */
 export const EDITOR_PANELS = [
   { id: "prompt", label: "Prompt" },
@@ -6,6 +8,7 @@ export const EDITOR_PANELS = [
   { id: "variables", label: "Variables" },
   { id: "actions", label: "Actions" },
   { id: "knowledge", label: "Knowledge" },
+  { id: "analysis", label: "Analysis" },
   { id: "routes", label: "Routes" },
   { id: "timezone", label: "Time zone" },
   { id: "language", label: "Language" },
@@ -41,3 +44,6 @@ export function templateVariables(...texts: (string | null | undefined)[]): stri
       if (match[1] && !keys.includes(match[1])) keys.push(match[1]);
   return keys;
 }
+
+/** What every panel of the editor is given. */
+export type PanelProps = { agentId: number; editor: CampaignEditor; state: CampaignEditorState };

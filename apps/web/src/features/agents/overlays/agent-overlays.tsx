@@ -1,12 +1,13 @@
 import { Badge, Button, Group, Stack, Text } from "@mantine/core";
 import type { Account } from "@switchboard/api";
+import { formatPhoneNumber } from "@switchboard/core";
 import { useNavigate } from "react-router";
-import { useAccountState, usePermission } from "../../../app/account-state.ts";
 import { ConfirmPanel } from "../../../components/confirm/confirm-panel.tsx";
 import { ActionError } from "../../../components/query-state.tsx";
 import { accountAppPath } from "../../../lib/account-path.ts";
+import { useAccountState, usePermission } from "../../../lib/account-state.ts";
 import { toast } from "../../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
 import { AccountSummary } from "../../accounts/account-summary.tsx";
 import { useDeleteAgentAccount, useSetAccountEnabled } from "../../accounts/api.ts";
@@ -36,7 +37,10 @@ export function AgentInfoOverlay({ name, value }: OverlayComponentProps) {
           <AccountSummary
             account={agent}
             extra={[
-              ["Agent number", agent.switchboardPhoneNumber ?? "None yet"],
+              [
+                "Agent number",
+                agent.switchboardPhoneNumber ? formatPhoneNumber(agent.switchboardPhoneNumber) : "None yet",
+              ],
               ["Status", <LiveStatus key="status" agentId={agent.id} />],
             ]}
           />

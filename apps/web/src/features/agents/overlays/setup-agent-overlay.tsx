@@ -11,10 +11,10 @@ import {
 } from "@mantine/core";
 import type { Template } from "@switchboard/api";
 import { useState } from "react";
-import { useAccountState, usePermission } from "../../../app/account-state.ts";
 import { ActionError, ErrorState, LoadingState } from "../../../components/query-state.tsx";
+import { useAccountState, usePermission } from "../../../lib/account-state.ts";
 import { toast } from "../../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
 import { useCreateAgent, useTemplates } from "../api.ts";
 

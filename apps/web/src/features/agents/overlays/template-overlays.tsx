@@ -2,7 +2,7 @@ import { Button, Group, Stack, Text, Textarea, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { ActionError, LoadingState } from "../../../components/query-state.tsx";
 import { toast } from "../../../lib/toast.ts";
-import type { OverlayComponentProps } from "../../../overlays/registry.ts";
+import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { overlayAccountId } from "../../accounts/account-kinds.ts";
 import { useCreateTemplate, useTemplates, useUpdateTemplate } from "../api.ts";
 

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, List, Stack, Text } from "@mantine/core";
 import { MIGRATION_FAILED_MESSAGE, type Migration } from "@switchboard/api";
+import { countOf } from "@switchboard/core";
 import { useState } from "react";
 import { toast } from "../../../lib/toast.ts";
 import { campaignErrorText, migrateTemplateAgents } from "../api.ts";
@@ -64,7 +65,7 @@ export function TemplateMigration({
           disabled={!preview || preview.agents.length === 0}
           onClick={() => void migrate(false)}
         >
-          Migrate {preview ? preview.agents.length : ""} agents
+          {preview ? `Migrate ${countOf(preview.agents.length, "agent")}` : "Migrate agents"}
         </Button>
       </Group>
       {preview ? <MigrationPreview migration={preview} /> : null}

@@ -1,9 +1,9 @@
 import { Alert, Badge, Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from "@mantine/core";
 import type { Template } from "@switchboard/api";
 import { useState } from "react";
-import { usePermission } from "../../../app/account-state.ts";
 import { confirm } from "../../../components/confirm/confirm-store.ts";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/query-state.tsx";
+import { usePermission } from "../../../lib/account-state.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
 import { campaignErrorText, useDeleteTemplate, useTemplates, useUpdateTemplate } from "../api.ts";

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Stack, Text, Textarea } from "@mantine/core";
 import { PROMPT_REQUIRED_MESSAGE } from "@switchboard/api";
 import { useState } from "react";
-import { usePermission } from "../../../app/account-state.ts";
-import { useMobileApp } from "../../../app/environment.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../../components/query-state.tsx";
+import { usePermission } from "../../../lib/account-state.ts";
+import { useMobileApp } from "../../../lib/environment.tsx";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
 import { CallButton } from "../../voice/call-button.tsx";
 import { useAgentCampaign, useSaveInstructions } from "../api.ts";

@@ -1,6 +1,6 @@
 import { Anchor, Button, Code, CopyButton, Group, Stack, Switch, Text } from "@mantine/core";
 import { useOverlays } from "../../../../overlays/use-overlays.tsx";
-import type { PanelProps } from "../panel-content.tsx";
+import type { PanelProps } from "../panels.ts";
 
 function CopyValue({ value, label }: { value: string; label: string }) {
   return (

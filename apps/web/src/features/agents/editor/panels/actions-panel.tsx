@@ -17,7 +17,7 @@ import { ErrorState, LoadingState } from "../../../../components/query-state.tsx
 import { useOverlays } from "../../../../overlays/use-overlays.tsx";
 import { useApps } from "../../../apps/api.ts";
 import { useAgentFunctions } from "../../api.ts";
-import type { PanelProps } from "../panel-content.tsx";
+import type { PanelProps } from "../panels.ts";
 
 /** The action names the built-in apps act on (an action named schedule implies a calendar). */
 const ACTION_NAMES = ["schedule", "transfer", "endCall", "sendSms", "collectData", "webhook"];

@@ -1,10 +1,10 @@
 import { Anchor, MultiSelect, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
-import { useAppPath } from "../../../../app/account-context.ts";
 import { ErrorState, LoadingState } from "../../../../components/query-state.tsx";
+import { useAppPath } from "../../../../lib/account-context.ts";
 import { appPath } from "../../../../lib/account-path.ts";
 import { useKnowledgeBases } from "../../../knowledge-base/api.ts";
-import type { PanelProps } from "../panel-content.tsx";
+import type { PanelProps } from "../panels.ts";
 
 /** The organisation's knowledge bases the agent searches when it answers (its knowledge tool). */
 export function KnowledgePanel({ editor, state }: PanelProps) {

@@ -3,7 +3,7 @@ import type { VoicemailAction } from "@switchboard/api";
 import { useState } from "react";
 import { ActionError } from "../../../../components/query-state.tsx";
 import { useRunPrompt } from "../../api.ts";
-import type { PanelProps } from "../panel-content.tsx";
+import type { PanelProps } from "../panels.ts";
 
 /** One question to the draft, answered by the model (tools only preview what they would do). */
 function TryIt({ agentId, editor }: Pick<PanelProps, "agentId" | "editor">) {
@@ -75,7 +75,7 @@ function VoicemailSettings({ editor, state }: Pick<PanelProps, "editor" | "state
       {action === "leave_message" ? (
         <Textarea
           label="Voicemail message"
-          description="Said word for word after the beep. Use {name} or any column of a task list; empty: the greeting."
+          description="Said word for word after the beep. Use {name} or any column of a task list; empty: the greeting on calls it places."
           autosize
           minRows={2}
           maxRows={6}
@@ -108,6 +108,12 @@ export function PromptPanel({ agentId, editor, state }: PanelProps) {
         description="The first thing the agent says when it answers."
         value={state.draft.greeting ?? ""}
         onChange={(event) => editor.edit({ greeting: event.currentTarget.value || null })}
+      />
+      <TextInput
+        label="Greeting on calls it places"
+        description="What the agent says first on a task's call or text. Empty: “Hi, this is <agent> from <organization>”, with “calling about …” when the task has an about column."
+        value={state.draft.outboundGreeting ?? ""}
+        onChange={(event) => editor.edit({ outboundGreeting: event.currentTarget.value || null })}
       />
       <VoicemailSettings editor={editor} state={state} />
       <Text size="xs" c="dimmed">

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { confirm } from "../../../../components/confirm/confirm-store.ts";
 import { ActionError } from "../../../../components/query-state.tsx";
 import { toast } from "../../../../lib/toast.ts";
-import type { PanelProps } from "../panel-content.tsx";
+import type { PanelProps } from "../panels.ts";
 
 function when(ms: number | null): string {
   return ms ? new Date(ms).toLocaleString() : "never";

@@ -1,6 +1,6 @@
 import { Button, Card, Group, Stack, Text, TextInput } from "@mantine/core";
 import type { Action } from "@switchboard/api";
-import type { PanelProps } from "../panel-content.tsx";
+import type { PanelProps } from "../panels.ts";
 
 type TransferRoute = Action & { destination?: string; label?: string; when?: string };
 

@@ -1,7 +1,7 @@
 import { Button, Card, Stack, Text } from "@mantine/core";
 import { ActionError } from "../../../../components/query-state.tsx";
 import { usePromptSuggestions } from "../../api.ts";
-import type { PanelProps } from "../panel-content.tsx";
+import type { PanelProps } from "../panels.ts";
 
 /** The model reviews the draft's prompt and proposes improvements. */
 export function SuggestionsPanel({ agentId, state }: PanelProps) {

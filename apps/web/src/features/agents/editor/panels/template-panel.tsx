@@ -8,7 +8,7 @@ import { useOverlays } from "../../../../overlays/use-overlays.tsx";
 import { campaignErrorText, detachFromTemplate, useTemplates, useUpdateTemplate } from "../../api.ts";
 import { TEMPLATE_SAVE_FAILED, TEMPLATE_SAVE_UNREACHABLE } from "../../templates/template-errors.ts";
 import { TemplateMigration } from "../../templates/template-migration.tsx";
-import type { PanelProps } from "../panel-content.tsx";
+import type { PanelProps } from "../panels.ts";
 
 /** Update a template from this agent, then bring the agents made from it up to date (dry run first). */
 function TemplateActions({ template, props }: { template: Template; props: PanelProps }) {

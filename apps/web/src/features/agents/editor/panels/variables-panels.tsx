@@ -1,8 +1,8 @@
-import { MultiSelect, Select, Stack, Text, TextInput } from "@mantine/core";
+import { MultiSelect, Select, Stack, Text, Textarea, TextInput } from "@mantine/core";
 import type { TemplateField } from "@switchboard/api";
 import { LoadingState } from "../../../../components/query-state.tsx";
 import { useTemplates } from "../../api.ts";
-import type { PanelProps } from "../panel-content.tsx";
+import type { PanelProps } from "../panels.ts";
 import { templateVariables } from "../panels.ts";
 
 function setVariable(props: PanelProps, key: string, value: string) {
@@ -92,11 +92,15 @@ export function VariablesPanel(props: PanelProps) {
   return (
     <Stack gap="sm">
       {used.map((key) => (
-        <TextInput
+        // A value may run over lines (questions and answers).
+        <Textarea
           key={key}
           label={`{${key}}`}
+          autosize
+          minRows={1}
+          maxRows={10}
           value={draft.variables[key] ?? ""}
-          placeholder="No value: the agent sees the placeholder"
+          placeholder="No value: the agent leaves out what needs it"
           onChange={(event) => setVariable(props, key, event.currentTarget.value)}
         />
       ))}

@@ -19,7 +19,7 @@ import { toast } from "../../../../lib/toast.ts";
 import { useOverlays } from "../../../../overlays/use-overlays.tsx";
 import { restoreVersion, useCreateVersion, useRenameVersion, useVersions } from "../../api.ts";
 import { compareValue } from "../compare-sides.ts";
-import type { PanelProps } from "../panel-content.tsx";
+import type { PanelProps } from "../panels.ts";
 
 function RenameVersion({
   agentId,

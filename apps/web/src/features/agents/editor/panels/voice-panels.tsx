@@ -7,8 +7,9 @@ import {
   TIMEZONES,
 } from "@switchboard/core";
 import { CallSettingsCard } from "../../../voice/call-settings-card.tsx";
+import { TransferDestinationsCard } from "../../../voice/transfer-destinations-card.tsx";
 import { VoicePreviewButton } from "../../../voice/voice-preview-button.tsx";
-import type { PanelProps } from "../panel-content.tsx";
+import type { PanelProps } from "../panels.ts";
 
 const TIMEZONE_OPTIONS = TIMEZONES.map((entry) => ({ value: entry.value, label: entry.text }));
 
@@ -63,6 +64,8 @@ export function VoicesPanel({ agentId, editor, state }: PanelProps) {
       <VoicePicker editor={editor} state={state} />
       <Divider />
       <CallSettingsCard agentId={agentId} />
+      <Divider />
+      <TransferDestinationsCard agentId={agentId} />
     </Stack>
   );
 }

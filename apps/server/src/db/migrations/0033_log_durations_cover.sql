@@ -1,0 +1,1 @@
+CREATE INDEX "conversation_log_durations_cover_idx" ON "conversation_log_durations" USING btree ("org_id","channel","day","duration","agent_id","n");

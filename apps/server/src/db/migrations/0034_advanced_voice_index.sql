@@ -1,0 +1,1 @@
+CREATE INDEX "conversation_logs_advanced_voice_idx" ON "conversation_logs" USING btree ("org_id","timestamp","duration","agent_id") WHERE "conversation_logs"."channel" = 'voice' AND ("conversation_logs"."data" ->> 'voiceTier') = 'advanced';

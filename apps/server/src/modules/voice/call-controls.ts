@@ -1,0 +1,152 @@
+/**
+ * What a call's agent tools may do on the line (the runtime's CallControls): accept a transfer to one of
+ * the agent's destinations (run by call-transfer.ts once the answer has been said), press keys on the far
+ * end, and wait for keys the caller types.
+ */
+import type { TransferDestination } from "@switchboard/api";
+import { wallTimeOf } from "@switchboard/core";
+import { agentTimeZone } from "../runtime/system-prompt.ts";
+import type { CallControls } from "../runtime/tool-executors.ts";
+import type { CallContext } from "./call-session-types.ts";
+import { dial } from "./call-transfer.ts";
+
+const DAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
+
+/** Whether a destination takes calls now (its hours, in the agent's time zone; none: always). */
+export function openNow(destination: TransferDestination, timeZone: string, now = Date.now()): boolean {
+  const hours = destination.hours;
+  if (!hours) return true;
+  const wall = wallTimeOf(now, timeZone);
+  const day = DAYS[new Date(Date.UTC(wall.year, wall.month - 1, wall.day)).getUTCDay()] as string;
+  if (!(hours.days as readonly string[]).includes(day)) return false;
+  const minute = wall.hour * 60 + wall.minute;
+  const [sh, sm] = hours.start.split(":").map(Number) as [number, number];
+  const [eh, em] = hours.end.split(":").map(Number) as [number, number];
+  return minute >= sh * 60 + sm && minute < eh * 60 + em;
+}
+
+const plainName = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/^the\s+/, "")
+    .replace(/\s+/g, " ");
+
+/** The destination the agent named: by name (case and a leading "the" aside) or by its number or URI. */
+export function findDestination(
+  destinations: readonly TransferDestination[],
+  named: string,
+): TransferDestination | null {
+  const wanted = plainName(named);
+  return (
+    destinations.find((d) => plainName(d.name) === wanted) ??
+    destinations.find((d) => d.to.toLowerCase() === named.trim().toLowerCase()) ??
+    null
+  );
+}
+
+/** Without destinations set, a number the agent's own configuration names (its {transferNumber}) is one. */
+function configuredNumber(ctx: CallContext, named: string): string | null {
+  const number = named.replace(/[\s().-]/g, "");
+  if (!/^\+[1-9]\d{7,14}$/.test(number)) return null;
+  const campaign = ctx.subject?.campaign;
+  if (!campaign) return null;
+  const known = [
+    ...Object.values(campaign.variables ?? {}),
+    campaign.agentInstructions ?? "",
+    ...campaign.actions.map((action) => JSON.stringify(action)),
+  ].join(" ");
+  return known.includes(number) ? number : null;
+}
+
+/** Resolves when the agent's queued speech has been played (quiet for 300 ms), at most `limitMs`. */
+async function spoken(ctx: CallContext, limitMs = 20_000) {
+  const until = performance.now() + limitMs;
+  let quiet = 0;
+  while (!ctx.finished && quiet < 3 && performance.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    quiet = ctx.leg.queuedFrames() === 0 && !ctx.paused ? quiet + 1 : 0;
+  }
+}
+
+export function callControls(ctx: CallContext): CallControls {
+  return {
+    transfer(request) {
+      const destinations = ctx.settings.transferDestinations;
+      const found = findDestination(destinations, request.destination);
+      const number = found ? null : configuredNumber(ctx, request.destination);
+      if (!found && !number) {
+        const names = destinations.map((d) => d.name);
+        return {
+          accepted: false,
+          message: names.length
+            ? `${request.destination} is not one of this agent's transfer destinations: ${names.join(", ")}.`
+            : "This agent has no transfer destinations: they are set in the agent's call settings.",
+        };
+      }
+      if (found && !openNow(found, agentTimeZone(ctx.subject?.campaign.timezone)))
+        return {
+          accepted: false,
+          message: `${found.name} takes calls only ${found.hours?.days.join(", ")} ${found.hours?.start}-${found.hours?.end}: offer to take a message.`,
+        };
+      if (ctx.pendingTransfer) return { accepted: false, message: "A transfer is already under way." };
+      const name = found?.name ?? (number as string);
+      const to = found?.to ?? (number as string);
+      const pending: NonNullable<CallContext["pendingTransfer"]> = {
+        ...request,
+        name,
+        to,
+        ringSeconds: found?.ringSeconds ?? 20,
+        decidedAt: performance.now(),
+        early: null,
+        cancel: new AbortController(),
+      };
+      // A warm transfer dials at once, while the agent still tells the caller to hold on (the person hears
+      // the summary when the agent is done); a cold one waits for the words, so whoever answers hears the
+      // caller at once.
+      if (request.mode === "warm") pending.early = dial(ctx, pending, pending.cancel.signal);
+      ctx.pendingTransfer = pending;
+      return { accepted: true, name, to };
+    },
+    async sendDtmf(digits) {
+      if (!ctx.transport.sendDtmf || ctx.finished) return false;
+      // The keys go after what the agent said before them.
+      await spoken(ctx);
+      return ctx.transport.sendDtmf(digits);
+    },
+    async collectDigits({ maxDigits, timeoutSeconds }) {
+      if (ctx.finished) return { digits: "", endedBy: "hangup" };
+      if (ctx.keypad) return { digits: "", endedBy: "timeout" };
+      let digits = "";
+      let timer: NodeJS.Timeout | null = null;
+      let done!: (result: { digits: string; endedBy: "#" | "max" | "timeout" | "hangup" }) => void;
+      const result = new Promise<{ digits: string; endedBy: "#" | "max" | "timeout" | "hangup" }>(
+        (resolve) => {
+          done = (value) => {
+            if (timer) clearTimeout(timer);
+            ctx.keypad = null;
+            resolve(value);
+          };
+        },
+      );
+      const wait = () => {
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(() => done({ digits, endedBy: "timeout" }), timeoutSeconds * 1000);
+      };
+      ctx.keypad = {
+        push(digit) {
+          if (digit === "#") return done({ digits, endedBy: "#" });
+          digits += digit;
+          if (digits.length >= maxDigits) return done({ digits, endedBy: "max" });
+          wait();
+        },
+        hangup: () => done({ digits, endedBy: "hangup" }),
+      };
+      // The pause counts from the end of the agent's question (keys typed during it count too).
+      void spoken(ctx).then(() => {
+        if (ctx.keypad && !timer) wait();
+      });
+      return result;
+    },
+  };
+}

@@ -1,0 +1,224 @@
+// Voice workers (VOICE_WORKERS): SIP calls on loopback answered by a worker process the API process
+// supervises, and a worker killed (SIGKILL) mid-call: the API answers throughout, the caller is hung up,
+// the call is logged once as failed, the worker starts again and takes the next call. Runs on PGlite (the API's database served
+// to the worker over its IPC channel) and on PostgreSQL (DATABASE_URL: the worker connects itself).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { and, eq, inArray } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp } from "../../../../test/helpers.ts";
+import { dialSip, type SipTestCall } from "../../../../test/sip-test-ua.ts";
+import { concat, demoFrontDesk, silence, spokenFixture } from "../../../../test/voice-fixtures.ts";
+import { toFrames } from "../../../audio/pcm.ts";
+import { accounts, conversationLogs, conversationMessages, conversations } from "../../../db/schema/index.ts";
+import { freeUdpPort } from "../sip/sipp.ts";
+import { WORKER_LOST_ERROR } from "./supervisor.ts";
+
+let app: FastifyInstance;
+let stand: http.Server;
+let sipPort: number;
+let base: string;
+let agentId: number;
+let orgId: number;
+let token: string;
+let question: Int16Array;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type WorkerState = { index: number; pid: number | null; state: string; calls: number; restarts: number };
+async function readyz(): Promise<{ status: number; workers: WorkerState[] }> {
+  const answer = await fetch(`${base}/readyz`);
+  const body = (await answer.json()) as { voiceWorkers?: WorkerState[] };
+  return { status: answer.status, workers: body.voiceWorkers ?? [] };
+}
+
+async function until<T>(read: () => Promise<T | undefined | false>, what: string, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error(`${what}: not in time`);
+    await sleep(100);
+  }
+}
+
+const workersUp = () =>
+  until(async () => {
+    const { workers } = await readyz();
+    return workers.length > 0 && workers.every((w) => w.state === "up") && workers;
+  }, "voice workers up");
+
+/** The call's conversation, once it exists. */
+const conversationOf = (callId: string) =>
+  until(async () => {
+    const [row] = await app.context.database.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.callId, callId));
+    return row;
+  }, `conversation of ${callId}`);
+
+const logRowsOf = (uuid: string) =>
+  app.context.database.db.select().from(conversationLogs).where(eq(conversationLogs.uuid, uuid));
+
+beforeAll(async () => {
+  // A stand-in for a hosted recogniser (answers after 150 ms), so the test does not depend on offline speed.
+  stand = http.createServer((request, response) => {
+    request.resume();
+    request.on("end", () =>
+      setTimeout(() => {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ text: "Do you see children?" }));
+      }, 150),
+    );
+  });
+  await new Promise<void>((resolve) => stand.listen(0, "127.0.0.1", resolve));
+  sipPort = await freeUdpPort();
+  [app, question] = await Promise.all([
+    buildTestApp({
+      DEMO_DATA: "true",
+      SIP_PORT: String(sipPort),
+      HOST: "127.0.0.1",
+      VOICE_WORKERS: "1",
+      STT_PROVIDER: "openai",
+      OPENAI_SPEECH_API_KEY: "stand-in",
+      OPENAI_SPEECH_URL: `http://127.0.0.1:${(stand.address() as AddressInfo).port}/v1`,
+    }),
+    spokenFixture("Do you see children?"),
+  ]);
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const demo = await demoFrontDesk(app);
+  agentId = demo.agent.id;
+  orgId = demo.orgId;
+  token = demo.ownerToken;
+  // Short calls by the agent's settings: a quick end of turn, a call of 20 s at most.
+  await app.context.database.db
+    .update(accounts)
+    .set({
+      details: {
+        ...(demo.agent.details as Record<string, unknown>),
+        callSettings: { endpointSilenceMs: 300, maxCallSeconds: 20, idlePromptSeconds: 8 },
+      },
+    })
+    .where(eq(accounts.id, agentId));
+  await workersUp();
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  stand?.closeAllConnections();
+  await new Promise((resolve) => stand?.close(resolve));
+});
+
+/** Asks the question and waits until the agent's answer to it is stored. */
+async function askAndHearAnswer(call: SipTestCall) {
+  call.say(toFrames(concat(question, silence(600))));
+  const { uuid } = await conversationOf(call.callId);
+  await until(async () => {
+    const messages = await app.context.database.db
+      .select({ role: conversationMessages.role, text: conversationMessages.text })
+      .from(conversationMessages)
+      .where(eq(conversationMessages.conversationUuid, uuid));
+    const asked = messages.findIndex((m) => m.role === "user" && /children/i.test(m.text));
+    return asked >= 0 && messages.slice(asked + 1).some((m) => m.role === "assistant" && m.text.length > 0);
+  }, "the agent's answer to the question");
+  return uuid;
+}
+
+describe("voice workers", () => {
+  it("a SIP call to the API's port is answered by a worker process and its turn is logged", async () => {
+    const [worker] = await workersUp();
+    expect(worker?.pid).not.toBe(process.pid);
+    const call = await dialSip({ port: sipPort, user: String(agentId) });
+    const uuid = await askAndHearAnswer(call);
+    // The worker says it carries the call; the API process carries none.
+    expect((await readyz()).workers[0]?.calls).toBe(1);
+    await call.hangup();
+    const [row] = await until(async () => {
+      const rows = await logRowsOf(uuid);
+      return rows.length === 1 && rows[0]?.data.callOutcome ? rows : undefined;
+    }, "the call's log row");
+    expect(row?.data.callOutcome).toBe("caller-hangup");
+    expect(row?.data.transport).toBe("sip");
+    await until(async () => (await readyz()).workers[0]?.calls === 0, "the worker's call ended");
+  }, 60_000);
+
+  it("a worker killed mid-call ends only that call, logged once as failed; the API answers throughout", async () => {
+    const [before] = await workersUp();
+    const call = await dialSip({ port: sipPort, user: String(agentId) });
+    const uuid = await askAndHearAnswer(call);
+    const live = await fetch(`${base}/api/v1/voice/live?targetAccountId=${orgId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(((await live.json()) as { calls: { uuid: string }[] }).calls.map((c) => c.uuid)).toEqual([uuid]);
+
+    // The API is asked every 50 ms while the worker dies and starts again.
+    let probing = true;
+    const answers: number[] = [];
+    const probes = (async () => {
+      while (probing) {
+        const [ready, list] = await Promise.all([
+          fetch(`${base}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+          fetch(`${base}/api/v1/voice/live?targetAccountId=${orgId}`, {
+            headers: { authorization: `Bearer ${token}` },
+          }).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        ]);
+        answers.push(ready, list);
+        await sleep(50);
+      }
+    })();
+    process.kill(before?.pid ?? 0, "SIGKILL");
+
+    const rows = await until(async () => {
+      const found = await logRowsOf(uuid);
+      return found[0]?.data.callOutcome === "failed" ? found : undefined;
+    }, "the call logged as failed");
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.data.error).toBe(WORKER_LOST_ERROR);
+    const [ended] = await app.context.database.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.uuid, uuid)));
+    expect(ended?.status).toBe("ended");
+    // The caller is hung up (BYE from the API's SIP port), not left on a silent line.
+    await Promise.race([
+      call.ended,
+      sleep(10_000).then(() => Promise.reject(new Error("the caller was not hung up"))),
+    ]);
+    const after = await workersUp();
+    expect(after[0]?.pid).not.toBe(before?.pid);
+    expect(after[0]?.restarts).toBe((before?.restarts ?? 0) + 1);
+    probing = false;
+    await probes;
+    expect(answers.length).toBeGreaterThan(4);
+    expect(answers.filter((status) => status !== 200)).toEqual([]);
+    // Nothing listed as live any more.
+    const listed = await fetch(`${base}/api/v1/voice/live?targetAccountId=${orgId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(((await listed.json()) as { calls: unknown[] }).calls).toEqual([]);
+
+    // The restarted worker takes the next call.
+    const next = await dialSip({ port: sipPort, user: String(agentId) });
+    const nextUuid = await askAndHearAnswer(next);
+    await next.hangup();
+    await until(async () => {
+      const found = await logRowsOf(nextUuid);
+      return found.length === 1 && found[0]?.data.callOutcome === "caller-hangup";
+    }, "the next call logged");
+    // Still once for the killed call.
+    const failed = await app.context.database.db
+      .select({ uuid: conversationLogs.uuid })
+      .from(conversationLogs)
+      .where(inArray(conversationLogs.uuid, [uuid]));
+    expect(failed).toHaveLength(1);
+  }, 90_000);
+});

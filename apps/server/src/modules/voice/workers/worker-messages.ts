@@ -1,0 +1,22 @@
+/** What the API process and its voice worker processes say over their IPC channel (besides db/remote-pglite.ts). */
+import type { Config } from "../../../config.ts";
+import type { SipRemote } from "../sip/sip-types.ts";
+
+export type ToWorker =
+  /** The first message: the worker builds its app from this configuration. */
+  | { t: "start"; index: number; config: Config; sipPort: number | null; relayPort: number | null }
+  /** A SIP message the API process received on its socket, for a call of this worker. */
+  | { t: "sip:in"; data: Uint8Array; source: SipRemote }
+  /** Hang up every call and exit. */
+  | { t: "stop" };
+
+export type FromWorker =
+  /** The worker's app is built: it takes calls. */
+  | { t: "ready"; sipPort: number | null }
+  /** A SIP message the worker sends, to go out of the API process's socket. */
+  | { t: "sip:out"; data: Uint8Array; to: SipRemote }
+  /** A call the worker carries (by SIP Call-ID) started or ended: what is marked failed if it dies. */
+  | { t: "call"; callId: string; state: "live" | "ended" };
+
+export const isMessage = <T extends { t: string }>(message: unknown): message is T =>
+  typeof message === "object" && message !== null && typeof (message as { t?: unknown }).t === "string";

@@ -1,0 +1,19 @@
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Reads until `done` holds or `ms` pass, every 50 ms, and answers the last value read: the test's own
+ * assertion on it then says what was not reached.
+ */
+export async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  ms = 20_000,
+): Promise<T> {
+  const until = Date.now() + ms;
+  let value = await read();
+  while (!done(value) && Date.now() < until) {
+    await sleep(50);
+    value = await read();
+  }
+  return value;
+}

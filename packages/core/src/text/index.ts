@@ -1,0 +1,2 @@
+export * from "./clean-text.ts";
+export * from "./redaction.ts";
