@@ -14,7 +14,9 @@ import { loadPgliteTemplate, postgresTemplateName, withDatabase } from "./templa
  * A fresh, migrated database of its own for one test file: PGlite loaded from the template dump, or a
  * database created from the template on the PostgreSQL server of DATABASE_URL (dropped when closed).
  */
-export async function createTestDatabase(): Promise<DatabaseHandle> {
+export async function createTestDatabase(
+  options: Parameters<typeof openPostgres>[1] = {},
+): Promise<DatabaseHandle> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) return openPglite({ loadDataDir: await loadPgliteTemplate() });
   const name = `sb_test_${randomBytes(6).toString("hex")}`;
@@ -22,7 +24,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
   await admin.connect();
   await admin.query(`create database "${name}" template "${postgresTemplateName()}"`);
   await admin.end();
-  const handle = await openPostgres(withDatabase(serverUrl, name));
+  const handle = await openPostgres(withDatabase(serverUrl, name), options);
   return {
     ...handle,
     async close() {

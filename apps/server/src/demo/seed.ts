@@ -133,6 +133,12 @@ export async function seedDemoData(db: Database): Promise<boolean> {
       }),
     );
   }
+  // Its generated history is never charged: usage debits start now. Recorded before the history is written,
+  // so the usage-debit job, which may run meanwhile, never sees history without it.
+  await db
+    .insert(usageDebits)
+    .values({ orgId: organization.id, chargeFrom: new Date() })
+    .onConflictDoUpdate({ target: usageDebits.orgId, set: { chargeFrom: new Date() } });
   await seedDemoAgents(db, organization.id, agents[0]?.id, agents[1]?.id);
   if (agents[0]) await seedDemoInbox(db, organization.id, agents[0].id);
   // Three months of calls, so the dashboard, the call logs and the usage statistics have something to show;
@@ -147,12 +153,10 @@ export async function seedDemoData(db: Database): Promise<boolean> {
   });
   // The organisation has been a customer for as long as its calls go back: created three months ago, on the
   // day of the month that puts its current billing period 20 days in, so its usage page has a period's worth.
-  // That generated history is never charged: usage debits start now.
   await db
     .update(accounts)
     .set({ createdAt: demoOrganizationCreatedAt(Date.now()) })
     .where(eq(accounts.id, organization.id));
-  await db.insert(usageDebits).values({ orgId: organization.id, chargeFrom: new Date() });
   return true;
 }
 

@@ -14,7 +14,9 @@ let withdrawals: Withdrawals;
 let nextOwner = 1000;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  // Hundreds of transactions queue on one balance row: on a busy machine the last waits longer for a
+  // connection than a request would (POOL_WAIT_MS); here only the balance is under test.
+  database = await createTestDatabase({ connectionTimeoutMillis: 120_000 });
   ledger = createLedgerService(database.db);
   withdrawals = createWithdrawals(database.db, ledger);
 });
