@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { checkA11y, DEMO, expect, rootSession, signInAs, signUpOwner, test } from "./helpers.ts";
+import { checkA11y, DEMO, expect, rootSession, signInAs, signUpOwner, test, within } from "./helpers.ts";
 
 // The agent builder in the browser (issue 5): the agents list, the editor's auto-save and publish,
 // versions, and two people editing one agent at once.
@@ -46,13 +46,15 @@ test("the owner edits the prompt, sees it save on its own, and publishes it", as
   await instructions(page).fill("You answer calls for Bluebird Dental. We open at 8 am.");
   await expect(editor(page).getByTestId("save-status")).toHaveText("Unsaved changes");
   await expect(editor(page).getByText("Not published yet")).toBeVisible();
-  await expect(editor(page).getByTestId("save-status")).toHaveText("All changes saved", { timeout: 6000 });
+  await expect(editor(page).getByTestId("save-status")).toHaveText("All changes saved", {
+    timeout: within(6000),
+  });
 
   await page.reload();
   await expect(instructions(page)).toHaveValue("You answer calls for Bluebird Dental. We open at 8 am.");
 
   await editor(page).getByRole("button", { name: "Publish", exact: true }).click();
-  await expect(editor(page).getByText("Published", { exact: true })).toBeVisible({ timeout: 8000 });
+  await expect(editor(page).getByText("Published", { exact: true })).toBeVisible({ timeout: within(8000) });
   const token = encodeURIComponent(await rootSession(page.request, DEMO.owner));
   const live = await page.request.get(`/api/v2/campaigns?token=${token}&agentId=${agentId}`);
   const { production } = (await live.json()) as { production: { agentInstructions: string } | null };
@@ -94,7 +96,7 @@ test("an empty prompt is refused with the spec's message", async ({ page }) => {
   const agentId = await createAgent(page.request, uniqueName("Empty"), "Say hello.");
   await openEditor(page, agentId);
   await instructions(page).fill("");
-  await expect(editor(page).getByText("Please enter a prompt.")).toBeVisible({ timeout: 4000 });
+  await expect(editor(page).getByText("Please enter a prompt.")).toBeVisible({ timeout: within(4000) });
   await expect(editor(page).getByTestId("save-status")).toHaveText("Not saved");
 });
 
@@ -108,7 +110,9 @@ test("the owner makes a version, changes the prompt, and restores the version", 
 
   await editor(page).getByRole("navigation", { name: "Agent editor panels" }).getByText("Prompt").click();
   await instructions(page).fill("Changed instructions.");
-  await expect(editor(page).getByTestId("save-status")).toHaveText("All changes saved", { timeout: 6000 });
+  await expect(editor(page).getByTestId("save-status")).toHaveText("All changes saved", {
+    timeout: within(6000),
+  });
 
   await editor(page).getByRole("navigation", { name: "Agent editor panels" }).getByText("Versions").click();
   await versions
@@ -145,11 +149,13 @@ test("two people edit the same agent: the second sees the save conflict and keep
     await openEditor(bob, agentId);
 
     await instructions(alice).fill("Alice's instructions.");
-    await expect(editor(alice).getByTestId("save-status")).toHaveText("All changes saved", { timeout: 6000 });
+    await expect(editor(alice).getByTestId("save-status")).toHaveText("All changes saved", {
+      timeout: within(6000),
+    });
 
     await instructions(bob).fill("Bob's instructions.");
     const conflict = bob.getByRole("dialog", { name: "Save conflict" });
-    await expect(conflict).toBeVisible({ timeout: 6000 });
+    await expect(conflict).toBeVisible({ timeout: within(6000) });
     await expect(conflict).toContainText("This agent was changed elsewhere.");
     await conflict.getByRole("button", { name: "Compare changes" }).click();
     const compare = bob.getByRole("dialog", { name: "Compare changes" });
@@ -278,7 +284,9 @@ test("a new organization installs an app from an agent's Actions, enables its fu
   const saveData = editor(page).getByRole("switch", { name: "saveData" });
   await saveData.check();
   await expect(saveData).toBeChecked();
-  await expect(editor(page).getByTestId("save-status")).toHaveText("All changes saved", { timeout: 6000 });
+  await expect(editor(page).getByTestId("save-status")).toHaveText("All changes saved", {
+    timeout: within(6000),
+  });
   await expect(editor(page).getByRole("button", { name: "Install Collect data" })).toHaveCount(0);
   const saved = await page.request.get(`/api/v2/campaigns?token=${token}&agentId=${agentId}`);
   const { staging } = (await saved.json()) as { staging: { enabledFunctions: Record<string, string[]> } };

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, rootSession, signInAs, test, within } from "./helpers.ts";
 
 // Post-call analysis (issue 35 item 3): the owner defines a field in the agent editor's Analysis panel, a
 // call ends (the agent calls the sandbox carrier's simulated person), and Calls → call details shows its
@@ -36,7 +36,7 @@ test("the owner defines a field; a finished call shows its summary, verdict and 
   const field = editor.getByTestId("analysis-field");
   await field.getByRole("textbox", { name: "Name" }).fill("reason");
   await field.getByRole("textbox", { name: "Description" }).fill("Why they talked with us");
-  await expect(page.getByTestId("save-status")).toHaveText("All changes saved", { timeout: 10_000 });
+  await expect(page.getByTestId("save-status")).toHaveText("All changes saved", { timeout: within(10_000) });
   const { staging } = await api(page.request, "GET", `/api/v2/campaigns?agentId=${agentId}`);
   expect(staging.analysis.fields).toEqual([
     { name: "reason", type: "text", description: "Why they talked with us", options: [] },
@@ -81,7 +81,7 @@ test("the owner defines a field; a finished call shows its summary, verdict and 
         .click();
       await page.getByRole("menuitem", { name: "Call details" }).click();
     }
-    await expect(details.getByTestId("call-analysis")).toBeVisible({ timeout: 2000 });
+    await expect(details.getByTestId("call-analysis")).toBeVisible({ timeout: within(2000) });
   }).toPass({ timeout: 30_000 });
   const analysis = details.getByTestId("call-analysis");
   await expect(analysis).toContainText("Analysis");

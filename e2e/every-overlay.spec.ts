@@ -1,5 +1,5 @@
 import { OVERLAY_NAMES } from "../apps/web/src/overlays/overlay-names.ts";
-import { DEMO, expect, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, signInAs, test, within } from "./helpers.ts";
 
 // Issue 32 item 23: every overlay the spec names (§2.1) opens a real screen — none says "not built yet" or
 // fails to load — opened by its name alone (`?name=true`) over the dashboard, as a link would open it.
@@ -37,7 +37,7 @@ test("every overlay of the spec opens a real screen", async ({ page, problems })
     // Its content (a chunk of its own) has rendered: more than the dialog's title.
     const content = async () => (await dialog.innerText()).replace(/\s+/g, " ");
     await expect
-      .poll(async () => (await content()).length, { timeout: 10_000 })
+      .poll(async () => (await content()).length, { timeout: within(10_000) })
       .toBeGreaterThanOrEqual(20)
       .catch(() => {});
     const text = await content();

@@ -348,3 +348,9 @@ export async function signUpOwner(page: Page, business: string, prefix = "owner"
   await expect(page.getByTestId("account-name")).toHaveText(business, { timeout: 15_000 });
   return email;
 }
+
+/**
+ * A wait a journey names for itself (a latency it claims, or a step it knows is slow): five times it on CI,
+ * where the journeys share two cores with the unit suites and a page can wait seconds for one.
+ */
+export const within = (ms: number) => (process.env.CI ? ms * 5 : ms);

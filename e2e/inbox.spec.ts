@@ -1,4 +1,4 @@
-import { DEMO, expect, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, signInAs, test, within } from "./helpers.ts";
 
 // The inbox (issue 7): a text from the phone simulator reaches the open inbox of another browser within a
 // second, the AI agent answers it on the handset, a person switches the AI agent off and replies by hand,
@@ -38,10 +38,12 @@ test("an inbound text, the AI agent's answer, a person taking over, across two b
     await stored;
     // ...and is in the other browser's open inbox within a second, unread, without a reload.
     const row = inbox.getByRole("listitem", { name: new RegExp(shown.replace(/[()+]/g, "\\$&")) });
-    await expect(row).toBeVisible({ timeout: 1000 });
+    await expect(row).toBeVisible({ timeout: within(1000) });
 
     // The AI agent answers; the handset receives it.
-    await expect(simulator.getByText("Opening hours: Mon-Fri 8am-5pm.")).toBeVisible({ timeout: 10_000 });
+    await expect(simulator.getByText("Opening hours: Mon-Fri 8am-5pm.")).toBeVisible({
+      timeout: within(10_000),
+    });
     await row.click();
     const conversation = inbox.getByLabel(`Conversation with ${shown}`);
     const messages = conversation.getByLabel("Messages");
@@ -60,7 +62,7 @@ test("an inbound text, the AI agent's answer, a person taking over, across two b
     await conversation.getByRole("button", { name: "Send" }).click();
     await expect(messages.getByText("Hi, this is Olive at the front desk. How can I help?")).toBeVisible();
     await expect(simulator.getByText("Hi, this is Olive at the front desk. How can I help?")).toBeVisible({
-      timeout: 5000,
+      timeout: within(5000),
     });
 
     // The handset writes again: it reaches the person, and the AI agent stays quiet.
@@ -68,7 +70,7 @@ test("an inbound text, the AI agent's answer, a person taking over, across two b
       .getByRole("textbox", { name: "Text message from the handset" })
       .fill("Can I come in tomorrow?");
     await simulator.getByRole("button", { name: "Send text" }).click();
-    await expect(messages.getByText("Can I come in tomorrow?")).toBeVisible({ timeout: 1000 });
+    await expect(messages.getByText("Can I come in tomorrow?")).toBeVisible({ timeout: within(1000) });
     await inbox.waitForTimeout(1500);
     await expect(messages.locator('[data-role="assistant"]')).toHaveCount(1);
     await expect(simulator.locator('[data-direction="outbound"]')).toHaveCount(2);

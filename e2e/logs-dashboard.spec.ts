@@ -144,7 +144,7 @@ test("the owner adds a custom metric with a formula and sees its figure; an inva
   problems,
 }) => {
   // A long journey: two editors, a duplicate, a reload and the figures checked against the API.
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   // The editor's preview is cancelled when the formula changes again or the editor closes.
   problems.allow(/request failed net::ERR_ABORTED POST \/api\/v2\/dashboard\/metrics\/evaluate\?/);
   const token = encodeURIComponent(await rootSession(page.request, DEMO.owner));

@@ -1,4 +1,4 @@
-import { DEMO, expect, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, signInAs, test, within } from "./helpers.ts";
 
 // The native mobile app's screens (issue 22, README "The mobile app's contract"): inside the app the Settings
 // page has "This phone". A stand-in for the native side answers the bridge's commands as the app would: it
@@ -128,5 +128,5 @@ test("in the mobile app a texter's number is looked up in the phone's contacts a
   await page.getByRole("button", { name: "Conversation actions" }).click();
   await page.getByRole("menuitem", { name: "Look up in phone contacts" }).click();
   await expect(page.getByText(`Saved ${name} as a contact.`)).toBeVisible();
-  await expect(page.getByLabel(`Conversation with ${name}`)).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByLabel(`Conversation with ${name}`)).toBeVisible({ timeout: within(10_000) });
 });

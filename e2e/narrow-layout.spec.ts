@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, rootSession, signInAs, test, within } from "./helpers.ts";
 import { layoutProblems } from "./layout.ts";
 
 // Issue #23 item 9: every signed-in main-path page at 550 px wide. No page scrolls sideways
@@ -24,7 +24,7 @@ async function measure(page: Page, path: string, ready: (page: Page) => Promise<
 const heading = (page: Page) =>
   expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible({ timeout: 15_000 });
 const dialog = (name: string | RegExp) => (page: Page) =>
-  expect(page.getByRole("dialog", { name })).toBeVisible({ timeout: 10_000 });
+  expect(page.getByRole("dialog", { name })).toBeVisible({ timeout: within(10_000) });
 
 /** The product areas the sidebar offers the person, as paths (it is folded at this width: opened first). */
 async function areaPaths(page: Page): Promise<string[]> {

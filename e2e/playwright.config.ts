@@ -19,16 +19,18 @@ export default defineConfig({
   testMatch: "*.spec.ts",
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
-  // One retry on CI only, where four lanes share two cores; a retried test is reported as flaky.
+  // On CI the journeys share two cores with the unit suites: a page that shows in a second alone can take
+  // ten there. One retry, reported as flaky; the time limits are a safety net, three times the quiet ones.
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  timeout: process.env.CI ? 90_000 : 30_000,
+  expect: { timeout: process.env.CI ? 15_000 : 5_000 },
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"]],
   outputDir: "../.tmp/e2e-results",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: "retain-on-failure",
+    // A trace records the screen throughout (a sixth of the suite's CPU): on CI only for the retry.
+    trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",

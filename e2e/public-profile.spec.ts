@@ -1,4 +1,4 @@
-import { DEMO, expect, findAccountId, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, findAccountId, signInAs, test, within } from "./helpers.ts";
 
 // Public pages (issue 22): the owner gives the After Hours agent an address and a link; a signed-out
 // visitor opens the page, clicks the link (the owner sees the count rise) and chats with the agent; the
@@ -89,7 +89,7 @@ test("the owner publishes a page with a link; a visitor clicks it and chats with
       .getByRole("listitem")
       .filter({ hasText: /Web visitor/ })
       .first();
-    await expect(row).toBeVisible({ timeout: 10_000 });
+    await expect(row).toBeVisible({ timeout: within(10_000) });
     await row.click();
     await expect(page.getByText(question)).toBeVisible();
     await page.waitForLoadState("networkidle"); // the inbox finishes loading before the page closes

@@ -1,5 +1,5 @@
 import type { Page, Request } from "@playwright/test";
-import { DEMO, expect, homeAccountId, oneTimeToken, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, homeAccountId, oneTimeToken, signInAs, test, within } from "./helpers.ts";
 
 // The /app shell (issue "Foundation", web shell): layout, overlays in the query, the confirm dialog, toasts,
 // the theme and the embedded view, driven against the built app served by the real server. /app needs a
@@ -225,7 +225,7 @@ test.describe("confirm dialog", () => {
     await confirmButton.click();
     await expect(confirmButton).toHaveAttribute("data-loading", "true");
     await expect(dialog.getByRole("button", { name: "Cancel" })).toBeDisabled();
-    await expect(dialog).toBeHidden({ timeout: 5_000 });
+    await expect(dialog).toBeHidden({ timeout: within(5_000) });
     await expect(page.getByRole("alert").filter({ hasText: "Confirmed." })).toBeVisible();
   });
 
@@ -268,7 +268,7 @@ test.describe("toasts", () => {
     if (!box || !viewport) throw new Error("no layout");
     expect(Math.abs(box.x + box.width / 2 - viewport.width / 2)).toBeLessThan(20);
     expect(box.y + box.height).toBeGreaterThan(viewport.height - 120);
-    await expect(toast).toBeHidden({ timeout: 3_000 });
+    await expect(toast).toBeHidden({ timeout: within(3_000) });
     expect(Date.now() - shownAt).toBeGreaterThan(600);
   });
 
@@ -280,7 +280,7 @@ test.describe("toasts", () => {
     await page.mouse.move(0, 0);
     await expect(page.getByRole("alert")).toHaveCount(1);
     const error = page.getByRole("alert").filter({ hasText: "This is an error toast." });
-    await expect(error).toBeVisible({ timeout: 3_000 });
+    await expect(error).toBeVisible({ timeout: within(3_000) });
     // Hovered, the toast waits (it closes itself after about a second, which a busy machine can outlast).
     await error.hover();
     const colours = await error.evaluate((element) => {

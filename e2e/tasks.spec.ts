@@ -1,5 +1,5 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, rootSession, signInAs, test, within } from "./helpers.ts";
 import { layoutProblems } from "./layout.ts";
 
 // Tasks (issue 18): the owner uploads a CSV with a bad row, sees the row's error, and watches the good
@@ -243,9 +243,11 @@ test("a call list: the sandbox's simulated person answers, its simulated voicema
   await expect(editor.getByTestId("agent-editor")).toBeVisible();
   await expect(editor.getByRole("radio", { name: "Leave a message" })).toBeChecked();
   await editor.getByRole("textbox", { name: "Voicemail message" }).fill(message);
-  await expect(editor.getByTestId("save-status")).toHaveText("All changes saved", { timeout: 10_000 });
+  await expect(editor.getByTestId("save-status")).toHaveText("All changes saved", {
+    timeout: within(10_000),
+  });
   await editor.getByRole("button", { name: "Publish", exact: true }).click();
-  await expect(editor.getByText("Published", { exact: true })).toBeVisible({ timeout: 10_000 });
+  await expect(editor.getByText("Published", { exact: true })).toBeVisible({ timeout: within(10_000) });
 
   const person = `+1503552${digits()}`;
   const voicemail = `+1503553${digits()}`;

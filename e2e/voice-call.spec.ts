@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, renameSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
-import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, rootSession, signInAs, test, within } from "./helpers.ts";
 import { CHROMIUM_ARGS } from "./playwright.config.ts";
 
 // The browser test call (issue 16, transport 1): Chromium's fake microphone plays a question synthesised at
@@ -115,7 +115,7 @@ test("the owner calls the Front Desk agent from the editor, asks a question and 
   const row = page.getByRole("table", { name: "Calls" }).getByRole("row").nth(1);
   await row.getByRole("button", { name: "Transcript" }).click();
   const transcript = page.getByRole("dialog", { name: "Transcript" });
-  await expect(transcript).toContainText("do you see children", { timeout: 10_000 });
+  await expect(transcript).toContainText("do you see children", { timeout: within(10_000) });
   await expect(transcript).toContainText("Yes, we see children from age 3, and their first visit is free.");
 
   // Its recording plays in the call details: a stereo WAV (caller left, agent right).
@@ -129,7 +129,9 @@ test("the owner calls the Front Desk agent from the editor, asks a question and 
   const src = (await audio.getAttribute("src")) as string;
   expect(src).toMatch(/\/files\/recordings\/[0-9a-f]+\.wav$/);
   await expect
-    .poll(async () => audio.evaluate((element: HTMLAudioElement) => element.readyState), { timeout: 10_000 })
+    .poll(async () => audio.evaluate((element: HTMLAudioElement) => element.readyState), {
+      timeout: within(10_000),
+    })
     .toBeGreaterThanOrEqual(1);
   expect(await audio.evaluate((element: HTMLAudioElement) => element.duration)).toBeGreaterThan(5);
   const wav = await page.request.get(src);
@@ -177,7 +179,7 @@ test("a colleague sees the call in progress in Calls, listens in, and hangs it u
     await expect(live.getByRole("status").filter({ hasText: "The call has ended." })).toBeVisible();
     await expect(live.getByText("Ended", { exact: true })).toBeVisible();
     // The caller hears the agent end the call.
-    await expect(call.getByTestId("call-status")).toHaveText("Call ended", { timeout: 10_000 });
+    await expect(call.getByTestId("call-status")).toHaveText("Call ended", { timeout: within(10_000) });
     await expect(call.getByTestId("call-ended")).toHaveText("Someone in your team ended the call.");
   } finally {
     await watcherContext.close();
