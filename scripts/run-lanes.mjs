@@ -1,5 +1,5 @@
 // Runs named lanes of shell commands side by side. Each lane's steps run one after another; a lane stops at
-// its first failing step. A lane's output goes to .tmp/lanes/<lane>.log and is printed whole when the lane
+// its first failing step unless it keeps going. A lane's output goes to .tmp/lanes/<lane>.log and is printed whole when the lane
 // ends, so parallel output never interleaves. Prints each lane's time and exits non-zero if any lane failed.
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
@@ -10,7 +10,10 @@ import { stripVTControlCharacters } from "node:util";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const logDir = path.join(root, ".tmp", "lanes");
 
-/** @typedef {{ name: string, steps: string[], env?: Record<string, string>, startAfterMs?: number }} Lane */
+/**
+ * @typedef {{ name: string, steps: string[], env?: Record<string, string>, startAfterMs?: number,
+ *   keepGoing?: boolean }} Lane keepGoing: the later steps run even when one fails (the lane still fails)
+ */
 
 function runStep(command, env, log) {
   return new Promise((resolve) => {
@@ -38,9 +41,10 @@ async function runLane(lane) {
   for (const step of lane.steps) {
     log.write(`\n$ ${step}\n`);
     const stepStarted = Date.now();
-    code = await runStep(step, lane.env, log);
-    log.write(`\n[${lane.name}] ${step}: exit ${code} after ${seconds(Date.now() - stepStarted)}\n`);
-    if (code !== 0) break;
+    const stepCode = await runStep(step, lane.env, log);
+    log.write(`\n[${lane.name}] ${step}: exit ${stepCode} after ${seconds(Date.now() - stepStarted)}\n`);
+    if (code === 0) code = stepCode;
+    if (code !== 0 && !lane.keepGoing) break;
   }
   await new Promise((resolve) => log.end(resolve));
   const took = Date.now() - started;
@@ -68,11 +72,16 @@ function failureDigest(file) {
   return hits.slice(0, 60);
 }
 
-/** @param {Lane[]} lanes */
-export async function runLanes(lanes) {
+/**
+ * @param {Lane[]} lanes
+ * @param {{ oneAfterAnother?: boolean }} [options] one lane at a time (each still runs when one before failed)
+ */
+export async function runLanes(lanes, options = {}) {
   mkdirSync(logDir, { recursive: true });
   const started = Date.now();
-  const results = await Promise.all(lanes.map(runLane));
+  const results = [];
+  if (options.oneAfterAnother) for (const lane of lanes) results.push(await runLane(lane));
+  else results.push(...(await Promise.all(lanes.map(runLane))));
   console.log(`Lanes (wall ${seconds(Date.now() - started)}):`);
   for (const r of results)
     console.log(`  ${r.name.padEnd(12)} ${r.code === 0 ? "passed" : "FAILED"}  ${seconds(r.took)}`);
