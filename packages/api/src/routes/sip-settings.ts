@@ -20,6 +20,8 @@ export const SIP_MESSAGES = {
   badHost: "Enter a host name or IP address.",
   privateHost: "This address is on a private network and cannot be reached from Switchboard.",
   registrationNotFound: "No registration is set up.",
+  sipOff:
+    "SIP is off on this server, so it cannot register with a PBX. Ask the platform's operator to turn it on.",
   agentNotFound: "Choose one of this organisation's agents.",
   captureNotFound: "No SIP capture of this call.",
 } as const;
@@ -234,7 +236,12 @@ export const getSipRegistration = defineRoute({
   tag: "SIP",
   auth: "token",
   permission: "canEditOrg",
-  response: z.object({ success: z.literal(true), registration: sipRegistrationSchema.nullable() }),
+  response: z.object({
+    success: z.literal(true),
+    registration: sipRegistrationSchema.nullable(),
+    /** Whether this server speaks SIP (SIP_PORT): when it does not, a registration cannot be saved. */
+    sipEnabled: z.boolean(),
+  }),
 });
 
 export const saveSipRegistration = defineRoute({

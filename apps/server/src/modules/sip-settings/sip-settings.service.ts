@@ -13,7 +13,7 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import type { Access, AccountRow } from "../../access/access.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
+import { badRequest, conflict, notFound } from "../../http/api-error.ts";
 import { checkDestination, createAllowlist, OutboundError } from "../../http/outbound.ts";
 import { decryptSecret, encryptSecret } from "../../providers/llm/key-encryption.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
@@ -178,7 +178,8 @@ export function createSipSettingsService(deps: Deps) {
           registeredAt: null,
           expiresAt: null,
         })
-        .then(() => publishRegistration(row.orgId));
+        .then(() => publishRegistration(row.orgId))
+        .catch((error) => deps.log.warn({ err: error }, "could not store the SIP registration state"));
       return;
     }
     const registration = startRegistration({
@@ -416,11 +417,17 @@ export function createSipSettingsService(deps: Deps) {
 
     async getRegistration(access: Access) {
       const row = await repo.registration(organizationIdOf(access.target));
-      return { success: true as const, registration: row ? toRegistration(row) : null };
+      return {
+        success: true as const,
+        registration: row ? toRegistration(row) : null,
+        sipEnabled: sender !== null,
+      };
     },
 
     async saveRegistration(access: Access, input: z.output<typeof sipRegistrationInputSchema>) {
       const orgId = organizationIdOf(access.target);
+      // Refused before anything is stored: it could only fail once saved.
+      if (!sender) throw conflict(SIP_MESSAGES.sipOff);
       const agent = await deps.loadAccount(input.agentId);
       if (agent?.accountType !== "agent" || agent.organizationId !== orgId)
         throw badRequest(SIP_MESSAGES.agentNotFound);

@@ -260,6 +260,32 @@ describe.skipIf(!haveSipp)("the SIP edge with sipp", () => {
     expect(other.calls.some((call) => call.requestUri.includes(number))).toBe(false);
   }, 30_000);
 
+  it("with SIP off, says so and refuses a registration before storing anything", async () => {
+    expect((await owner().call(api.getSipRegistration, {})).sipEnabled).toBe(true);
+    const off = await buildTestApp();
+    try {
+      const offWorld = await buildHierarchy(off);
+      const offOwner = testClient(off)(offWorld.members.o1Owner.token, offWorld.accounts.O1.id);
+      expect(await offOwner.call(api.getSipRegistration, {})).toEqual({
+        success: true,
+        registration: null,
+        sipEnabled: false,
+      });
+      await expectRefusal(
+        offOwner.call(api.saveSipRegistration, {
+          body: {
+            registration: { host: "127.0.0.1", username: "1001", agentId: offWorld.accounts.A1.id },
+          },
+        }),
+        409,
+        api.SIP_MESSAGES.sipOff,
+      );
+      expect((await offOwner.call(api.getSipRegistration, {})).registration).toBeNull();
+    } finally {
+      await off.close();
+    }
+  }, 60_000);
+
   it("registers with a sipp registrar (digest), refreshes before expiry, shows the state, and unregisters", async () => {
     const registrarPort = await freeUdpPort();
     const registrar = await startSippServer("registrar-uas.xml", registrarPort);

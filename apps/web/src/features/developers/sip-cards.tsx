@@ -452,7 +452,12 @@ export function SipRegistrationCard() {
             ) : null}
           </Group>
         ) : null}
-        {canEdit && registration.data ? (
+        {canEdit && registration.data && !registration.data.sipEnabled ? (
+          <Text size="sm" c="dimmed" data-testid="sip-off">
+            {SIP_MESSAGES.sipOff}
+          </Text>
+        ) : null}
+        {canEdit && registration.data?.sipEnabled ? (
           <form onSubmit={submit} aria-label="Register with a PBX">
             <Stack gap="xs">
               <Group align="flex-end" gap="xs" grow>
