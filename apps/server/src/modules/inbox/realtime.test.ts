@@ -91,9 +91,7 @@ describe("the realtime WebSocket", () => {
       expect(Date.now() - sentAt).toBeLessThan(within(1000));
       expect(messages(owner.events)[0]).toMatchObject({ role: "user", text: "Are you open on Saturday?" });
       // The AI agent's answer follows on the same socket.
-      expect(
-        await until(() => messages(owner.events).some((m) => m.role === "assistant")),
-      ).toBe(true);
+      expect(await until(() => messages(owner.events).some((m) => m.role === "assistant"))).toBe(true);
       // An event of the stranger's own organisation, published after those messages, reaches it after
       // anything of theirs it would have been sent.
       await client(world.members.o2Owner.token).call(api.clearActivity, { body: { clearAll: true } });
