@@ -38,7 +38,13 @@ if (!(await answers())) {
 
 const result = spawnSync(
   "npx",
-  ["vitest", "run", "--project", "server", "--project", "server-realtime", ...process.argv.slice(2)],
+  // Both server projects unless the arguments name one (`-- --project server-realtime`).
+  [
+    "vitest",
+    "run",
+    ...(process.argv.includes("--project") ? [] : ["--project", "server", "--project", "server-realtime"]),
+    ...process.argv.slice(2),
+  ],
   {
     cwd: root,
     stdio: "inherit",
