@@ -281,7 +281,10 @@ describe("concurrency", () => {
     const refused = results.filter((r) => r.statusCode === 409).length;
     expect(accepted).toBe(14); // 14 × $7 = $98 ≤ $100 < 15 × $7
     expect(refused).toBe(16);
-    expect(await balanceOf(token)).toMatchObject({ availableCents: 200, heldCents: 9800 });
+    // $98 left the available balance; the payouts may already be settling, so only that is certain here.
+    const meanwhile = await balanceOf(token);
+    expect(meanwhile.availableCents).toBe(200);
+    expect(meanwhile.heldCents).toBeLessThanOrEqual(9800);
     await app.withdrawals.idle();
     expect(await balanceOf(token)).toMatchObject({ availableCents: 200, heldCents: 0 });
     // The transactions page by page (the `before` cursor): 1 top-up + 14 holds + 14 settles, none twice.
