@@ -324,7 +324,11 @@ describe.skipIf(!haveSipp)("the SIP edge with sipp", () => {
       expect(await owner().call(api.deleteSipRegistration, {})).toEqual({ success: true, deleted: 1 });
       const result = await registrar.exited;
       expect(result.code, result.output).toBe(0);
-      expect(await owner().call(api.getSipRegistration, {})).toEqual({ success: true, registration: null });
+      expect(await owner().call(api.getSipRegistration, {})).toEqual({
+        success: true,
+        registration: null,
+        sipEnabled: true,
+      });
 
       // The REGISTERs are in the captures, their digest responses redacted.
       await sipSettings().recorder.flush();
