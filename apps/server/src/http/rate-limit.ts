@@ -33,7 +33,8 @@ export function createRateLimit(
   allowance: Allowance,
   options: { maxKeys?: number; now?: () => number } = {},
 ) {
-  const now = options.now ?? Date.now;
+  // Read at each call, not captured: a test that stills the clock (vi.useFakeTimers) reaches it.
+  const now = options.now ?? (() => Date.now());
   const buckets = new LRUCache<string, { tokens: number; at: number }>({ max: options.maxKeys ?? 10_000 });
   return {
     /** Takes one call from the key's allowance: null when allowed, else the seconds until one is. */
