@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp, createSharedTestDatabase, testConfig } from "../../../test/helpers.ts";
+import { within } from "../../../test/latency.ts";
 import { type ModelScript, type ModelServer, startModelServer } from "../../../test/model-protocol-server.ts";
 import { buildApp } from "../../app.ts";
 import { JOB_SCHEMA } from "../../jobs/schema.ts";
@@ -13,7 +14,11 @@ import { aiReplyJob } from "./jobs.ts";
 const AGENT_NUMBER = "+15035550123";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
+async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  ms = within(15_000),
+): Promise<T> {
   const until = Date.now() + ms;
   let value = await read();
   while (!done(value) && Date.now() < until) {
@@ -63,7 +68,10 @@ describe("AI replies are durable jobs", () => {
     await drop?.();
   });
 
-  it("a reply queued when the server stops is sent once by the next server on the same database", async () => {
+  // A server stopped and another started on its database: on a busy machine that alone takes half a minute.
+  it("a reply queued when the server stops is sent once by the next server on the same database", {
+    timeout: within(30_000),
+  }, async () => {
     const shared = await createSharedTestDatabase();
     drop = shared.drop;
     // The first server's model never answers; the next one's does.
@@ -108,7 +116,9 @@ describe("AI replies are durable jobs", () => {
     expect(models.requests).toHaveLength(2);
   });
 
-  it("a reply whose model is down is retried, then shows as a failed job and one failed turn", async () => {
+  it("a reply whose model is down is retried, then shows as a failed job and one failed turn", {
+    timeout: within(30_000),
+  }, async () => {
     const models = await model(() => ({ status: 503 }));
     const app = await buildTestApp(modelEnv(models));
     apps.push(app);
