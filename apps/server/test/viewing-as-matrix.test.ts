@@ -8,6 +8,7 @@ import { accounts, memberships, users } from "../src/db/schema/index.ts";
 import { issueSessionToken } from "../src/modules/auth/sessions.ts";
 import { buildHierarchy } from "./fixtures.ts";
 import { buildTestApp } from "./helpers.ts";
+import { within } from "./latency.ts";
 
 /**
  * Viewing-as only ever narrows: for every route of the table, every role (organisation owner and admin,
@@ -87,9 +88,12 @@ describe("viewing-as never raises a role", () => {
       }
       expect(compared).toBeGreaterThan(guarded.length);
     },
+    within(60_000),
   );
 
-  it("GET routes answer nothing more with viewingAs than without it, for every role", async () => {
+  it("GET routes answer nothing more with viewingAs than without it, for every role", {
+    timeout: within(60_000),
+  }, async () => {
     const gets = guarded.filter((route) => route.method === "GET" && route.produces !== "websocket");
     for (const [role, { token, targets }] of Object.entries(callers)) {
       const target = targets[0] as number;
