@@ -7,26 +7,12 @@ import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp, createSharedTestDatabase, testConfig } from "../../../test/helpers.ts";
 import { within } from "../../../test/latency.ts";
 import { type ModelScript, type ModelServer, startModelServer } from "../../../test/model-protocol-server.ts";
+import { waitFor } from "../../../test/wait-for.ts";
 import { buildApp } from "../../app.ts";
 import { JOB_SCHEMA } from "../../jobs/schema.ts";
 import { aiReplyJob } from "./jobs.ts";
 
 const AGENT_NUMBER = "+15035550123";
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  ms = within(15_000),
-): Promise<T> {
-  const until = Date.now() + ms;
-  let value = await read();
-  while (!done(value) && Date.now() < until) {
-    await sleep(50);
-    value = await read();
-  }
-  return value;
-}
 
 function caller(app: FastifyInstance, token: string) {
   const client = testClient(app)(token);
@@ -90,6 +76,7 @@ describe("AI replies are durable jobs", () => {
     await waitFor(
       async () => models.requests.length,
       (n) => n >= 1,
+      within(15_000),
     );
     await first.close();
     expect(models.requests).toHaveLength(1);
@@ -101,6 +88,7 @@ describe("AI replies are durable jobs", () => {
     const handset = await waitFor(
       () => phone.handset("+15035550177"),
       (h) => h.messages.length >= 2,
+      within(15_000),
     );
     await second.context.jobs.idle([aiReplyJob]);
     expect((await phone.handset("+15035550177")).messages.map((m) => [m.direction, m.text])).toEqual([
@@ -156,6 +144,7 @@ describe("AI replies are durable jobs", () => {
     const messages = await waitFor(
       () => phone.messages(roomId),
       (m) => m.length >= 2,
+      within(15_000),
     );
     expect(messages.map((m) => [m.role, m.status])).toEqual([
       ["user", "complete"],
