@@ -1,4 +1,4 @@
-import { checkA11y, expect, signUpOwner, test } from "./helpers.ts";
+import { checkA11y, expect, signUpOwner, test, within } from "./helpers.ts";
 
 // Plans and subscriptions (issue 21): a new organisation's owner chooses the Pro plan, pays on the sandbox's
 // hosted checkout page (a declined test card first, then 4242…), comes back to paymentSuccess, sees the plan
@@ -10,7 +10,7 @@ test("subscribe to Pro through the sandbox checkout (declined, then 4242), see p
   page,
   problems,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(within(90_000));
   // The sandbox checkout answers a declined card with 402, as a card network refuses it.
   problems.allow(/^answer 402 POST \/sandbox\/subscribe\//);
   await signUpOwner(page, "Plans Works", "plans");

@@ -25,7 +25,7 @@ async function frontDeskId(request: APIRequestContext): Promise<number> {
 test("the owner defines a field; a finished call shows its summary, verdict and field in Calls", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(within(120_000));
   const agentId = await frontDeskId(page.request);
   await signInAs(page, DEMO.owner, `/app/agents?editAgent=${agentId}/analysis`);
   const editor = page.getByRole("dialog").filter({ has: page.getByText("Success rule") });
@@ -54,7 +54,7 @@ test("the owner defines a field; a finished call shows its summary, verdict and 
   const callId = placed.call.callId as string;
   await expect
     .poll(async () => (await api(page.request, "GET", `/api/v2/outboundCall/${callId}`)).call.status, {
-      timeout: 90_000,
+      timeout: within(90_000),
       intervals: [1000],
     })
     .toBe("completed");
@@ -82,7 +82,7 @@ test("the owner defines a field; a finished call shows its summary, verdict and 
       await page.getByRole("menuitem", { name: "Call details" }).click();
     }
     await expect(details.getByTestId("call-analysis")).toBeVisible({ timeout: within(2000) });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: within(30_000) });
   const analysis = details.getByTestId("call-analysis");
   await expect(analysis).toContainText("Analysis");
   await expect(analysis.getByText(/^(Successful|Not successful|No verdict)$/)).toBeVisible();

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
+import { within } from "../vitest.time-limits.ts";
 
 // Shared steps of the browser journeys: the demo people, codes from the dev outbox, and signing in.
 
@@ -177,7 +178,7 @@ export async function waitForMessage(
         );
         return found !== undefined;
       },
-      { message: `a message to ${to} in the dev outbox`, timeout: 20_000 },
+      { message: `a message to ${to} in the dev outbox`, timeout: within(20_000) },
     )
     .toBe(true);
   return found as OutboxMessage;
@@ -296,8 +297,8 @@ export async function signInAs(page: Page, email: string, path = "/app"): Promis
   await page.goto(`${url.pathname}${url.search}${url.hash}`);
   // The first load after the exchange builds the session and the account view: give it more than the
   // default 5 s when the machine is busy running every journey at once.
-  await expect(page).not.toHaveURL(/oneTimeToken=/, { timeout: 15_000 });
-  await expect(page.getByTestId("account-name")).toBeVisible({ timeout: 15_000 });
+  await expect(page).not.toHaveURL(/oneTimeToken=/, { timeout: within(15_000) });
+  await expect(page.getByTestId("account-name")).toBeVisible({ timeout: within(15_000) });
 }
 
 /** The id of the account a demo person signs in to (GET /api/v1/account with their session). */
@@ -349,12 +350,9 @@ export async function signUpOwner(page: Page, business: string, prefix = "owner"
   await page.getByRole("button", { name: "Send code" }).click();
   await page.getByLabel("6-digit code").fill(await codeFor(page.request, email, mark));
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByTestId("account-name")).toHaveText(business, { timeout: 15_000 });
+  await expect(page.getByTestId("account-name")).toHaveText(business, { timeout: within(15_000) });
   return email;
 }
 
-/**
- * A wait a journey names for itself (a latency it claims, or a step it knows is slow): five times it on CI,
- * where the journeys share two cores with the unit suites and a page can wait seconds for one.
- */
-export const within = (ms: number) => (process.env.CI ? ms * 5 : ms);
+/** A wait a journey names for itself: five times it on CI (the one rule for every test: vitest.time-limits.ts). */
+export { within };

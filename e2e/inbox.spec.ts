@@ -132,5 +132,5 @@ test("a new message is created by its first text: a draft left without one leave
     conversation.getByLabel("Messages").getByText("Your crown is ready for pick-up."),
   ).toBeVisible();
   // The list refreshes after the send; give it the time a busy machine takes.
-  await expect(row).toContainText("Your crown is ready for pick-up.", { timeout: 15_000 });
+  await expect(row).toContainText("Your crown is ready for pick-up.", { timeout: within(15_000) });
 });

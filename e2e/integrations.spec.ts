@@ -1,4 +1,4 @@
-import { expect, signUpOwner, test } from "./helpers.ts";
+import { expect, signUpOwner, test, within } from "./helpers.ts";
 
 // Calendars and integrations (issue 20): a new owner connects Google Calendar through the (sandbox) consent
 // page, picks the calendar bookings go to, enables Calendly with a personal access token, and checks a JobNimbus key (a refused key shows
@@ -9,14 +9,14 @@ test("an owner connects Google Calendar, Calendly and JobNimbus from Integration
   problems,
 }) => {
   // Three providers and a trip through the consent page: a long journey.
-  test.setTimeout(90_000);
+  test.setTimeout(within(90_000));
   await signUpOwner(page, "Calendar Clinic", "calendar");
   const appPath = new URL(page.url()).pathname;
   await page.goto(`${appPath}?integrations=calendar`);
   const dialog = page.getByRole("dialog", { name: "Integrations" });
   const google = dialog.locator('[aria-label="Google Calendar"]');
   // The overlay is its own chunk, loaded on first open.
-  await expect(google.getByText("Not connected")).toBeVisible({ timeout: 20_000 });
+  await expect(google.getByText("Not connected")).toBeVisible({ timeout: within(20_000) });
 
   await google.getByRole("button", { name: "Connect Google Calendar" }).click();
   await expect(page).toHaveURL(/\/sandbox\/google\/consent/);
@@ -30,7 +30,7 @@ test("an owner connects Google Calendar, Calendly and JobNimbus from Integration
 
   await expect(page).toHaveURL(/calendarConnected=google/);
   await expect(dialog.getByText("Google Calendar is connected.", { exact: false })).toBeVisible({
-    timeout: 20_000,
+    timeout: within(20_000),
   });
   await expect(google.getByText("Connected as frontdesk@calendar-clinic.example")).toBeVisible();
   await google.getByRole("combobox", { name: "Bookings go to" }).click();

@@ -62,7 +62,7 @@ async function createAgent(request: APIRequestContext, name: string): Promise<nu
 test("the owner ingests a site from its sitemap and the test chat answers from it, naming the source", async ({
   page: browser,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(within(150_000));
   const site = await startSite();
   const suffix = Math.random().toString(36).slice(2, 7);
   const title = `Sunny Paws website ${suffix}`;
@@ -86,7 +86,7 @@ test("the owner ingests a site from its sitemap and the test chat answers from i
     await expect(detail.getByText("3 pages listed; 3 chosen")).toBeVisible();
     await expect(detail.getByRole("checkbox", { name: site.url("/faq") })).toBeChecked();
     await detail.getByRole("button", { name: "Add 3 pages" }).click();
-    await expect(detail.getByTestId("kb-progress")).toHaveText("3 of 3 indexed", { timeout: 30_000 });
+    await expect(detail.getByTestId("kb-progress")).toHaveText("3 of 3 indexed", { timeout: within(30_000) });
     const faqRow = detail.getByTestId("kb-document").filter({ hasText: site.url("/faq") });
     await expect(faqRow.getByTestId("kb-document-state")).toHaveText("indexed");
     await expect(faqRow).toContainText("Sunny Paws FAQ");
@@ -113,12 +113,14 @@ test("the owner ingests a site from its sitemap and the test chat answers from i
     await browser.goto(`/app/agents?testAgent=${agentId}`);
     const chat = browser.getByRole("dialog", { name: "Test agent" });
     const log = chat.getByRole("log");
-    await expect(log.getByTestId("chat-assistant").first()).toContainText("Hello!", { timeout: 20_000 });
+    await expect(log.getByTestId("chat-assistant").first()).toContainText("Hello!", {
+      timeout: within(20_000),
+    });
     await chat.getByRole("textbox", { name: "Message" }).fill("Do you treat reptiles?");
     await chat.getByRole("textbox", { name: "Message" }).press("Enter");
     const answer = log.getByTestId("chat-assistant").nth(1);
     await expect(answer).toContainText("Yes, our exotic pet specialist sees reptiles on Thursdays.", {
-      timeout: 20_000,
+      timeout: within(20_000),
     });
     await expect(answer).toContainText(`Source: Sunny Paws FAQ (${site.url("/faq")})`);
     await chat.getByRole("button", { name: "Close" }).click();

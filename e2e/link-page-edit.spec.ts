@@ -1,4 +1,4 @@
-import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, rootSession, signInAs, test, within } from "./helpers.ts";
 import { layoutProblems } from "./layout.ts";
 
 // Issue 32 item 23: the link page is edited in its own screens — editPage (the links, their order) and
@@ -13,7 +13,7 @@ async function organizationUsername(request: Parameters<typeof rootSession>[0]):
 }
 
 test("the owner edits the page's links and bio; a visitor sees them in order", async ({ page, browser }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(within(90_000));
   await signInAs(page, DEMO.owner, "/app/settings");
   await expect(page.getByRole("heading", { name: "Public page" })).toBeVisible();
   const origin = new URL(page.url()).origin;
@@ -21,7 +21,7 @@ test("the owner edits the page's links and bio; a visitor sees them in order", a
 
   await page.getByRole("button", { name: "Edit links" }).click();
   const editor = page.getByRole("dialog", { name: "Edit your page's links" });
-  await expect(editor.getByRole("button", { name: "Add link" })).toBeVisible({ timeout: 15_000 });
+  await expect(editor.getByRole("button", { name: "Add link" })).toBeVisible({ timeout: within(15_000) });
   const before = await editor.getByTestId("profile-link-row").count();
   await editor.getByRole("button", { name: "Add link" }).click();
   await editor.getByLabel(`Link ${before + 1} title`).fill(`Parking ${mark}`);
@@ -32,7 +32,7 @@ test("the owner edits the page's links and bio; a visitor sees them in order", a
   // Prices first.
   await editor.getByRole("button", { name: `Move link ${before + 2} up` }).click();
   await editor.getByRole("button", { name: "Save public page" }).click();
-  await expect(editor).toBeHidden({ timeout: 15_000 });
+  await expect(editor).toBeHidden({ timeout: within(15_000) });
   const summary = page.getByTestId("profile-link-summary");
   await expect(summary.filter({ hasText: `Prices ${mark}` })).toBeVisible();
   await expect(summary.nth(before)).toContainText(`Prices ${mark}`);
@@ -40,11 +40,13 @@ test("the owner edits the page's links and bio; a visitor sees them in order", a
 
   await page.getByRole("button", { name: "Edit profile" }).click();
   const profile = page.getByRole("dialog", { name: "Edit your page's profile" });
-  await expect(profile.getByLabel("Name on the page")).toHaveValue("Bluebird Dental", { timeout: 15_000 });
+  await expect(profile.getByLabel("Name on the page")).toHaveValue("Bluebird Dental", {
+    timeout: within(15_000),
+  });
   const bio = `Family dentistry, open late on Thursdays (${mark}).`;
   await profile.getByRole("textbox", { name: "Bio" }).fill(bio);
   await profile.getByRole("button", { name: "Save" }).click();
-  await expect(profile).toBeHidden({ timeout: 15_000 });
+  await expect(profile).toBeHidden({ timeout: within(15_000) });
   await expect(page.getByTestId("link-page-status")).toContainText(bio);
 
   // A signed-out visitor.
@@ -72,12 +74,12 @@ test("billing, checkout, mobile and a legacy sign-in link open real screens", as
   problems.allow(/answer 401 GET \/api\/v1\/oneTimeAuth/);
   await signInAs(page, DEMO.owner, "/app/dashboard?billing=true");
   const billing = page.getByRole("dialog", { name: "Billing" });
-  await expect(billing.getByTestId("current-plan-name")).toBeVisible({ timeout: 15_000 });
+  await expect(billing.getByTestId("current-plan-name")).toBeVisible({ timeout: within(15_000) });
   await expect(billing.getByRole("link", { name: "Open Billing" })).toBeVisible();
 
   await page.goto("/app/dashboard?checkout=40");
   const checkout = page.getByRole("dialog", { name: "Pay by card" });
-  await expect(checkout.getByLabel("Amount (USD)")).toHaveValue("40", { timeout: 15_000 });
+  await expect(checkout.getByLabel("Amount (USD)")).toHaveValue("40", { timeout: within(15_000) });
   await expect(checkout.getByRole("button", { name: "Continue to card payment" })).toBeVisible();
 
   await page.goto("/app/dashboard?mobile=true");
@@ -87,7 +89,9 @@ test("billing, checkout, mobile and a legacy sign-in link open real screens", as
 
   await page.goto("/app/dashboard?legacyLogin=an-expired-link");
   const legacy = page.getByRole("dialog", { name: "Sign-in link" });
-  await expect(legacy.getByText("Could not authenticate with token")).toBeVisible({ timeout: 15_000 });
+  await expect(legacy.getByText("Could not authenticate with token")).toBeVisible({
+    timeout: within(15_000),
+  });
   await expect(legacy.getByText(DEMO.owner)).toBeVisible();
   await legacy.getByRole("button", { name: "Continue" }).click();
   await expect(legacy).toBeHidden();
@@ -100,7 +104,7 @@ test("the new screens fit a 390 px phone", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInAs(page, DEMO.owner, "/app/settings?editPage=true");
   const editor = page.getByRole("dialog", { name: "Edit your page's links" });
-  await expect(editor.getByRole("button", { name: "Add link" })).toBeVisible({ timeout: 15_000 });
+  await expect(editor.getByRole("button", { name: "Add link" })).toBeVisible({ timeout: within(15_000) });
   await editor.getByRole("button", { name: "Add link" }).click();
   expect(await layoutProblems(page), "editPage at 390 px").toEqual([]);
   for (const [query, title] of [
@@ -111,7 +115,7 @@ test("the new screens fit a 390 px phone", async ({ page }) => {
   ] as const) {
     await page.goto(`/app/settings?${query}`);
     const dialog = page.getByRole("dialog", { name: title });
-    await expect(dialog.getByRole("button").last()).toBeVisible({ timeout: 15_000 });
+    await expect(dialog.getByRole("button").last()).toBeVisible({ timeout: within(15_000) });
     await expect(dialog.getByRole("status", { name: "Loading" })).toHaveCount(0);
     expect(await layoutProblems(page), `${query} at 390 px`).toEqual([]);
   }

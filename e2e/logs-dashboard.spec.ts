@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { parseCsv } from "@switchboard/core";
-import { DEMO, expect, rootSession, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, rootSession, signInAs, test, within } from "./helpers.ts";
 
 // Conversation logs and the dashboard (issue 8): the demo organisation starts with three months of
 // generated calls, so the screens have real rows to filter, export and aggregate.
@@ -144,7 +144,7 @@ test("the owner adds a custom metric with a formula and sees its figure; an inva
   problems,
 }) => {
   // A long journey: two editors, a duplicate, a reload and the figures checked against the API.
-  test.setTimeout(90_000);
+  test.setTimeout(within(90_000));
   // The editor's preview is cancelled when the formula changes again or the editor closes.
   problems.allow(/request failed net::ERR_ABORTED POST \/api\/v2\/dashboard\/metrics\/evaluate\?/);
   const token = encodeURIComponent(await rootSession(page.request, DEMO.owner));

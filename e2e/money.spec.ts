@@ -1,4 +1,4 @@
-import { checkA11y, expect, signUpOwner, test } from "./helpers.ts";
+import { checkA11y, expect, signUpOwner, test, within } from "./helpers.ts";
 
 // The wallet (issue 21): a new organisation's owner tops up by card through the sandbox's hosted checkout
 // (a declined test card first, then 4242…), comes back to the paymentSuccess page and sees the balance and
@@ -11,7 +11,7 @@ test("top up the wallet by card (declined, then 4242) and by lightning (the prei
   page,
   problems,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(within(90_000));
   // The sandbox checkout answers a declined card with 402, as a card network refuses it.
   problems.allow(/^answer 402 POST \/sandbox\/checkout\//);
   await signUpOwner(page, "Wallet Works", "wallet");

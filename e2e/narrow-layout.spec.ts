@@ -22,7 +22,7 @@ async function measure(page: Page, path: string, ready: (page: Page) => Promise<
 }
 
 const heading = (page: Page) =>
-  expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible({ timeout: 15_000 });
+  expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible({ timeout: within(15_000) });
 const dialog = (name: string | RegExp) => (page: Page) =>
   expect(page.getByRole("dialog", { name })).toBeVisible({ timeout: within(10_000) });
 
@@ -79,7 +79,7 @@ test.describe("at 550 px", () => {
   });
 
   test("the owner's pages neither scroll sideways nor clip a control", async ({ page }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(within(300_000));
     const agentId = await createAgent(page, `Narrow ${Math.random().toString(36).slice(2, 7)}`);
     await signInAs(page, DEMO.owner, "/app");
     const paths = await areaPaths(page);
@@ -94,7 +94,7 @@ test.describe("at 550 px", () => {
   });
 
   test("the super admin's pages neither scroll sideways nor clip a control", async ({ page }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(within(300_000));
     await signInAs(page, DEMO.superAdmin, "/app");
     for (const path of await areaPaths(page)) await measure(page, path, heading);
   });

@@ -7,7 +7,7 @@ test("a new text rings the bell in realtime; search finds a contact and a conver
   page,
   problems,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(within(90_000));
   // Opening one conversation and then another (from search) cancels the first one's inbox loads.
   // The inbox and the bell refetch on each realtime event (the agent's reply) until the page closes.
   problems.allow(
@@ -60,7 +60,7 @@ test("a new text rings the bell in realtime; search finds a contact and a conver
 test("the owner reads the documentation, writes to support, and the super admin's bell has it", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(within(90_000));
   await signInAs(page, DEMO.owner, "/app");
   await page.getByRole("button", { name: "Help" }).click();
   await page.getByRole("button", { name: "Read the documentation" }).click();

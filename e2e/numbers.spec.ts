@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DEMO, expect, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, signInAs, test, within } from "./helpers.ts";
 import { CHROMIUM_ARGS } from "./playwright.config.ts";
 
 // Phone numbers (issue 17): the owner searches the sandbox marketplace by area code, gives the After Hours
@@ -50,7 +50,7 @@ test.use({
 });
 
 test("the owner searches, assigns, calls from the sandbox phone and releases a number", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(within(120_000));
   await signInAs(page, DEMO.owner, "/app/numbers");
   await expect(page.getByRole("heading", { name: "Numbers", level: 1 })).toBeVisible();
   // The demo Front Desk number is listed.
@@ -82,8 +82,8 @@ test("the owner searches, assigns, calls from the sandbox phone and releases a n
   await phone.getByRole("button", { name: "Dial" }).click();
   const panel = phone.getByTestId("call-panel");
   await panel.getByRole("button", { name: "Call", exact: true }).click();
-  await expect(panel.getByTestId("call-status")).toHaveText("On the call", { timeout: 20_000 });
-  await expect(panel.getByTestId("caption-agent").first()).not.toBeEmpty({ timeout: 20_000 });
+  await expect(panel.getByTestId("call-status")).toHaveText("On the call", { timeout: within(20_000) });
+  await expect(panel.getByTestId("caption-agent").first()).not.toBeEmpty({ timeout: within(20_000) });
   await panel.getByRole("button", { name: "Hang up" }).click();
   await expect(panel.getByTestId("call-status")).toHaveText("Call ended");
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { codeFor, expect, outboxMark, test, uniqueEmail } from "./helpers.ts";
+import { codeFor, expect, outboxMark, test, uniqueEmail, within } from "./helpers.ts";
 
 // The onboarding wizard and the dashboard walkthrough (issue 5, web), against the real server: a new
 // organisation owner signs up, builds an agent from a template and finds it among the organisation's agents.
@@ -111,7 +111,7 @@ test("a new organisation owner goes through the onboarding wizard from a templat
   await wizard.getByRole("button", { name: "Create my agent" }).click();
 
   // Edit: the drafted instructions carry the answers; an edit is saved.
-  await expect.poll(() => query(page).get("activeStep"), { timeout: 15_000 }).toBe("EDIT_AGENT");
+  await expect.poll(() => query(page).get("activeStep"), { timeout: within(15_000) }).toBe("EDIT_AGENT");
   const instructions = wizard.getByLabel("Instructions");
   await expect(instructions).toHaveValue(
     new RegExp(`You take reservations for ${business}, serving wood-fired pizza`),
@@ -244,7 +244,7 @@ test.describe("in a browser on New York time", () => {
       .fill("You answer calls for a plumber. Ask what the problem is and the address.");
     await wizard.getByRole("button", { name: "Create my agent" }).click();
     await expect(wizard.getByRole("heading", { name: "Which time zone is your business in?" })).toBeVisible({
-      timeout: 15_000,
+      timeout: within(15_000),
     });
     // Issue #23 item 8: the time zone starts as the browser's, and the agent gets that very zone.
     await expect(wizard.getByRole("combobox", { name: "Time zone" })).toHaveValue(/Eastern Time/);

@@ -1,4 +1,4 @@
-import { checkA11y, DEMO, DEMO_NAMES, expect, signInAs, test } from "./helpers.ts";
+import { checkA11y, DEMO, DEMO_NAMES, expect, signInAs, test, within } from "./helpers.ts";
 
 // Payment links and Stripe Connect payouts (issue 21), on the demo organisation (other journeys use it
 // too, and usage debits move its balance: each amount is checked as its own transaction). The owner makes a link; a signed-out visitor opens
@@ -11,7 +11,7 @@ test("a signed-out visitor pays a payment link; the owner withdraws to a bank ac
   page,
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(within(120_000));
   await signInAs(page, DEMO.owner, "/app/wallet");
   await expect(page.getByTestId("wallet-balance")).toBeVisible();
 
@@ -78,7 +78,7 @@ test("a signed-out visitor pays a payment link; the owner withdraws to a bank ac
   await dialog.getByLabel("Amount (USD)").fill("5");
   await dialog.getByRole("button", { name: "Withdraw", exact: true }).click();
   const status = dialog.getByTestId("withdrawal-status");
-  await expect(status).toHaveText("Paid out", { timeout: 30_000 });
+  await expect(status).toHaveText("Paid out", { timeout: within(30_000) });
   await expect(dialog.getByTestId("withdrawal-progress")).toContainText("$5.00 to Bank (Stripe)");
   await page.keyboard.press("Escape");
   await page.goto("/app/wallet");

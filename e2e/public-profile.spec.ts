@@ -9,7 +9,7 @@ test("the owner publishes a page with a link; a visitor clicks it and chats with
   browser,
   problems,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(within(120_000));
   // The inbox refetches on each realtime event (the agent's reply) until the page closes.
   problems.allow(/request failed net::ERR_ABORTED GET \/api\/v1\/(conversations|activity|activityAgent)\b/);
   const agentId = await findAccountId(page.request, DEMO.owner, "After Hours");
@@ -23,7 +23,7 @@ test("the owner publishes a page with a link; a visitor clicks it and chats with
   await dialog.getByLabel("Username").fill(slug);
   await dialog.getByRole("button", { name: "Save" }).click();
   // (The toast closes after a second: wait for what the save did instead.)
-  await expect(dialog).toBeHidden({ timeout: 15_000 });
+  await expect(dialog).toBeHidden({ timeout: within(15_000) });
 
   // A link to a page of this server (the machine has no outside network).
   const origin = new URL(page.url()).origin;
@@ -34,17 +34,17 @@ test("the owner publishes a page with a link; a visitor clicks it and chats with
   await last.getByLabel(/title/).fill("Are we open?");
   await last.getByLabel(/address/).fill(`${origin}/healthz`);
   await editor.getByRole("button", { name: "Save public page" }).click();
-  await expect(editor).toBeHidden({ timeout: 15_000 });
+  await expect(editor).toBeHidden({ timeout: within(15_000) });
   await page.getByRole("button", { name: "Edit profile" }).click();
   const profile = page.getByRole("dialog", { name: "Edit your page's profile" });
   await profile
     .getByRole("textbox", { name: "Bio" })
     .fill("Evening and weekend answers for Bluebird Dental.");
   await profile.getByRole("button", { name: "Save" }).click();
-  await expect(profile).toBeHidden({ timeout: 15_000 });
+  await expect(profile).toBeHidden({ timeout: within(15_000) });
   await expect
     .poll(async () => (await (await page.request.get(`/api/v1/publicPage/${slug}`)).json()).links?.length, {
-      timeout: 15_000,
+      timeout: within(15_000),
     })
     .toBe(1);
 
@@ -75,7 +75,7 @@ test("the owner publishes a page with a link; a visitor clicks it and chats with
     const log = visitor.getByRole("log", { name: "Conversation" });
     await expect(log.getByText(question)).toBeVisible();
     // The greeting, then the agent's answer to the question.
-    await expect(log.locator(".msg.agent")).toHaveCount(2, { timeout: 20_000 });
+    await expect(log.locator(".msg.agent")).toHaveCount(2, { timeout: within(20_000) });
 
     await visitor.getByRole("link", { name: "Are we open?" }).click();
     await expect(visitor).toHaveURL(`${origin}/healthz`);

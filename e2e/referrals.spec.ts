@@ -1,4 +1,14 @@
-import { checkA11y, codeFor, DEMO, expect, outboxMark, signInAs, test, uniqueEmail } from "./helpers.ts";
+import {
+  checkA11y,
+  codeFor,
+  DEMO,
+  expect,
+  outboxMark,
+  signInAs,
+  test,
+  uniqueEmail,
+  within,
+} from "./helpers.ts";
 
 // Referrals and refunds (issue 21): a new organisation signs up through the demo owner's referral link and
 // tops up by sandbox card; the owner sees the reward on the Wallet page and claims it into the wallet. Then
@@ -13,7 +23,7 @@ test("sign up through a referral link, earn and claim the reward; a super admin 
   page,
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(within(120_000));
   await signInAs(page, DEMO.owner, "/app/wallet");
   const section = page.getByRole("region", { name: "Referrals" });
   await expect(section.getByRole("heading", { name: "Referrals" })).toBeVisible();
@@ -38,7 +48,7 @@ test("sign up through a referral link, earn and claim the reward; a super admin 
   await referred.getByRole("button", { name: "Send code" }).click();
   await referred.getByLabel("6-digit code").fill(await codeFor(referred.request, email, mark));
   await referred.getByRole("button", { name: "Create account" }).click();
-  await expect(referred.getByTestId("account-name")).toHaveText(business, { timeout: 15_000 });
+  await expect(referred.getByTestId("account-name")).toHaveText(business, { timeout: within(15_000) });
   const referredId = Number(await referred.evaluate(() => localStorage.getItem("id")));
   expect(referredId).toBeGreaterThan(0);
 
@@ -84,7 +94,7 @@ test("sign up through a referral link, earn and claim the reward; a super admin 
   // A super admin refunds the new organisation $3.21, after confirming.
   await signInAs(page, DEMO.superAdmin, `/app?orgAdmin=${referredId}`);
   const admin = page.getByRole("dialog", { name: "Administer organization" });
-  await expect(admin.getByTestId("summary-name")).toHaveText(business, { timeout: 15_000 });
+  await expect(admin.getByTestId("summary-name")).toHaveText(business, { timeout: within(15_000) });
   await checkA11y(page, "the refund form");
   await admin.getByLabel("Refund amount (USD)").fill("3.215");
   await admin.getByRole("button", { name: "Refund", exact: true }).click();

@@ -204,7 +204,9 @@ test.describe("overlays", () => {
     const debug = page.getByRole("dialog", { name: "Debug" });
     await expect(debug).toBeVisible();
     // The overlay's body is its own chunk: under a full parallel run its first load can take seconds.
-    await expect(debug.getByText(`/app/org/${orgId}/logs?debug=true`)).toBeVisible({ timeout: 15_000 });
+    await expect(debug.getByText(`/app/org/${orgId}/logs?debug=true`)).toBeVisible({
+      timeout: within(15_000),
+    });
     await expect(debug.getByText("debug=true", { exact: true })).toBeVisible();
     await expect(debug.getByText(`Organization ${orgId}`)).toBeVisible();
     await expect(debug.getByRole("heading", { name: "Server" })).toBeVisible();

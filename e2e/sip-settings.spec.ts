@@ -31,7 +31,7 @@ test.skip(!existsSync(SIPP), "sipp (Debian's sip-tester) is not installed");
 test("the owner allows a SIP source, adds a route, registers with a PBX and reads the captures", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(within(90_000));
   await signInAs(page, DEMO.owner, "/app/developers");
   const octet = 1 + Math.floor(Math.random() * 250);
   const trunk = `E2E trunk ${Date.now().toString(36)}`;

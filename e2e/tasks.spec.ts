@@ -69,7 +69,7 @@ async function uploadList(
 test("a CSV with a bad row: the row's error, the good rows texted with live counts and outcomes", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(within(120_000));
   const ann = `+1503557${digits()}`;
   const bo = `+1503558${digits()}`;
   const listName = `Recall ${suffix()}`;
@@ -106,12 +106,12 @@ test("a CSV with a bad row: the row's error, the good rows texted with live coun
   // A check first (dryRun): the bad row is named and nothing is imported yet.
   await dialog.getByRole("button", { name: "Check rows" }).click();
   await expect(dialog.getByRole("status").filter({ hasText: "2 of 3 rows can be imported." })).toBeVisible({
-    timeout: 15_000,
+    timeout: within(15_000),
   });
   await expect(dialog.getByTestId("row-error")).toContainText("Not a valid phone number.");
   await dialog.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(dialog.getByRole("status").filter({ hasText: "Imported 2 of 3 rows" })).toBeVisible({
-    timeout: 15_000,
+    timeout: within(15_000),
   });
   await expect(dialog.getByText("1 row was left out.", { exact: false })).toBeVisible();
   const error = dialog.getByTestId("row-error");
@@ -125,7 +125,7 @@ test("a CSV with a bad row: the row's error, the good rows texted with live coun
   // The list runs through the sandbox carrier; its counts come in live, without a reload.
   const list = page.getByRole("region", { name: `List ${listName}` });
   await expect(list.getByTestId("list-counts")).toContainText("2 of 2 done · 2 completed", {
-    timeout: 30_000,
+    timeout: within(30_000),
   });
   await expect(list.getByText("1 of 3 rows was left out (errors).")).toBeVisible();
   await list.getByRole("button", { name: "Show its tasks" }).click();
@@ -141,7 +141,7 @@ test("a CSV with a bad row: the row's error, the good rows texted with live coun
     to: AGENT_NUMBER,
     text: "Yes, Tuesday works",
   });
-  await expect(annRow.getByTestId("task-outcome")).toHaveText("Replied", { timeout: 15_000 });
+  await expect(annRow.getByTestId("task-outcome")).toHaveText("Replied", { timeout: within(15_000) });
   await expect(list.getByTestId("list-outcomes")).toHaveText("1 replied");
 
   // The outcome filter, and the task's detail with its transcript.
@@ -158,7 +158,7 @@ test("a CSV with a bad row: the row's error, the good rows texted with live coun
 });
 
 test("pausing a list holds its tasks, resuming runs them; one task added by hand", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(within(120_000));
   await openAllDay(page.request);
   const listName = `Reminders ${suffix()}`;
   const people = [`+1503559${digits()}`, `+1503550${digits()}`];
@@ -179,7 +179,7 @@ test("pausing a list holds its tasks, resuming runs them; one task added by hand
   });
   await dialog.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(dialog.getByRole("status").filter({ hasText: "Imported 2 of 2 rows" })).toBeVisible({
-    timeout: 15_000,
+    timeout: within(15_000),
   });
   await dialog.getByRole("button", { name: "Done" }).click();
   const list = page.getByRole("region", { name: `List ${listName}` });
@@ -198,7 +198,7 @@ test("pausing a list holds its tasks, resuming runs them; one task added by hand
   // Two texts may be sent before the page shows the list running: it may already say it finished.
   await expect(list.getByTestId("list-state")).toHaveText(/^(Running|Finished)$/);
   await expect(list.getByTestId("list-counts")).toContainText("2 of 2 done · 2 completed", {
-    timeout: 30_000,
+    timeout: within(30_000),
   });
   // Nothing left to run: the list says it finished, as the bell does (issue 32 item 4).
   await expect(list.getByTestId("list-state")).toHaveText("Finished");
@@ -215,7 +215,7 @@ test("pausing a list holds its tasks, resuming runs them; one task added by hand
   await create.getByRole("button", { name: "Add task" }).click();
   await expect(create).toBeHidden();
   const row = page.getByTestId("task-row").filter({ hasText: "Eve Manual" });
-  await expect(row.getByTestId("task-state")).toHaveText("Completed", { timeout: 30_000 });
+  await expect(row.getByTestId("task-state")).toHaveText("Completed", { timeout: within(30_000) });
   await row.getByTestId("open-task").click();
   const detail = page.getByRole("dialog", { name: "Task" });
   await expect(detail.getByText("Hi Eve Manual, your night guard is ready.").first()).toBeVisible();
@@ -234,7 +234,7 @@ async function frontDeskId(request: APIRequestContext): Promise<number> {
 test("a call list: the sandbox's simulated person answers, its simulated voicemail takes the message", async ({
   page,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(within(240_000));
   await openAllDay(page.request);
   // The owner sets the Front Desk agent's voicemail message ({name} is each row's name) and publishes it.
   const message = `Hi {name}, this is Bluebird Dental returning your call ${suffix()}. Please call us back.`;
@@ -264,7 +264,7 @@ test("a call list: the sandbox's simulated person answers, its simulated voicema
   await expect(dialog.getByRole("textbox", { name: "Message" })).toHaveCount(0);
   await dialog.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(dialog.getByRole("status").filter({ hasText: "Imported 2 of 2 rows" })).toBeVisible({
-    timeout: 15_000,
+    timeout: within(15_000),
   });
   await dialog.getByRole("button", { name: "Done" }).click();
 
@@ -272,7 +272,7 @@ test("a call list: the sandbox's simulated person answers, its simulated voicema
   const list = page.getByRole("region", { name: `List ${listName}` });
   await expect(list.getByText("Calls by Front Desk", { exact: false })).toBeVisible();
   await expect(list.getByTestId("list-counts")).toContainText("2 of 2 done · 2 completed", {
-    timeout: 150_000,
+    timeout: within(150_000),
   });
   await list.getByRole("button", { name: "Show its tasks" }).click();
   const rows = page.getByRole("table", { name: "Tasks" }).getByTestId("task-row");
@@ -305,7 +305,7 @@ test("a call list: the sandbox's simulated person answers, its simulated voicema
 });
 
 test("at 550 px the page, its lists and table, and every task overlay fit", async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(within(90_000));
   await page.setViewportSize({ width: 550, height: 900 });
   await signInAs(page, DEMO.owner, "/app/tasks");
   // The lists and tasks of the journeys above.

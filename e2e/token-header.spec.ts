@@ -1,4 +1,4 @@
-import { DEMO, expect, signInAs, test } from "./helpers.ts";
+import { DEMO, expect, signInAs, test, within } from "./helpers.ts";
 
 // Issue 32 item 19: the web app sends the session in the Authorization header (and, for WebSockets, the
 // Sec-WebSocket-Protocol header), never as ?token= in an address, where logs, history and referrers keep it.
@@ -14,11 +14,11 @@ test("no request or WebSocket of a signed-in journey carries the token in its ad
   await signInAs(page, DEMO.owner, "/app/dashboard");
   await page.goto("/app/inbox");
   // The inbox's realtime socket signs in with its subprotocol and goes live.
-  await expect(page.getByLabel("Realtime live")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByLabel("Realtime live")).toBeVisible({ timeout: within(15_000) });
   await page.goto("/app/logs");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await page.goto("/app/wallet");
-  await expect(page.getByTestId("wallet-balance")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("wallet-balance")).toBeVisible({ timeout: within(15_000) });
 
   const apiCalls = addresses.filter((url) => new URL(url).pathname.startsWith("/api/"));
   expect(apiCalls.length).toBeGreaterThan(5);
@@ -34,7 +34,7 @@ test("the super admin's calls carry no adminToken in the address either", async 
   await expect(page.getByRole("tab", { name: "Calls for review" })).toHaveAttribute("aria-selected", "true");
   await expect(
     page.getByRole("table", { name: "Calls for review" }).or(page.getByText("No calls need a review")),
-  ).toBeVisible({ timeout: 15_000 });
+  ).toBeVisible({ timeout: within(15_000) });
   const review = addresses.filter((url) => url.includes("/internal/fetchCallsForReview"));
   expect(review.length).toBeGreaterThan(0);
   expect(addresses.filter((url) => TOKEN_IN_ADDRESS.test(url))).toEqual([]);

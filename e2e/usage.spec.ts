@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { checkA11y, DEMO, expect, signInAs, test } from "./helpers.ts";
+import { checkA11y, DEMO, expect, signInAs, test, within } from "./helpers.ts";
 
 // Usage debits (issue 21): the demo organisation's owner tops up the wallet by card, texts the Front Desk
 // agent from the phone simulator, and the periodic usage sweep (USAGE_DEBIT_INTERVAL_SECONDS, a few seconds
@@ -12,7 +12,7 @@ const dollars = (text: string | null) => Number((text ?? "").replace(/[^0-9.-]/g
 async function sentTexts(page: Page): Promise<number> {
   await page.goto("/app/billing");
   const card = page.getByTestId("usage-card");
-  await expect(card.getByText(/Priced by the \w+ plan's tiers/)).toBeVisible({ timeout: 15_000 });
+  await expect(card.getByText(/Priced by the \w+ plan's tiers/)).toBeVisible({ timeout: within(15_000) });
   const row = page.getByTestId("usage-quantity-outbound-message");
   return (await row.count()) > 0 ? dollars(await row.textContent()) : 0;
 }
@@ -27,7 +27,7 @@ test("texts to the agent are charged to the wallet by the usage sweep, and Billi
   page,
   problems,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(within(120_000));
   problems.allow(/^answer 402 POST \/sandbox\/checkout\//);
   await signInAs(page, DEMO.owner, "/app/billing");
   const before = await sentTexts(page);
@@ -65,7 +65,9 @@ test("texts to the agent are charged to the wallet by the usage sweep, and Billi
   for (const [i, text] of ["What are your opening hours?", "Do you see children?"].entries()) {
     await simulator.getByRole("textbox", { name: "Text message from the handset" }).fill(text);
     await simulator.getByRole("button", { name: "Send text" }).click();
-    await expect(simulator.locator('[data-direction="outbound"]')).toHaveCount(i + 1, { timeout: 15_000 });
+    await expect(simulator.locator('[data-direction="outbound"]')).toHaveCount(i + 1, {
+      timeout: within(15_000),
+    });
   }
 
   // The sweep charges the replies: what Billing says was charged for usage grows (a figure other journeys
@@ -76,7 +78,7 @@ test("texts to the agent are charged to the wallet by the usage sweep, and Billi
         await sentTexts(page);
         return debited(page);
       },
-      { timeout: 45_000, intervals: [2_000] },
+      { timeout: within(45_000), intervals: [2_000] },
     )
     .toBeGreaterThan(debitedBefore);
   await page.goto("/app/wallet");

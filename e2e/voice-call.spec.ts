@@ -68,7 +68,7 @@ async function frontDeskId(request: APIRequestContext): Promise<number> {
 test("the owner calls the Front Desk agent from the editor, asks a question and hears the answer", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(within(120_000));
   const agentId = await frontDeskId(page.request);
   await signInAs(page, DEMO.owner, `/app/agents?editAgent=${agentId}`);
   const editor = page.getByRole("dialog", { name: "Edit agent" });
@@ -84,24 +84,24 @@ test("the owner calls the Front Desk agent from the editor, asks a question and 
 
   const call = page.getByRole("dialog", { name: "Test call" });
   await call.getByRole("button", { name: "Call", exact: true }).click();
-  await expect(call.getByTestId("call-status")).toHaveText("On the call", { timeout: 15_000 });
+  await expect(call.getByTestId("call-status")).toHaveText("On the call", { timeout: within(15_000) });
   const captions = call.getByRole("log");
   await expect(captions.getByTestId("caption-agent").first()).toContainText(
     "Thank you for calling Bluebird Dental, how can I help you today?",
-    { timeout: 15_000 },
+    { timeout: within(15_000) },
   );
   // The microphone is live: its level moves while the question plays. Chromium loops the file (about 17 s);
   // on a busy machine the greeting can end after the question's first pass, so this waits up to a loop more.
   const meter = call.getByRole("progressbar", { name: "Microphone level" });
   await expect
-    .poll(async () => Number(await meter.getAttribute("aria-valuenow")), { timeout: 30_000 })
+    .poll(async () => Number(await meter.getAttribute("aria-valuenow")), { timeout: within(30_000) })
     .toBeGreaterThan(0);
   await expect(captions.getByTestId("caption-caller").first()).toHaveText(/do you see children/i, {
-    timeout: 40_000,
+    timeout: within(40_000),
   });
   await expect(captions.getByTestId("caption-agent").nth(1)).toContainText(
     "Yes, we see children from age 3, and their first visit is free.",
-    { timeout: 15_000 },
+    { timeout: within(15_000) },
   );
 
   await call.getByRole("button", { name: "Mute" }).click();
@@ -146,7 +146,7 @@ test("a colleague sees the call in progress in Calls, listens in, and hangs it u
   browser,
   baseURL,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(within(90_000));
   const agentId = await frontDeskId(page.request);
   await signInAs(page, DEMO.admin, `/app/agents?editAgent=${agentId}`);
   const editor = page.getByRole("dialog", { name: "Edit agent" });
@@ -154,7 +154,7 @@ test("a colleague sees the call in progress in Calls, listens in, and hangs it u
   await editor.getByRole("button", { name: "Call", exact: true }).click();
   const call = page.getByRole("dialog", { name: "Test call" });
   await call.getByRole("button", { name: "Call", exact: true }).click();
-  await expect(call.getByTestId("call-status")).toHaveText("On the call", { timeout: 15_000 });
+  await expect(call.getByTestId("call-status")).toHaveText("On the call", { timeout: within(15_000) });
 
   // The owner, in another browser, sees it among the calls in progress and listens in.
   const watcherContext = await browser.newContext({ baseURL });
@@ -173,9 +173,9 @@ test("a colleague sees the call in progress in Calls, listens in, and hangs it u
     const transcript = live.getByLabel("Live transcript");
     // The greeting as far as it was heard: Chromium's looping microphone may ask the question over it, and
     // the caller's barge-in cuts it short ("Thank you" on a busy machine).
-    await expect(transcript).toContainText("Thank", { timeout: 15_000 });
-    await expect(transcript).toContainText(/do you see children/i, { timeout: 25_000 });
-    await expect(transcript).toContainText("Yes, we see children from age 3", { timeout: 15_000 });
+    await expect(transcript).toContainText("Thank", { timeout: within(15_000) });
+    await expect(transcript).toContainText(/do you see children/i, { timeout: within(25_000) });
+    await expect(transcript).toContainText("Yes, we see children from age 3", { timeout: within(15_000) });
 
     await live.getByRole("button", { name: "Hang up" }).click();
     await expect(live.getByRole("status").filter({ hasText: "The call has ended." })).toBeVisible();
@@ -189,21 +189,23 @@ test("a colleague sees the call in progress in Calls, listens in, and hangs it u
 });
 
 test("a visitor of the agent's public page talks to it in the browser", async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(within(90_000));
   await page.goto("/bluebird-front-desk");
   const chat = page.getByRole("region", { name: "Chat with Front Desk" });
   await chat.getByRole("button", { name: "Talk to Front Desk" }).click();
   const status = chat.locator("#call-status");
-  await expect(status).toHaveText("On the call", { timeout: 15_000 });
+  await expect(status).toHaveText("On the call", { timeout: within(15_000) });
   const call = chat.getByRole("log", { name: "Call" });
   await expect(call.locator(".msg.agent").first()).toContainText(
     "Thank you for calling Bluebird Dental, how can I help you today?",
-    { timeout: 15_000 },
+    { timeout: within(15_000) },
   );
-  await expect(call.locator(".msg.visitor").first()).toHaveText(/do you see children/i, { timeout: 25_000 });
+  await expect(call.locator(".msg.visitor").first()).toHaveText(/do you see children/i, {
+    timeout: within(25_000),
+  });
   await expect(call.locator(".msg.agent").nth(1)).toContainText(
     "Yes, we see children from age 3, and their first visit is free.",
-    { timeout: 15_000 },
+    { timeout: within(15_000) },
   );
   await chat.getByRole("button", { name: "Hang up" }).click();
   await expect(status).toHaveText("You hung up.");

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "./helpers.ts";
+import { expect, test, within } from "./helpers.ts";
 
 // The website widget (issue 22): a plain HTML page of another site (another port on loopback) with one
 // script tag opens the Front Desk agent's chat in a frame, and the agent answers there.
@@ -43,7 +43,7 @@ test("one script tag on another site opens the agent's chat", async ({ page, bas
     await chat.getByRole("textbox", { name: "Your message" }).fill(question);
     await chat.getByRole("button", { name: "Send" }).click();
     await expect(log.getByText(question)).toBeVisible();
-    await expect(log.locator(".msg.agent")).toHaveCount(2, { timeout: 20_000 });
+    await expect(log.locator(".msg.agent")).toHaveCount(2, { timeout: within(20_000) });
     await page.getByRole("button", { name: "Close chat" }).click();
     await expect(page.getByRole("button", { name: "Chat with us" })).toHaveAttribute(
       "aria-expanded",

@@ -1,4 +1,4 @@
-import { checkA11y, expect, signUpOwner, test } from "./helpers.ts";
+import { checkA11y, expect, signUpOwner, test, within } from "./helpers.ts";
 
 // Withdrawals (issue 21): a new organisation's owner tops up $25 by card through the sandbox checkout, then
 // withdraws by lightning (the sandbox lightning wallet makes an invoice, the platform's node pays it, the
@@ -10,7 +10,7 @@ test.use({ viewport: { width: 550, height: 900 } });
 test("withdraw by lightning and by PayPal (sandbox), held then paid out; a failed payout is returned", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(within(120_000));
   await signUpOwner(page, "Withdraw Works", "withdraw");
   await page.goto("/app/wallet");
   await expect(page.getByTestId("wallet-balance")).toHaveText("$0.00");
@@ -53,7 +53,7 @@ test("withdraw by lightning and by PayPal (sandbox), held then paid out; a faile
   await dialog.getByRole("button", { name: "Withdraw", exact: true }).click();
   const status = dialog.getByTestId("withdrawal-status");
   await expect(status).toHaveText(/On hold|Paid out/);
-  await expect(status).toHaveText("Paid out", { timeout: 20_000 });
+  await expect(status).toHaveText("Paid out", { timeout: within(20_000) });
   await expect(dialog.getByTestId("withdrawal-progress")).toContainText("10,000 sats");
   // The money arrived in the sandbox wallet.
   await sandboxWallet.reload();
@@ -70,7 +70,7 @@ test("withdraw by lightning and by PayPal (sandbox), held then paid out; a faile
   await dialog.getByLabel("Amount (USD)").fill("5");
   await dialog.getByRole("button", { name: "Withdraw", exact: true }).click();
   await expect(status).toHaveText("On hold");
-  await expect(status).toHaveText("Paid out", { timeout: 30_000 });
+  await expect(status).toHaveText("Paid out", { timeout: within(30_000) });
   const payoutUrl = await dialog
     .getByRole("link", { name: "See this payout in the payouts sandbox" })
     .getAttribute("href");
@@ -86,7 +86,7 @@ test("withdraw by lightning and by PayPal (sandbox), held then paid out; a faile
   await dialog.getByLabel("Venmo email or mobile number").fill("nobody@example.invalid");
   await dialog.getByLabel("Amount (USD)").fill("3");
   await dialog.getByRole("button", { name: "Withdraw", exact: true }).click();
-  await expect(status).toHaveText("Failed: funds returned", { timeout: 30_000 });
+  await expect(status).toHaveText("Failed: funds returned", { timeout: within(30_000) });
   await expect(dialog.getByRole("alert")).toContainText("RECEIVER_UNREGISTERED");
   await page.keyboard.press("Escape");
 

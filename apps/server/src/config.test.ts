@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { within } from "../test/latency.ts";
+import { within } from "../../../vitest.time-limits.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 
 describe("loadConfig", () => {

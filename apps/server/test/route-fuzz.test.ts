@@ -4,6 +4,7 @@
 // inputs; bench/route-fuzz.bench.ts runs it at ≥300 inputs per route.
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { within } from "../../../vitest.time-limits.ts";
 import { apiCaller } from "./api-call.ts";
 import { buildHierarchy } from "./fixtures.ts";
 import { buildTestApp, logCapture } from "./helpers.ts";
@@ -22,7 +23,7 @@ afterAll(async () => {
 });
 
 it("answers every route's generated and hostile input below 500 and stays up", {
-  timeout: 120_000,
+  timeout: within(120_000),
 }, async () => {
   const result = await fuzzRoutes(app, { perRoute: PER_ROUTE, seed: SEED });
   // The server's own account of a failure (error and stack), when there is one.

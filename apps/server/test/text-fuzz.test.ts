@@ -14,6 +14,7 @@ import fc from "fast-check";
 import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { within } from "../../../vitest.time-limits.ts";
 import { issueSessionToken } from "../src/modules/auth/sessions.ts";
 import { aiReplyJob } from "../src/modules/inbox/jobs.ts";
 import { createKbFetcher } from "../src/modules/knowledge-base/fetcher.ts";
@@ -123,7 +124,7 @@ const upload = (kbId: number, name: string, type: string, body: Buffer | string)
   return client(token).call(api.uploadKbDocument, { params: { id: kbId }, form });
 };
 
-describe("C1: a knowledge-base document with NUL bytes", { timeout: 60_000 }, () => {
+describe("C1: a knowledge-base document with NUL bytes", { timeout: within(60_000) }, () => {
   it("is indexed without them, from an upload and from a page; the job ends and the server goes on", async () => {
     const { knowledgeBase } = await client(token).call(api.createKnowledgeBase, { body: { title: "C1" } });
     // The probe's upload: 50 bytes of text with NUL in them.
@@ -287,7 +288,7 @@ const DESTRUCTIVE = /delete|logout|signout|disable|remove|leave|transfer/i;
 
 type Answer = { route: string; note: string; status: number };
 
-describe("every route that takes text", { timeout: 120_000 }, () => {
+describe("every route that takes text", { timeout: within(120_000) }, () => {
   it("answers NUL, lone surrogates, noncharacters, a 1 MB line and invalid UTF-8 below 500", async () => {
     const db = app.context.database.db;
     const answers: Answer[] = [];
@@ -385,7 +386,7 @@ const form = (field: string, name: string, type: string, body: Buffer | string) 
   return data;
 };
 
-describe("uploads", { timeout: 120_000 }, () => {
+describe("uploads", { timeout: within(120_000) }, () => {
   it("knowledge-base documents of every format end indexed or failed with a reason, named in clean text", async () => {
     const { knowledgeBase } = await client(token).call(api.createKnowledgeBase, {
       body: { title: "Uploads" },
@@ -489,7 +490,7 @@ async function multipart(data: FormData) {
 // ---------------------------------------------------------------------------------------------------------
 // Job payloads
 
-describe("job payloads", { timeout: 60_000 }, () => {
+describe("job payloads", { timeout: within(60_000) }, () => {
   it("text in a payload is stored clean, the jobs end, and a payload the job refuses never is queued", async () => {
     const jobs = app.context.jobs;
     await jobs.send(aiReplyJob, { roomId: `room\u0000${DIRTY}\ud800` });

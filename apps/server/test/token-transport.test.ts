@@ -2,6 +2,7 @@ import { WS_BEARER_PROTOCOL } from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { within } from "../../../vitest.time-limits.ts";
 import { buildHierarchy } from "./fixtures.ts";
 import { buildTestApp } from "./helpers.ts";
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
   const address = app.server.address();
   if (!address || typeof address === "string") throw new Error("no port");
   origin = `127.0.0.1:${address.port}`;
-}, 180_000);
+}, within(180_000));
 afterAll(async () => {
   await app.close();
 });

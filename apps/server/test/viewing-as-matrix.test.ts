@@ -3,12 +3,12 @@ import { PERMISSION_FLAGS, VIEWING_AS_VALUES } from "@switchboard/core";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../vitest.time-limits.ts";
 import type { Access } from "../src/access/access.ts";
 import { accounts, memberships, users } from "../src/db/schema/index.ts";
 import { issueSessionToken } from "../src/modules/auth/sessions.ts";
 import { buildHierarchy } from "./fixtures.ts";
 import { buildTestApp } from "./helpers.ts";
-import { within } from "./latency.ts";
 
 /**
  * Viewing-as only ever narrows: for every route of the table, every role (organisation owner and admin,

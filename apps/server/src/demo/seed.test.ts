@@ -2,6 +2,7 @@ import * as api from "@switchboard/api";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../vitest.time-limits.ts";
 import { type TestClient, testClient } from "../../test/api-client.ts";
 import { buildTestApp } from "../../test/helpers.ts";
 import { accounts, users } from "../db/schema/index.ts";
@@ -30,7 +31,7 @@ beforeAll(async () => {
   orgId = org.id;
   owner = await issueSessionToken(db, user.id, org.id);
   client = testClient(app);
-}, 60_000);
+}, within(60_000));
 afterAll(async () => {
   await app.close();
 });

@@ -1,6 +1,7 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { within } from "../../../../vitest.time-limits.ts";
 import { createTestDatabase } from "../../test/helpers.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { RELEASED_MESSAGE } from "./heartbeat.ts";
@@ -61,42 +62,54 @@ describe("the jobs of a server that stopped reporting", () => {
       runs.push({ n, retryCount: attempt.retryCount });
     });
     await runner.start();
-  }, 60_000);
+  }, within(60_000));
   afterAll(async () => {
     await runner.stop(100);
     await database.close();
   });
 
-  it("are retried within seconds, while those of a server that reports are left to it", async () => {
-    // Both servers report now; one of them stops (kill -9) and the other goes on.
-    await sql("insert into job_workers (id) values ('died'), ('alive')");
-    const orphan = await takenBy("died", 1);
-    const busy = await takenBy("alive", 2);
-    const until = Date.now() + 10_000;
-    while ((await stateOf(orphan)).state !== "completed" && Date.now() < until) {
-      await sql("update job_workers set last_seen_at = now() where id = 'alive'");
-      await sleep(100);
-    }
-    // The dead server's job ran again here, as its next attempt, within seconds (not at its 45-minute expiry).
-    expect(runs).toEqual([{ n: 1, retryCount: 1 }]);
-    expect((await stateOf(orphan)).state).toBe("completed");
-    // The live server's job is still its own.
-    expect(await stateOf(busy)).toEqual({ state: "active", output: { worker: "alive" } });
-  }, 30_000);
+  it(
+    "are retried within seconds, while those of a server that reports are left to it",
+    async () => {
+      // Both servers report now; one of them stops (kill -9) and the other goes on.
+      await sql("insert into job_workers (id) values ('died'), ('alive')");
+      const orphan = await takenBy("died", 1);
+      const busy = await takenBy("alive", 2);
+      const until = Date.now() + 10_000;
+      while ((await stateOf(orphan)).state !== "completed" && Date.now() < until) {
+        await sql("update job_workers set last_seen_at = now() where id = 'alive'");
+        await sleep(100);
+      }
+      // The dead server's job ran again here, as its next attempt, within seconds (not at its 45-minute expiry).
+      expect(runs).toEqual([{ n: 1, retryCount: 1 }]);
+      expect((await stateOf(orphan)).state).toBe("completed");
+      // The live server's job is still its own.
+      expect(await stateOf(busy)).toEqual({ state: "active", output: { worker: "alive" } });
+    },
+    within(30_000),
+  );
 
-  it("a job of a server without a row (removed as long dead) is retried too", async () => {
-    const orphan = await takenBy("removed", 3);
-    const until = Date.now() + 10_000;
-    while ((await stateOf(orphan)).state !== "completed" && Date.now() < until) await sleep(100);
-    expect(runs.filter((r) => r.n === 3)).toEqual([{ n: 3, retryCount: 1 }]);
-  }, 30_000);
+  it(
+    "a job of a server without a row (removed as long dead) is retried too",
+    async () => {
+      const orphan = await takenBy("removed", 3);
+      const until = Date.now() + 10_000;
+      while ((await stateOf(orphan)).state !== "completed" && Date.now() < until) await sleep(100);
+      expect(runs.filter((r) => r.n === 3)).toEqual([{ n: 3, retryCount: 1 }]);
+    },
+    within(30_000),
+  );
 
-  it("a job failed for good after its last attempt when released says why", async () => {
-    const orphan = await takenBy("died", 4);
-    await sql(`update ${JOB_SCHEMA}.job set retry_count = retry_limit where id = $1`, [orphan]);
-    const until = Date.now() + 10_000;
-    while ((await stateOf(orphan)).state === "active" && Date.now() < until) await sleep(100);
-    expect(await stateOf(orphan)).toEqual({ state: "failed", output: { message: RELEASED_MESSAGE } });
-    expect(runs.some((r) => r.n === 4)).toBe(false);
-  }, 30_000);
+  it(
+    "a job failed for good after its last attempt when released says why",
+    async () => {
+      const orphan = await takenBy("died", 4);
+      await sql(`update ${JOB_SCHEMA}.job set retry_count = retry_limit where id = $1`, [orphan]);
+      const until = Date.now() + 10_000;
+      while ((await stateOf(orphan)).state === "active" && Date.now() < until) await sleep(100);
+      expect(await stateOf(orphan)).toEqual({ state: "failed", output: { message: RELEASED_MESSAGE } });
+      expect(runs.some((r) => r.n === 4)).toBe(false);
+    },
+    within(30_000),
+  );
 });

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { within } from "../../../../vitest.time-limits.ts";
 import { createTestDatabase, logCapture } from "../../test/helpers.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { createLogger } from "../logger.ts";
@@ -93,7 +94,7 @@ const probeJob = defineJob({
   },
 });
 
-describe("the job runner", { timeout: 60_000 }, () => {
+describe("the job runner", { timeout: within(60_000) }, () => {
   let database: DatabaseHandle;
   let jobs: JobRunner;
   const failing = new Set<string>();

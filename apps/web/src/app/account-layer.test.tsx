@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { within as withinMs } from "../../../../vitest.time-limits.ts";
 import { setLogoutNavigation } from "../lib/logout.ts";
 import { getTargetAccountId, saveViewingAs } from "../lib/session.ts";
 import {
@@ -107,7 +108,7 @@ describe("the account layer", () => {
       fail ? json({ success: false, message: "Database unavailable" }, 503) : fakeAccountView(),
     );
     renderAt("/app", null, { routes });
-    expect(await screen.findByText("Database unavailable", {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText("Database unavailable", {}, { timeout: withinMs(5000) })).toBeTruthy();
     expect(window.localStorage.getItem("token")).toBe("test-token");
     fail = false;
     await act(async () => {
@@ -271,7 +272,7 @@ describe("the user menu", () => {
     const everywhere = await screen.findByRole(
       "button",
       { name: "Sign out everywhere" },
-      { timeout: 10_000 },
+      { timeout: withinMs(10_000) },
     );
     await act(async () => {
       fireEvent.click(everywhere);
@@ -294,4 +295,4 @@ describe("the user menu", () => {
   });
 });
 
-vi.setConfig({ testTimeout: 15_000 });
+vi.setConfig({ testTimeout: withinMs(15_000) });

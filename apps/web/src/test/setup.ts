@@ -1,12 +1,13 @@
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
+import { within as withinMs } from "../../../../vitest.time-limits.ts";
 import { setLogoutNavigation } from "../lib/logout.ts";
 import { sessionStorageChanged, setTargetAccountId } from "../lib/session.ts";
 import { fixtureViolations } from "./accounts.ts";
 
 // The signed-in shell and each product area are lazy chunks: their first import in a test file transforms
 // them, which takes longer than testing-library's default second on a busy machine.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: withinMs(5000) });
 
 // jsdom lacks the layout APIs Mantine reads.
 if (!window.matchMedia) {

@@ -1,6 +1,7 @@
 import * as api from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { type TestClient, testClient } from "../../../test/api-client.ts";
 import { answers, kbPages, kbQuestions, serveKbSites } from "../../../test/fixtures/kb-sites.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
@@ -46,13 +47,13 @@ beforeAll(async () => {
     });
   }
   await app.context.jobs.idle([ingestDocumentJob], 120_000);
-}, 180_000);
+}, within(180_000));
 afterAll(async () => {
   await sites?.close();
   await app?.close();
 });
 
-describe("knowledge-base answers to callers' questions", { timeout: 60_000 }, () => {
+describe("knowledge-base answers to callers' questions", { timeout: within(60_000) }, () => {
   it("keeps menus, footers and link captions out of a page's text", async () => {
     const home = htmlToText(
       '<html><head><title>Bluebird Dental</title></head><body><header><nav><a href="/parking">Parking</a> <a href="/whitening">Whitening</a></nav></header>' +

@@ -2,6 +2,7 @@ import * as api from "@switchboard/api";
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
@@ -55,12 +56,12 @@ beforeAll(async () => {
   await addText("Parking", "Electric cars can use the charging points in our car park.");
   await addText("Short hours", "Opening hours: nine to five.");
   await idle();
-}, 120_000);
+}, within(120_000));
 afterAll(async () => {
   await app?.close();
 });
 
-describe("knowledge-base search", { timeout: 120_000 }, () => {
+describe("knowledge-base search", { timeout: within(120_000) }, () => {
   it("keeps kb_lexemes equal to the organisation's passages, word by word", async () => {
     const counted = await lexemes(orgId);
     const [all] = await app.context.database.db

@@ -6,6 +6,7 @@ import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
@@ -164,7 +165,7 @@ afterAll(async () => {
 });
 
 // Ingestion runs real jobs (fetch, extract, index): slower than the default 20 s on a loaded machine.
-describe("knowledge base", { timeout: 120_000 }, () => {
+describe("knowledge base", { timeout: within(120_000) }, () => {
   it("lists the pages of a sitemap index with a gzip sitemap", async () => {
     const answer = await client(token).call(api.discoverSitemap, { body: { url: site.url("/sitemap.xml") } });
     expect(answer.urls).toEqual(

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { createTestDatabase } from "../../../test/helpers.ts";
 import { type DatabaseHandle, executeRows } from "../../db/client.ts";
 import { migrationsFolder } from "../../db/migrate.ts";
@@ -202,128 +203,136 @@ describe("ledger", () => {
     await expectWhole();
   });
 
-  it(`never overdraws under concurrent debits and withdrawals (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, async () => {
-    const owner = nextOwner++;
-    // On PGlite (one connection) the requests queue anyway: fewer keep the file quick there.
-    const attempts = process.env.DATABASE_URL ? 300 : 90;
-    const funds = attempts * 23;
-    await topUp(owner, funds, `t-${owner}`);
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: attempts }, (_, i) =>
-        i % 3 === 0
-          ? withdrawals.hold({
-              idempotencyKey: `cw-${owner}-${i}`,
-              owner,
-              method: "ln",
-              address: "lnbc",
-              amountCents: 70,
-            })
-          : debit(owner, 70, `cd-${owner}-${i}`),
-      ),
-    );
-    const failures = outcomes.filter((o) => o.status === "rejected");
-    for (const f of failures)
-      expect((f as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientFundsError);
-    const succeeded = attempts - failures.length;
-    expect(succeeded).toBe(Math.floor(funds / 70));
-    const balances = await ledger.balances(owner);
-    expect(balances.usd.available).toBe(funds - succeeded * 70);
-    expect(balances.usd.available).toBeGreaterThanOrEqual(0);
-    // Replaying every request with its key changes nothing.
-    await Promise.allSettled(
-      Array.from({ length: attempts }, (_, i) =>
-        i % 3 === 0
-          ? withdrawals.hold({
-              idempotencyKey: `cw-${owner}-${i}`,
-              owner,
-              method: "ln",
-              address: "lnbc",
-              amountCents: 70,
-            })
-          : debit(owner, 70, `cd-${owner}-${i}`),
-      ),
-    );
-    expect(await ledger.balances(owner)).toEqual(balances);
-    expect(await ledger.recentTransactions(owner, 1000)).toHaveLength(1 + succeeded);
-    await expectWhole();
-  }, 120_000);
+  it(
+    `never overdraws under concurrent debits and withdrawals (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`,
+    async () => {
+      const owner = nextOwner++;
+      // On PGlite (one connection) the requests queue anyway: fewer keep the file quick there.
+      const attempts = process.env.DATABASE_URL ? 300 : 90;
+      const funds = attempts * 23;
+      await topUp(owner, funds, `t-${owner}`);
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: attempts }, (_, i) =>
+          i % 3 === 0
+            ? withdrawals.hold({
+                idempotencyKey: `cw-${owner}-${i}`,
+                owner,
+                method: "ln",
+                address: "lnbc",
+                amountCents: 70,
+              })
+            : debit(owner, 70, `cd-${owner}-${i}`),
+        ),
+      );
+      const failures = outcomes.filter((o) => o.status === "rejected");
+      for (const f of failures)
+        expect((f as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientFundsError);
+      const succeeded = attempts - failures.length;
+      expect(succeeded).toBe(Math.floor(funds / 70));
+      const balances = await ledger.balances(owner);
+      expect(balances.usd.available).toBe(funds - succeeded * 70);
+      expect(balances.usd.available).toBeGreaterThanOrEqual(0);
+      // Replaying every request with its key changes nothing.
+      await Promise.allSettled(
+        Array.from({ length: attempts }, (_, i) =>
+          i % 3 === 0
+            ? withdrawals.hold({
+                idempotencyKey: `cw-${owner}-${i}`,
+                owner,
+                method: "ln",
+                address: "lnbc",
+                amountCents: 70,
+              })
+            : debit(owner, 70, `cd-${owner}-${i}`),
+        ),
+      );
+      expect(await ledger.balances(owner)).toEqual(balances);
+      expect(await ledger.recentTransactions(owner, 1000)).toHaveLength(1 + succeeded);
+      await expectWhole();
+    },
+    within(120_000),
+  );
 
-  it(`keeps every account's balance, the platform's too, equal to the sum of its postings (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, async () => {
-    const [a, b] = [nextOwner++, nextOwner++];
-    await topUp(a, 5000, `mix-t-${a}`);
-    await ledger.post({
-      idempotencyKey: `mix-ln-${b}`,
-      kind: "topup.lightning",
-      ownerAccountId: b,
-      postings: [
-        { account: ledger.platform("cash:lightning", "sat"), amount: -20_000 },
-        { account: ledger.platform("fx", "sat"), amount: 20_000 },
-        { account: ledger.platform("fx"), amount: -1200 },
-        { account: ledger.wallet(b), amount: 1200 },
-      ],
-    });
-    await ledger.post({
-      idempotencyKey: `mix-sub-${a}`,
-      kind: "subscription",
-      ownerAccountId: a,
-      postings: [
-        { account: ledger.wallet(a), amount: -900 },
-        { account: ledger.platform("revenue:subscription"), amount: 900 },
-      ],
-    });
-    await ledger.post({
-      idempotencyKey: `mix-refund-${b}`,
-      kind: "refund",
-      ownerAccountId: b,
-      postings: [
-        { account: ledger.platform("expense:refunds"), amount: -300 },
-        { account: ledger.wallet(b), amount: 300 },
-      ],
-    });
-    const { withdrawal } = await withdrawals.hold({
-      idempotencyKey: `mix-w-${a}`,
-      owner: a,
-      method: "paypal",
-      address: "a@example.com",
-      amountCents: 700,
-    });
-    await withdrawals.settle(withdrawal, "PAYOUT-MIX");
-    // Many postings at once on the same platform accounts, from two owners, with replays among them.
-    await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        i % 4 === 0
-          ? topUp(i % 8 === 0 ? a : b, 50, `mix-ct-${a}-${i % 20}`)
-          : debit(i % 2 ? a : b, 10, `mix-cd-${a}-${i}`),
-      ),
-    );
+  it(
+    `keeps every account's balance, the platform's too, equal to the sum of its postings (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`,
+    async () => {
+      const [a, b] = [nextOwner++, nextOwner++];
+      await topUp(a, 5000, `mix-t-${a}`);
+      await ledger.post({
+        idempotencyKey: `mix-ln-${b}`,
+        kind: "topup.lightning",
+        ownerAccountId: b,
+        postings: [
+          { account: ledger.platform("cash:lightning", "sat"), amount: -20_000 },
+          { account: ledger.platform("fx", "sat"), amount: 20_000 },
+          { account: ledger.platform("fx"), amount: -1200 },
+          { account: ledger.wallet(b), amount: 1200 },
+        ],
+      });
+      await ledger.post({
+        idempotencyKey: `mix-sub-${a}`,
+        kind: "subscription",
+        ownerAccountId: a,
+        postings: [
+          { account: ledger.wallet(a), amount: -900 },
+          { account: ledger.platform("revenue:subscription"), amount: 900 },
+        ],
+      });
+      await ledger.post({
+        idempotencyKey: `mix-refund-${b}`,
+        kind: "refund",
+        ownerAccountId: b,
+        postings: [
+          { account: ledger.platform("expense:refunds"), amount: -300 },
+          { account: ledger.wallet(b), amount: 300 },
+        ],
+      });
+      const { withdrawal } = await withdrawals.hold({
+        idempotencyKey: `mix-w-${a}`,
+        owner: a,
+        method: "paypal",
+        address: "a@example.com",
+        amountCents: 700,
+      });
+      await withdrawals.settle(withdrawal, "PAYOUT-MIX");
+      // Many postings at once on the same platform accounts, from two owners, with replays among them.
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          i % 4 === 0
+            ? topUp(i % 8 === 0 ? a : b, 50, `mix-ct-${a}-${i % 20}`)
+            : debit(i % 2 ? a : b, 10, `mix-cd-${a}-${i}`),
+        ),
+      );
 
-    const accounts = await executeRows<{
-      kind: string;
-      owner: number | null;
-      balance: string;
-      posted: string;
-    }>(
-      database.db,
-      sql`SELECT a.kind, a.owner_account_id AS owner, a.balance::text AS balance,
+      const accounts = await executeRows<{
+        kind: string;
+        owner: number | null;
+        balance: string;
+        posted: string;
+      }>(
+        database.db,
+        sql`SELECT a.kind, a.owner_account_id AS owner, a.balance::text AS balance,
             coalesce(sum(p.amount), 0)::text AS posted
           FROM ledger_accounts a LEFT JOIN ledger_postings p ON p.ledger_account_id = a.id
           GROUP BY a.id ORDER BY a.id`,
-    );
-    expect(accounts.filter((row) => row.balance !== row.posted)).toEqual([]);
-    const platform = accounts.filter((row) => row.owner === null);
-    expect(platform.map((row) => row.kind)).toEqual(
-      expect.arrayContaining([
-        "cash:card",
-        "revenue:usage",
-        "revenue:subscription",
-        "expense:refunds",
-        "fx",
-        "payouts",
-      ]),
-    );
-    expect(platform.every((row) => row.posted !== "0")).toBe(true);
-    await expectWhole();
-  }, 120_000);
+      );
+      expect(accounts.filter((row) => row.balance !== row.posted)).toEqual([]);
+      const platform = accounts.filter((row) => row.owner === null);
+      expect(platform.map((row) => row.kind)).toEqual(
+        expect.arrayContaining([
+          "cash:card",
+          "revenue:usage",
+          "revenue:subscription",
+          "expense:refunds",
+          "fx",
+          "payouts",
+        ]),
+      );
+      expect(platform.every((row) => row.posted !== "0")).toBe(true);
+      await expectWhole();
+    },
+    within(120_000),
+  );
 
   it("migration 0030 sets the platform balances an earlier release left at zero to their postings' sum", async () => {
     const owner = nextOwner++;

@@ -1,6 +1,7 @@
 import * as api from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
@@ -13,7 +14,7 @@ beforeAll(async () => {
   app = await buildTestApp();
   world = await buildHierarchy(app);
   client = testClient(app);
-}, 180_000);
+}, within(180_000));
 afterAll(async () => {
   await app.close();
 });

@@ -6,6 +6,7 @@ import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
@@ -32,7 +33,7 @@ beforeAll(async () => {
   await app.listen({ port: 0, host: "127.0.0.1" });
   world = await buildHierarchy(app);
   await prepareSmsAgent(app, world, { number: "+15005550100", greeting: GREETING });
-}, 60_000);
+}, within(60_000));
 afterAll(async () => {
   await app?.close();
 });
@@ -115,28 +116,32 @@ describe("the sandbox marketplace", () => {
     expect(sent.roomId).toBeTruthy();
   });
 
-  it("sipp calls the assigned number over SIP and reaches its agent", async () => {
-    if (!haveSipp) return console.warn(SIPP_MISSING);
-    const run = await runSipp({
-      port: sipPort,
-      scenario: "uac",
-      service: bought,
-      durationMs: 3000,
-      timeoutMs: 30_000,
-    });
-    expect(run.code, run.output).toBe(0);
-    const conversations = createConversationsRepository(app.context.database.db);
-    const rooms = await app.context.database.db
-      .select()
-      .from(conversationsTable)
-      .where(eq(conversationsTable.agentAccountId, world.accounts.A1.id));
-    const call = rooms.find((c) => c.channel === "voice" && c.toAddress?.includes(bought));
-    expect(call, JSON.stringify(rooms)).toBeTruthy();
-    const messages = await conversations.conversationMessages(call?.uuid as string);
-    expect(messages.find((m) => m.role === "assistant")?.text, JSON.stringify(messages)).toContain(
-      "Ace Plumbing",
-    );
-  }, 60_000);
+  it(
+    "sipp calls the assigned number over SIP and reaches its agent",
+    async () => {
+      if (!haveSipp) return console.warn(SIPP_MISSING);
+      const run = await runSipp({
+        port: sipPort,
+        scenario: "uac",
+        service: bought,
+        durationMs: 3000,
+        timeoutMs: 30_000,
+      });
+      expect(run.code, run.output).toBe(0);
+      const conversations = createConversationsRepository(app.context.database.db);
+      const rooms = await app.context.database.db
+        .select()
+        .from(conversationsTable)
+        .where(eq(conversationsTable.agentAccountId, world.accounts.A1.id));
+      const call = rooms.find((c) => c.channel === "voice" && c.toAddress?.includes(bought));
+      expect(call, JSON.stringify(rooms)).toBeTruthy();
+      const messages = await conversations.conversationMessages(call?.uuid as string);
+      expect(messages.find((m) => m.role === "assistant")?.text, JSON.stringify(messages)).toContain(
+        "Ace Plumbing",
+      );
+    },
+    within(60_000),
+  );
 
   it("releases the number: no longer listed, the agent has no number, and it is for sale again", async () => {
     const released = await owner().call(api.releasePhoneNumber, { body: { number: bought } });
@@ -224,37 +229,45 @@ describe("outbound calls", () => {
     return `Hi, this is ${await name(world.accounts.A1.id)} from ${await name(world.accounts.O1.id)}`;
   };
 
-  it("a person answers: detected as a person within seconds, the agent speaks, stored with the call", async () => {
-    await owner().call(api.setSandboxCallee, { body: { number: "+15035550161", behaviour: "person" } });
-    const result = await place("+15035550161", { About: "your boiler service" });
-    expect(result).toMatchObject({ outcome: "answered", answeredBy: "person" });
-    expect(result.amdDecisionMs).toBeLessThan(4000);
-    expect(result.conversation?.uuid).toBeTruthy();
-    const conversations = createConversationsRepository(app.context.database.db);
-    // The agent opens as the caller, with why it calls, not with its "Thank you for calling" greeting.
-    expect((await spoken(result.conversation?.uuid))[0]).toBe(
-      `${await opening()}, calling about your boiler service.`,
-    );
-    const log = await conversations.findLog(result.conversation?.uuid as string);
-    expect(log?.data).toMatchObject({ answeredBy: "person", outboundCallId: result.callId });
-    const stored = await owner().call(api.getOutboundCall, { params: { callId: result.callId } });
-    expect(stored.call).toMatchObject({
-      status: "completed",
-      outcome: "answered",
-      answeredBy: "person",
-      to: "+15035550161",
-    });
-    await expectRefusal(otherOwner().call(api.getOutboundCall, { params: { callId: result.callId } }), 404);
-  }, 60_000);
+  it(
+    "a person answers: detected as a person within seconds, the agent speaks, stored with the call",
+    async () => {
+      await owner().call(api.setSandboxCallee, { body: { number: "+15035550161", behaviour: "person" } });
+      const result = await place("+15035550161", { About: "your boiler service" });
+      expect(result).toMatchObject({ outcome: "answered", answeredBy: "person" });
+      expect(result.amdDecisionMs).toBeLessThan(4000);
+      expect(result.conversation?.uuid).toBeTruthy();
+      const conversations = createConversationsRepository(app.context.database.db);
+      // The agent opens as the caller, with why it calls, not with its "Thank you for calling" greeting.
+      expect((await spoken(result.conversation?.uuid))[0]).toBe(
+        `${await opening()}, calling about your boiler service.`,
+      );
+      const log = await conversations.findLog(result.conversation?.uuid as string);
+      expect(log?.data).toMatchObject({ answeredBy: "person", outboundCallId: result.callId });
+      const stored = await owner().call(api.getOutboundCall, { params: { callId: result.callId } });
+      expect(stored.call).toMatchObject({
+        status: "completed",
+        outcome: "answered",
+        answeredBy: "person",
+        to: "+15035550161",
+      });
+      await expectRefusal(otherOwner().call(api.getOutboundCall, { params: { callId: result.callId } }), 404);
+    },
+    within(60_000),
+  );
 
-  it("voicemail answers: detected as a machine, the agent leaves its message after the beep", async () => {
-    await owner().call(api.setSandboxCallee, { body: { number: "+15035550162", behaviour: "voicemail" } });
-    const result = await place("+15035550162");
-    expect(result).toMatchObject({ outcome: "voicemail", answeredBy: "machine" });
-    expect(result.amdDecisionMs).toBeLessThan(5000);
-    // Without a voicemail message of its own, it leaves its outbound opening.
-    expect(await spoken(result.conversation?.uuid)).toEqual([`${await opening()}.`]);
-  }, 90_000);
+  it(
+    "voicemail answers: detected as a machine, the agent leaves its message after the beep",
+    async () => {
+      await owner().call(api.setSandboxCallee, { body: { number: "+15035550162", behaviour: "voicemail" } });
+      const result = await place("+15035550162");
+      expect(result).toMatchObject({ outcome: "voicemail", answeredBy: "machine" });
+      expect(result.amdDecisionMs).toBeLessThan(5000);
+      // Without a voicemail message of its own, it leaves its outbound opening.
+      expect(await spoken(result.conversation?.uuid)).toEqual([`${await opening()}.`]);
+    },
+    within(90_000),
+  );
 
   it("busy and unanswered numbers end without a conversation", async () => {
     await owner().call(api.setSandboxCallee, { body: { number: "+15035550163", behaviour: "busy" } });
@@ -293,50 +306,54 @@ describe("outbound calls", () => {
     void second;
   });
 
-  it("dials a sipp UAS through a SIP trunk: answered, and the agent speaks into the call", async () => {
-    if (!haveSipp) return console.warn(SIPP_MISSING);
-    const uasPort = await freeUdpPort();
-    const cwd = mkdtempSync(path.join(tmpdir(), "sipp-uas-"));
-    const sipp = spawn(
-      SIPP,
-      [
-        "-sn",
-        "uas",
-        "-i",
-        "127.0.0.1",
-        "-p",
-        String(uasPort),
-        "-m",
-        "1",
-        "-nostdin",
-        "-timeout",
-        "60s",
-        "-trace_err",
-      ],
-      { cwd, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let output = "";
-    sipp.stdout.on("data", (chunk: Buffer) => (output = (output + chunk).slice(-5000)));
-    sipp.stderr.on("data", (chunk: Buffer) => (output = (output + chunk).slice(-5000)));
-    const exited = new Promise<number | null>((resolve) => sipp.on("exit", resolve));
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    app.numbers.outbound.useTrunkResolver(async () => ({
-      host: "127.0.0.1",
-      port: uasPort,
-      transport: "udp",
-    }));
-    try {
-      const result = await place("+15035550170");
-      expect(["answered", "voicemail"]).toContain(result.outcome);
-      expect(result.answeredBy).toBeTruthy();
-      expect((await spoken(result.conversation?.uuid))[0]).toBe(`${await opening()}.`);
-      const stored = await owner().call(api.getOutboundCall, { params: { callId: result.callId } });
-      expect(stored.call.route).toBe(`sip:127.0.0.1:${uasPort}`);
-      expect(await exited, output).toBe(0);
-    } finally {
-      app.numbers.outbound.useTrunkResolver(async () => null);
-      sipp.kill();
-      rmSync(cwd, { recursive: true, force: true });
-    }
-  }, 90_000);
+  it(
+    "dials a sipp UAS through a SIP trunk: answered, and the agent speaks into the call",
+    async () => {
+      if (!haveSipp) return console.warn(SIPP_MISSING);
+      const uasPort = await freeUdpPort();
+      const cwd = mkdtempSync(path.join(tmpdir(), "sipp-uas-"));
+      const sipp = spawn(
+        SIPP,
+        [
+          "-sn",
+          "uas",
+          "-i",
+          "127.0.0.1",
+          "-p",
+          String(uasPort),
+          "-m",
+          "1",
+          "-nostdin",
+          "-timeout",
+          "60s",
+          "-trace_err",
+        ],
+        { cwd, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let output = "";
+      sipp.stdout.on("data", (chunk: Buffer) => (output = (output + chunk).slice(-5000)));
+      sipp.stderr.on("data", (chunk: Buffer) => (output = (output + chunk).slice(-5000)));
+      const exited = new Promise<number | null>((resolve) => sipp.on("exit", resolve));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      app.numbers.outbound.useTrunkResolver(async () => ({
+        host: "127.0.0.1",
+        port: uasPort,
+        transport: "udp",
+      }));
+      try {
+        const result = await place("+15035550170");
+        expect(["answered", "voicemail"]).toContain(result.outcome);
+        expect(result.answeredBy).toBeTruthy();
+        expect((await spoken(result.conversation?.uuid))[0]).toBe(`${await opening()}.`);
+        const stored = await owner().call(api.getOutboundCall, { params: { callId: result.callId } });
+        expect(stored.call.route).toBe(`sip:127.0.0.1:${uasPort}`);
+        expect(await exited, output).toBe(0);
+      } finally {
+        app.numbers.outbound.useTrunkResolver(async () => null);
+        sipp.kill();
+        rmSync(cwd, { recursive: true, force: true });
+      }
+    },
+    within(90_000),
+  );
 });

@@ -1,6 +1,7 @@
 import * as api from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
@@ -25,7 +26,7 @@ beforeAll(async () => {
     agent: { details: { agentName: "Front Desk" } },
   });
   // Building the app and its hierarchy takes long on a busy machine.
-}, 180_000);
+}, within(180_000));
 afterAll(async () => {
   await app.close();
 });

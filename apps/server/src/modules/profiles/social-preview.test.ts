@@ -1,6 +1,7 @@
 import { inflateSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { CARD_HEIGHT, CARD_WIDTH, cardText } from "./card-png.ts";
@@ -19,7 +20,7 @@ beforeAll(async () => {
     instructions: "You are the receptionist of Bluebird Dental.",
     agent: { details: { agentName: "Front Desk" } },
   });
-}, 180_000);
+}, within(180_000));
 afterAll(async () => {
   await app.close();
 });

@@ -4,6 +4,7 @@ import * as api from "@switchboard/api";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { testClient } from "../../../test/api-client.ts";
 import { createFakeCallLeg } from "../../../test/fake-call-leg.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
@@ -76,7 +77,7 @@ beforeAll(async () => {
   const demo = await demoFrontDesk(app);
   frontDeskId = demo.agent.id;
   token = demo.ownerToken;
-}, 120_000);
+}, within(120_000));
 afterAll(async () => {
   await app?.close();
   stt?.close();
@@ -145,131 +146,143 @@ describe("post-call analysis and redaction", () => {
     await owner().call(api.createWebhook, { body: { url: hooks, label: "analysis", type: "all" } });
   });
 
-  it("a finished call is analysed with its fields, and the card number is in no row, export, webhook or recording", async () => {
-    const fake = createFakeCallLeg({ speed: 3 });
-    const session = app.voice.startCallSession(fake.leg, {
-      agentAccountId: frontDeskId,
-      stage: "staging",
-      settings: { recordCalls: true },
-    });
-    const uuid = (await session.ready) as string;
-    expect(uuid).toBeTruthy();
-    await fake.untilAgentDone(300);
-    fake.say(concat(speech, silence(1200)));
-    await fake.untilAgentDone(300);
-    fake.callerHangsUp();
-    const summary = await session.ended;
-    expect(summary.recordingUrl).toBeTruthy();
+  it(
+    "a finished call is analysed with its fields, and the card number is in no row, export, webhook or recording",
+    async () => {
+      const fake = createFakeCallLeg({ speed: 3 });
+      const session = app.voice.startCallSession(fake.leg, {
+        agentAccountId: frontDeskId,
+        stage: "staging",
+        settings: { recordCalls: true },
+      });
+      const uuid = (await session.ready) as string;
+      expect(uuid).toBeTruthy();
+      await fake.untilAgentDone(300);
+      fake.say(concat(speech, silence(1200)));
+      await fake.untilAgentDone(300);
+      fake.callerHangsUp();
+      const summary = await session.ended;
+      expect(summary.recordingUrl).toBeTruthy();
 
-    // The analysis, written by its job into the log row's data.
-    await app.context.jobs.idle([analyzeConversationJob], 60_000);
-    const analyzed = await until(() => received.find((e) => e.type === "call.analyzed" && e.data.callId));
-    const db = app.context.database.db;
-    const [log] = await db.select().from(conversationLogs).where(eq(conversationLogs.uuid, uuid));
-    expect(log?.data).toMatchObject({
-      callbackNumber: "555 123 4567",
-      urgent: true,
-      reason: expect.stringContaining("[card number]"),
-      // The sandbox agent answered (it did not say it cannot help): the rule's second clause is met.
-      callSuccessful: true,
-      successEvaluation: "Met: the agent answered the questions it was asked. (nothing was booked.)",
-      analysisUndetermined: "department",
-      summary: expect.stringContaining("began with"),
-    });
-    expect(analyzed.data).toMatchObject({
-      agentId: frontDeskId,
-      channel: "voice",
-      successful: true,
-      fields: { callbackNumber: "555 123 4567", urgent: true },
-      undetermined: ["department"],
-      model: expect.any(String),
-    });
+      // The analysis, written by its job into the log row's data.
+      await app.context.jobs.idle([analyzeConversationJob], 60_000);
+      const analyzed = await until(() => received.find((e) => e.type === "call.analyzed" && e.data.callId));
+      const db = app.context.database.db;
+      const [log] = await db.select().from(conversationLogs).where(eq(conversationLogs.uuid, uuid));
+      expect(log?.data).toMatchObject({
+        callbackNumber: "555 123 4567",
+        urgent: true,
+        reason: expect.stringContaining("[card number]"),
+        // The sandbox agent answered (it did not say it cannot help): the rule's second clause is met.
+        callSuccessful: true,
+        successEvaluation: "Met: the agent answered the questions it was asked. (nothing was booked.)",
+        analysisUndetermined: "department",
+        summary: expect.stringContaining("began with"),
+      });
+      expect(analyzed.data).toMatchObject({
+        agentId: frontDeskId,
+        channel: "voice",
+        successful: true,
+        fields: { callbackNumber: "555 123 4567", urgent: true },
+        undetermined: ["department"],
+        model: expect.any(String),
+      });
 
-    // A dashboard metric reads the verdict like any data field: the demo's calls have none, this one has.
-    const metric = await owner().call(api.evaluateMetric, {
-      body: {
-        metric: {
-          name: "successfulCalls",
-          title: "Successful calls",
-          formula: "callSuccessful = true",
-          aggregation: "count",
-          channels: ["voice"],
+      // A dashboard metric reads the verdict like any data field: the demo's calls have none, this one has.
+      const metric = await owner().call(api.evaluateMetric, {
+        body: {
+          metric: {
+            name: "successfulCalls",
+            title: "Successful calls",
+            formula: "callSuccessful = true",
+            aggregation: "count",
+            channels: ["voice"],
+          },
         },
-      },
-    });
-    expect(metric.result.error).toBeNull();
-    expect(metric.result.value).toBe(1);
+      });
+      expect(metric.result.error).toBeNull();
+      expect(metric.result.value).toBe(1);
 
-    // Redaction: the raw card number is in no stored row of the call.
-    const rows = await db.execute(sql`
+      // Redaction: the raw card number is in no stored row of the call.
+      const rows = await db.execute(sql`
       select (select coalesce(json_agg(m), '[]') from conversation_messages m where m.conversation_uuid = ${uuid})::text as messages,
              (select row_to_json(c) from conversations c where c.uuid = ${uuid})::text as conversation,
              (select row_to_json(l) from conversation_logs l where l.uuid = ${uuid})::text as log`);
-    const stored = JSON.stringify(rows);
-    expect(stored).toContain("[card number]");
-    expect(stored).not.toMatch(/4111/);
-    const userMessages = await db
-      .select()
-      .from(conversationMessages)
-      .where(eq(conversationMessages.conversationUuid, uuid));
-    expect(userMessages.find((m) => m.role === "user")?.text).toBe(
-      "My card number is [card number], please call me back on 555 123 4567, it is urgent.",
-    );
+      const stored = JSON.stringify(rows);
+      expect(stored).toContain("[card number]");
+      expect(stored).not.toMatch(/4111/);
+      const userMessages = await db
+        .select()
+        .from(conversationMessages)
+        .where(eq(conversationMessages.conversationUuid, uuid));
+      expect(userMessages.find((m) => m.role === "user")?.text).toBe(
+        "My card number is [card number], please call me back on 555 123 4567, it is urgent.",
+      );
 
-    // The export.
-    const csv = (await owner().call(api.listLogs, {
-      query: { format: "csv", fields: "uuid,summary,reason,callbackNumber,urgent,callSuccessful" },
-    })) as unknown as string;
-    const line = csv.split("\n").find((row) => row.includes(uuid)) ?? "";
-    expect(line).toContain("[card number]");
-    expect(line).not.toMatch(/4111/);
+      // The export.
+      const csv = (await owner().call(api.listLogs, {
+        query: { format: "csv", fields: "uuid,summary,reason,callbackNumber,urgent,callSuccessful" },
+      })) as unknown as string;
+      const line = csv.split("\n").find((row) => row.includes(uuid)) ?? "";
+      expect(line).toContain("[card number]");
+      expect(line).not.toMatch(/4111/);
 
-    // Every webhook body about the call.
-    const ended = await until(() => received.find((e) => e.type === "call.ended"));
-    expect(ended.body).toContain("[card number]");
-    for (const event of received) expect(event.body).not.toMatch(/4111/);
+      // Every webhook body about the call.
+      const ended = await until(() => received.find((e) => e.type === "call.ended"));
+      expect(ended.body).toContain("[card number]");
+      for (const event of received) expect(event.body).not.toMatch(/4111/);
 
-    // The recording: the caller's turn that said it is silent; the agent's answer is still there.
-    expect(log?.data.recordingSilencedTurns).toBeGreaterThanOrEqual(1);
-    const file = await app.inject({ method: "GET", url: new URL(summary.recordingUrl as string).pathname });
-    const wav = parseWav(new Uint8Array(file.rawPayload));
-    let callerPeak = 0;
-    let agentPeak = 0;
-    for (let i = 0; i < wav.samples.length; i += 2) {
-      callerPeak = Math.max(callerPeak, Math.abs(wav.samples[i] as number));
-      agentPeak = Math.max(agentPeak, Math.abs(wav.samples[i + 1] as number));
-    }
-    // Nothing of the caller can be heard: at most a few samples of the fixture's fade at a turn's edge, below
-    // -56 dBFS (the recogniser's own floor is 100).
-    expect(callerPeak).toBeLessThanOrEqual(50);
-    expect(agentPeak).toBeGreaterThan(1000);
-    const [conversation] = await db.select().from(conversations).where(eq(conversations.uuid, uuid));
-    expect(api.callAnalysisSchema.parse(conversation?.outcome.analysis)).toMatchObject({
-      fields: { urgent: true },
-    });
-  }, 120_000);
+      // The recording: the caller's turn that said it is silent; the agent's answer is still there.
+      expect(log?.data.recordingSilencedTurns).toBeGreaterThanOrEqual(1);
+      const file = await app.inject({ method: "GET", url: new URL(summary.recordingUrl as string).pathname });
+      const wav = parseWav(new Uint8Array(file.rawPayload));
+      let callerPeak = 0;
+      let agentPeak = 0;
+      for (let i = 0; i < wav.samples.length; i += 2) {
+        callerPeak = Math.max(callerPeak, Math.abs(wav.samples[i] as number));
+        agentPeak = Math.max(agentPeak, Math.abs(wav.samples[i + 1] as number));
+      }
+      // Nothing of the caller can be heard: at most a few samples of the fixture's fade at a turn's edge, below
+      // -56 dBFS (the recogniser's own floor is 100).
+      expect(callerPeak).toBeLessThanOrEqual(50);
+      expect(agentPeak).toBeGreaterThan(1000);
+      const [conversation] = await db.select().from(conversations).where(eq(conversations.uuid, uuid));
+      expect(api.callAnalysisSchema.parse(conversation?.outcome.analysis)).toMatchObject({
+        fields: { urgent: true },
+      });
+    },
+    within(120_000),
+  );
 
-  it("a test chat that ends is analysed too, and what was typed is stored redacted", async () => {
-    const before = received.length;
-    const events = await owner().call(api.testChat, {
-      body: { agentId: frontDeskId, stage: "staging", message: "Book me in, my card is 4111-1111-1111-1111" },
-    });
-    const start = (events as unknown as string).match(/"uuid":"([^"]+)"/);
-    const uuid = start?.[1] as string;
-    expect(uuid).toBeTruthy();
-    await owner().call(api.restartTestChat, { body: { agentId: frontDeskId, uuid } });
-    await app.context.jobs.idle([analyzeConversationJob], 60_000);
-    const analyzed = await until(() =>
-      received.slice(before).find((e) => e.type === "call.analyzed" && e.data.channel === "web"),
-    );
-    expect(analyzed.body).toContain("[card number]");
-    expect(analyzed.body).not.toMatch(/4111/);
-    const [log] = await app.context.database.db
-      .select()
-      .from(conversationLogs)
-      .where(eq(conversationLogs.uuid, uuid));
-    expect(log?.data.summary).toEqual(expect.stringContaining("[card number]"));
-  }, 60_000);
+  it(
+    "a test chat that ends is analysed too, and what was typed is stored redacted",
+    async () => {
+      const before = received.length;
+      const events = await owner().call(api.testChat, {
+        body: {
+          agentId: frontDeskId,
+          stage: "staging",
+          message: "Book me in, my card is 4111-1111-1111-1111",
+        },
+      });
+      const start = (events as unknown as string).match(/"uuid":"([^"]+)"/);
+      const uuid = start?.[1] as string;
+      expect(uuid).toBeTruthy();
+      await owner().call(api.restartTestChat, { body: { agentId: frontDeskId, uuid } });
+      await app.context.jobs.idle([analyzeConversationJob], 60_000);
+      const analyzed = await until(() =>
+        received.slice(before).find((e) => e.type === "call.analyzed" && e.data.channel === "web"),
+      );
+      expect(analyzed.body).toContain("[card number]");
+      expect(analyzed.body).not.toMatch(/4111/);
+      const [log] = await app.context.database.db
+        .select()
+        .from(conversationLogs)
+        .where(eq(conversationLogs.uuid, uuid));
+      expect(log?.data.summary).toEqual(expect.stringContaining("[card number]"));
+    },
+    within(60_000),
+  );
 });
 
 describe("the sandbox model's analysis", () => {

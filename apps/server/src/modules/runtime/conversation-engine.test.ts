@@ -1,6 +1,7 @@
 import { isCleanText } from "@switchboard/core";
 import type { FastifyBaseLogger } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { type ModelScript, type ModelServer, startModelServer } from "../../../test/model-protocol-server.ts";
 import { createLanguageModel, type LlmProvider } from "../../providers/llm/language-model.ts";
 import type { AgentCalendar } from "../calendars/agent-calendar.ts";
@@ -242,7 +243,7 @@ describe.each(["openai", "anthropic"] as const)("the engine over the %s protocol
   it("ends the turn when the model does not answer in time", async () => {
     const started = Date.now();
     const { outcome, errors } = await run(provider, () => ({ hang: "before-headers" }), { timeoutMs: 300 });
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(Date.now() - started).toBeLessThan(within(3000));
     expect(outcome.failure?.message).toBe(
       "The language model did not answer within 0.3 s. Please try again.",
     );

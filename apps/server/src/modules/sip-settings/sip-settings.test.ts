@@ -11,6 +11,7 @@ import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
@@ -91,7 +92,7 @@ beforeAll(async () => {
   });
   world = await buildHierarchy(app);
   client = testClient(app);
-}, 60_000);
+}, within(60_000));
 afterAll(async () => {
   await app?.close();
 });
@@ -138,61 +139,74 @@ describe("SIP allow-list", () => {
 });
 
 describe.skipIf(!haveSipp)("the SIP edge with sipp", () => {
-  it("refuses an unlisted source (127.0.0.1, loopback not trusted) with 403 and shows it in the captures", async () => {
-    const agentId = world.accounts.A1.id;
-    const run = await runSipp({ port: sipPort, scenario: "uac", service: String(agentId), timeoutMs: 8000 });
-    expect(run.code).not.toBe(0);
-    expect(run.output).toMatch(/403/);
-    await sipSettings().recorder.flush();
-    const captures = await waitFor(
-      () => owner().call(api.getSipCaptures, { query: {} }),
-      (answer) => answer.calls.some((call) => call.refused),
-    );
-    const refused = captures.calls.find((call) => call.refused);
-    expect(refused).toMatchObject({
-      method: "INVITE",
-      finalStatus: 403,
-      requestUri: expect.stringContaining(`sip:${agentId}@`),
-      remote: expect.stringMatching(/^udp 127\.0\.0\.1:\d+$/),
-    });
-    // Every message of the call: the INVITE in, our 403 out (no 100 Trying, no RTP), and its ACK.
-    const call = await owner().call(api.getSipCaptures, { query: { sipCallId: refused?.sipCallId } });
-    const lines = call.messages.map(
-      (m) =>
-        `${m.direction} ${m.firstLine
-          .split(" ")
-          .slice(0, m.firstLine.startsWith("SIP/") ? 2 : 1)
-          .join(" ")}`,
-    );
-    expect(lines[0]).toBe("in INVITE");
-    expect(lines).toContain("out SIP/2.0 403");
-    expect(lines).not.toContain("out SIP/2.0 100");
-    // The other organisation does not see it.
-    const other = await client(world.members.o2Owner.token, world.accounts.O2.id).call(api.getSipCaptures, {
-      query: {},
-    });
-    expect(other.calls).toEqual([]);
-  }, 30_000);
-
-  it("lets a listed source reach the organisation's agent, and only that organisation's", async () => {
-    await owner().call(api.addSipIpWhitelist, { body: { ip: "127.0.0.0/8", label: "this machine" } });
-    try {
-      // O2's agent is still out of reach: 127.0.0.1 is on O1's list, not O2's.
-      const foreign = await runSipp({
+  it(
+    "refuses an unlisted source (127.0.0.1, loopback not trusted) with 403 and shows it in the captures",
+    async () => {
+      const agentId = world.accounts.A1.id;
+      const run = await runSipp({
         port: sipPort,
         scenario: "uac",
-        service: String(world.accounts.A2.id),
+        service: String(agentId),
         timeoutMs: 8000,
       });
-      expect(foreign.code).not.toBe(0);
-      expect(foreign.output).toMatch(/403/);
-      // O1's agent answers (an OPTIONS ping first: listed sources are answered too).
-      const ping = await runSipp({ port: sipPort, scenario: "uac-options.xml" });
-      expect(ping.code, ping.output).toBe(0);
-    } finally {
-      await owner().call(api.deleteSipIpWhitelist, { body: { ip: "127.0.0.0/8" } });
-    }
-  }, 30_000);
+      expect(run.code).not.toBe(0);
+      expect(run.output).toMatch(/403/);
+      await sipSettings().recorder.flush();
+      const captures = await waitFor(
+        () => owner().call(api.getSipCaptures, { query: {} }),
+        (answer) => answer.calls.some((call) => call.refused),
+      );
+      const refused = captures.calls.find((call) => call.refused);
+      expect(refused).toMatchObject({
+        method: "INVITE",
+        finalStatus: 403,
+        requestUri: expect.stringContaining(`sip:${agentId}@`),
+        remote: expect.stringMatching(/^udp 127\.0\.0\.1:\d+$/),
+      });
+      // Every message of the call: the INVITE in, our 403 out (no 100 Trying, no RTP), and its ACK.
+      const call = await owner().call(api.getSipCaptures, { query: { sipCallId: refused?.sipCallId } });
+      const lines = call.messages.map(
+        (m) =>
+          `${m.direction} ${m.firstLine
+            .split(" ")
+            .slice(0, m.firstLine.startsWith("SIP/") ? 2 : 1)
+            .join(" ")}`,
+      );
+      expect(lines[0]).toBe("in INVITE");
+      expect(lines).toContain("out SIP/2.0 403");
+      expect(lines).not.toContain("out SIP/2.0 100");
+      // The other organisation does not see it.
+      const other = await client(world.members.o2Owner.token, world.accounts.O2.id).call(api.getSipCaptures, {
+        query: {},
+      });
+      expect(other.calls).toEqual([]);
+    },
+    within(30_000),
+  );
+
+  it(
+    "lets a listed source reach the organisation's agent, and only that organisation's",
+    async () => {
+      await owner().call(api.addSipIpWhitelist, { body: { ip: "127.0.0.0/8", label: "this machine" } });
+      try {
+        // O2's agent is still out of reach: 127.0.0.1 is on O1's list, not O2's.
+        const foreign = await runSipp({
+          port: sipPort,
+          scenario: "uac",
+          service: String(world.accounts.A2.id),
+          timeoutMs: 8000,
+        });
+        expect(foreign.code).not.toBe(0);
+        expect(foreign.output).toMatch(/403/);
+        // O1's agent answers (an OPTIONS ping first: listed sources are answered too).
+        const ping = await runSipp({ port: sipPort, scenario: "uac-options.xml" });
+        expect(ping.code, ping.output).toBe(0);
+      } finally {
+        await owner().call(api.deleteSipIpWhitelist, { body: { ip: "127.0.0.0/8" } });
+      }
+    },
+    within(30_000),
+  );
 
   it("downloads a call's captures as text and as a pcap Wireshark reads (header and records parsed)", async () => {
     const { calls } = await owner().call(api.getSipCaptures, { query: {} });
@@ -238,115 +252,135 @@ describe.skipIf(!haveSipp)("the SIP edge with sipp", () => {
     );
   });
 
-  it("files a refused call to the organisation's phone number under that organisation's captures", async () => {
-    if (!haveSipp) return console.warn(SIPP_MISSING);
-    const { numbers } = await owner().call(api.searchNumbersByPrefix, { body: { prefix: "503", limit: 1 } });
-    const number = numbers[0]?.number as string;
-    await owner().call(api.assignPhoneNumber, { body: { number, agentId: world.accounts.A1.id } });
-    const run = await runSipp({ port: sipPort, scenario: "uac", service: number, timeoutMs: 8000 });
-    expect(run.output).toMatch(/403/);
-    await sipSettings().recorder.flush();
-    const captures = await waitFor(
-      () => owner().call(api.getSipCaptures, { query: {} }),
-      (answer) => answer.calls.some((call) => call.requestUri.includes(`sip:${number}@`)),
-    );
-    expect(captures.calls.find((call) => call.requestUri.includes(number))).toMatchObject({
-      finalStatus: 403,
-      refused: true,
-    });
-    const other = await client(world.members.o2Owner.token, world.accounts.O2.id).call(api.getSipCaptures, {
-      query: {},
-    });
-    expect(other.calls.some((call) => call.requestUri.includes(number))).toBe(false);
-  }, 30_000);
-
-  it("with SIP off, says so and refuses a registration before storing anything", async () => {
-    expect((await owner().call(api.getSipRegistration, {})).sipEnabled).toBe(true);
-    const off = await buildTestApp();
-    try {
-      const offWorld = await buildHierarchy(off);
-      const offOwner = testClient(off)(offWorld.members.o1Owner.token, offWorld.accounts.O1.id);
-      expect(await offOwner.call(api.getSipRegistration, {})).toEqual({
-        success: true,
-        registration: null,
-        sipEnabled: false,
+  it(
+    "files a refused call to the organisation's phone number under that organisation's captures",
+    async () => {
+      if (!haveSipp) return console.warn(SIPP_MISSING);
+      const { numbers } = await owner().call(api.searchNumbersByPrefix, {
+        body: { prefix: "503", limit: 1 },
       });
-      await expectRefusal(
-        offOwner.call(api.saveSipRegistration, {
-          body: {
-            registration: { host: "127.0.0.1", username: "1001", agentId: offWorld.accounts.A1.id },
-          },
-        }),
-        409,
-        api.SIP_MESSAGES.sipOff,
-      );
-      expect((await offOwner.call(api.getSipRegistration, {})).registration).toBeNull();
-    } finally {
-      await off.close();
-    }
-  }, 60_000);
-
-  it("registers with a sipp registrar (digest), refreshes before expiry, shows the state, and unregisters", async () => {
-    const registrarPort = await freeUdpPort();
-    const registrar = await startSippServer("registrar-uas.xml", registrarPort);
-    try {
-      await sleep(300);
-      const saved = await owner().call(api.saveSipRegistration, {
-        body: {
-          registration: {
-            host: "127.0.0.1",
-            port: registrarPort,
-            transport: "udp",
-            username: "1001",
-            password: "s3cret-pbx",
-            domain: "pbx.test",
-            expires: 120,
-            agentId: world.accounts.A1.id,
-          },
-        },
-      });
-      expect(saved.registration).toMatchObject({ state: "registering", password: "••••", username: "1001" });
-      const registered = await waitFor(
-        () => owner().call(api.getSipRegistration, {}),
-        (answer) => answer.registration?.state === "registered",
-      );
-      expect(registered.registration?.lastError).toBeNull();
-      const firstAt = registered.registration?.registeredAt ?? 0;
-      // The registrar granted 2 s: we register again before that runs out.
-      const refreshed = await waitFor(
-        () => owner().call(api.getSipRegistration, {}),
-        (answer) => (answer.registration?.registeredAt ?? 0) > firstAt,
-        8000,
-      );
-      expect((refreshed.registration?.expiresAt ?? 0) - (refreshed.registration?.registeredAt ?? 0)).toBe(
-        60_000,
-      );
-      expect(await owner().call(api.deleteSipRegistration, {})).toEqual({ success: true, deleted: 1 });
-      const result = await registrar.exited;
-      expect(result.code, result.output).toBe(0);
-      expect(await owner().call(api.getSipRegistration, {})).toEqual({
-        success: true,
-        registration: null,
-        sipEnabled: true,
-      });
-
-      // The REGISTERs are in the captures, their digest responses redacted.
+      const number = numbers[0]?.number as string;
+      await owner().call(api.assignPhoneNumber, { body: { number, agentId: world.accounts.A1.id } });
+      const run = await runSipp({ port: sipPort, scenario: "uac", service: number, timeoutMs: 8000 });
+      expect(run.output).toMatch(/403/);
       await sipSettings().recorder.flush();
-      const { calls } = await owner().call(api.getSipCaptures, { query: {} });
-      const register = calls.find((call) => call.method === "REGISTER");
-      expect(register).toBeDefined();
-      const messages = await owner().call(api.getSipCaptures, { query: { sipCallId: register?.sipCallId } });
-      const authorized = messages.messages.filter((m) => /^Authorization:/m.test(m.text));
-      expect(authorized.length).toBe(3);
-      for (const m of authorized) {
-        expect(m.text).toMatch(/response="\[redacted\]"/);
-        expect(m.text).toMatch(/username="1001"/);
+      const captures = await waitFor(
+        () => owner().call(api.getSipCaptures, { query: {} }),
+        (answer) => answer.calls.some((call) => call.requestUri.includes(`sip:${number}@`)),
+      );
+      expect(captures.calls.find((call) => call.requestUri.includes(number))).toMatchObject({
+        finalStatus: 403,
+        refused: true,
+      });
+      const other = await client(world.members.o2Owner.token, world.accounts.O2.id).call(api.getSipCaptures, {
+        query: {},
+      });
+      expect(other.calls.some((call) => call.requestUri.includes(number))).toBe(false);
+    },
+    within(30_000),
+  );
+
+  it(
+    "with SIP off, says so and refuses a registration before storing anything",
+    async () => {
+      expect((await owner().call(api.getSipRegistration, {})).sipEnabled).toBe(true);
+      const off = await buildTestApp();
+      try {
+        const offWorld = await buildHierarchy(off);
+        const offOwner = testClient(off)(offWorld.members.o1Owner.token, offWorld.accounts.O1.id);
+        expect(await offOwner.call(api.getSipRegistration, {})).toEqual({
+          success: true,
+          registration: null,
+          sipEnabled: false,
+        });
+        await expectRefusal(
+          offOwner.call(api.saveSipRegistration, {
+            body: {
+              registration: { host: "127.0.0.1", username: "1001", agentId: offWorld.accounts.A1.id },
+            },
+          }),
+          409,
+          api.SIP_MESSAGES.sipOff,
+        );
+        expect((await offOwner.call(api.getSipRegistration, {})).registration).toBeNull();
+      } finally {
+        await off.close();
       }
-      expect(messages.messages.some((m) => m.firstLine === "SIP/2.0 401 Unauthorized")).toBe(true);
-    } finally {
-      registrar.kill();
-    }
-  }, 45_000);
+    },
+    within(60_000),
+  );
+
+  it(
+    "registers with a sipp registrar (digest), refreshes before expiry, shows the state, and unregisters",
+    async () => {
+      const registrarPort = await freeUdpPort();
+      const registrar = await startSippServer("registrar-uas.xml", registrarPort);
+      try {
+        await sleep(300);
+        const saved = await owner().call(api.saveSipRegistration, {
+          body: {
+            registration: {
+              host: "127.0.0.1",
+              port: registrarPort,
+              transport: "udp",
+              username: "1001",
+              password: "s3cret-pbx",
+              domain: "pbx.test",
+              expires: 120,
+              agentId: world.accounts.A1.id,
+            },
+          },
+        });
+        expect(saved.registration).toMatchObject({
+          state: "registering",
+          password: "••••",
+          username: "1001",
+        });
+        const registered = await waitFor(
+          () => owner().call(api.getSipRegistration, {}),
+          (answer) => answer.registration?.state === "registered",
+        );
+        expect(registered.registration?.lastError).toBeNull();
+        const firstAt = registered.registration?.registeredAt ?? 0;
+        // The registrar granted 2 s: we register again before that runs out.
+        const refreshed = await waitFor(
+          () => owner().call(api.getSipRegistration, {}),
+          (answer) => (answer.registration?.registeredAt ?? 0) > firstAt,
+          8000,
+        );
+        expect((refreshed.registration?.expiresAt ?? 0) - (refreshed.registration?.registeredAt ?? 0)).toBe(
+          60_000,
+        );
+        expect(await owner().call(api.deleteSipRegistration, {})).toEqual({ success: true, deleted: 1 });
+        const result = await registrar.exited;
+        expect(result.code, result.output).toBe(0);
+        expect(await owner().call(api.getSipRegistration, {})).toEqual({
+          success: true,
+          registration: null,
+          sipEnabled: true,
+        });
+
+        // The REGISTERs are in the captures, their digest responses redacted.
+        await sipSettings().recorder.flush();
+        const { calls } = await owner().call(api.getSipCaptures, { query: {} });
+        const register = calls.find((call) => call.method === "REGISTER");
+        expect(register).toBeDefined();
+        const messages = await owner().call(api.getSipCaptures, {
+          query: { sipCallId: register?.sipCallId },
+        });
+        const authorized = messages.messages.filter((m) => /^Authorization:/m.test(m.text));
+        expect(authorized.length).toBe(3);
+        for (const m of authorized) {
+          expect(m.text).toMatch(/response="\[redacted\]"/);
+          expect(m.text).toMatch(/username="1001"/);
+        }
+        expect(messages.messages.some((m) => m.firstLine === "SIP/2.0 401 Unauthorized")).toBe(true);
+      } finally {
+        registrar.kill();
+      }
+    },
+    within(45_000),
+  );
 
   it("shows a refused registration as failed with the registrar's answer", async () => {
     // A registrar that refuses everyone: answers each REGISTER 403.

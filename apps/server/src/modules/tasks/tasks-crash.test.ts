@@ -6,6 +6,7 @@ import * as api from "@switchboard/api";
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp, createSharedTestDatabase, testConfig } from "../../../test/helpers.ts";
@@ -121,23 +122,31 @@ describe("a text whose send its server never saw end (it died while asking the c
     const prepared = await prepare(app);
     owner = prepared.owner;
     agentId = prepared.world.accounts.A1.id;
-  }, 120_000);
+  }, within(120_000));
   afterAll(async () => {
     await app?.close();
   });
 
-  it("the carrier took it: the next run does not text the person again", async () => {
-    const task = await runDyingOnce(app, owner, agentId, "+15035550301");
-    expect((await handsets(app)).get("+15035550301")).toEqual(["Only once to +15035550301."]);
-    expect(task.state).toBe("completed");
-    expect(task.attempts).toBe(1);
-  }, 60_000);
+  it(
+    "the carrier took it: the next run does not text the person again",
+    async () => {
+      const task = await runDyingOnce(app, owner, agentId, "+15035550301");
+      expect((await handsets(app)).get("+15035550301")).toEqual(["Only once to +15035550301."]);
+      expect(task.state).toBe("completed");
+      expect(task.attempts).toBe(1);
+    },
+    within(60_000),
+  );
 
-  it("the carrier never got it (the sandbox knows): the next run sends it, once", async () => {
-    const task = await runDyingOnce(app, owner, agentId, "+15035550302", { carrierFails: true });
-    expect((await handsets(app)).get("+15035550302")).toEqual(["Only once to +15035550302."]);
-    expect(task.state).toBe("completed");
-  }, 60_000);
+  it(
+    "the carrier never got it (the sandbox knows): the next run sends it, once",
+    async () => {
+      const task = await runDyingOnce(app, owner, agentId, "+15035550302", { carrierFails: true });
+      expect((await handsets(app)).get("+15035550302")).toEqual(["Only once to +15035550302."]);
+      expect(task.state).toBe("completed");
+    },
+    within(60_000),
+  );
 });
 
 describe("the same with Twilio, which cannot say whether it took a message", () => {
@@ -167,19 +176,23 @@ describe("the same with Twilio, which cannot say whether it took a message", () 
       TWILIO_AUTH_TOKEN: "twilio-test-auth-token-0123456789",
       TWILIO_API_URL: `http://127.0.0.1:${(twilio.address() as AddressInfo).port}`,
     });
-  }, 120_000);
+  }, within(120_000));
   afterAll(async () => {
     await app?.close();
     await new Promise((resolve) => twilio?.close(resolve));
   });
 
-  it("the task fails as possibly sent, and the person gets no second text", async () => {
-    const { world, owner } = await prepare(app);
-    const task = await runDyingOnce(app, owner, world.accounts.A1.id, "+15035550303");
-    expect(posts).toEqual(["+15035550303"]);
-    expect(task.state).toBe("failed");
-    expect(task.lastError).toBe(TEXT_SEND_UNKNOWN);
-  }, 60_000);
+  it(
+    "the task fails as possibly sent, and the person gets no second text",
+    async () => {
+      const { world, owner } = await prepare(app);
+      const task = await runDyingOnce(app, owner, world.accounts.A1.id, "+15035550303");
+      expect(posts).toEqual(["+15035550303"]);
+      expect(task.state).toBe("failed");
+      expect(task.lastError).toBe(TEXT_SEND_UNKNOWN);
+    },
+    within(60_000),
+  );
 });
 
 /**
@@ -321,29 +334,33 @@ describe("a server killed (kill -9) in the middle of a text list", () => {
     return { next, rows };
   }
 
-  it("Twilio, killed while it had a text and had not answered: the next server finishes the list within seconds, nobody texted twice", async () => {
-    const twilio = await fakeTwilio(12);
-    cleanups.push(twilio.close);
-    const env = { ...timeout, ...twilio.env };
-    const { rows } = await killInTheMiddle(env, () => twilio.held);
-    // Nobody got two texts.
-    expect(new Set(twilio.posts).size).toBe(twilio.posts.length);
-    // The text the server died waiting on (and any other it had started to send) may or may not have arrived:
-    // its task failed as possibly sent, and is not sent again; every other task completed with its one text.
-    const unknown = rows.filter((t) => t.state === "failed");
-    expect(unknown.map((t) => t.error)).toEqual(unknown.map(() => TEXT_SEND_UNKNOWN));
-    expect(unknown.map((t) => t.phone)).toContain(twilio.posts[11]);
-    expect(unknown.length).toBeLessThanOrEqual(4);
-    const completed = rows.filter((t) => t.state === "completed").map((t) => t.phone);
-    expect(completed.filter((phone) => !twilio.posts.includes(phone))).toEqual([]);
-    expect(completed.length + unknown.length).toBe(people.length);
-  }, 240_000);
+  it(
+    "Twilio, killed while it had a text and had not answered: the next server finishes the list within seconds, nobody texted twice",
+    async () => {
+      const twilio = await fakeTwilio(12);
+      cleanups.push(twilio.close);
+      const env = { ...timeout, ...twilio.env };
+      const { rows } = await killInTheMiddle(env, () => twilio.held);
+      // Nobody got two texts.
+      expect(new Set(twilio.posts).size).toBe(twilio.posts.length);
+      // The text the server died waiting on (and any other it had started to send) may or may not have arrived:
+      // its task failed as possibly sent, and is not sent again; every other task completed with its one text.
+      const unknown = rows.filter((t) => t.state === "failed");
+      expect(unknown.map((t) => t.error)).toEqual(unknown.map(() => TEXT_SEND_UNKNOWN));
+      expect(unknown.map((t) => t.phone)).toContain(twilio.posts[11]);
+      expect(unknown.length).toBeLessThanOrEqual(4);
+      const completed = rows.filter((t) => t.state === "completed").map((t) => t.phone);
+      expect(completed.filter((phone) => !twilio.posts.includes(phone))).toEqual([]);
+      expect(completed.length + unknown.length).toBe(people.length);
+    },
+    within(240_000),
+  );
 
   it.skipIf(!process.env.DATABASE_URL)(
     "the sandbox carrier: the next server finishes the list, every person texted exactly once",
     // One retry: twice on CI's loaded machine (never alone, 15 s) the restarted server had not finished the
     // list in 90 s. Under investigation; a recovery that is broken fails both tries.
-    { timeout: 240_000, retry: 1 },
+    { timeout: within(240_000), retry: 1 },
     async () => {
       const { next, rows } = await killInTheMiddle(timeout, async (shared) => {
         // Killed once 20 handsets have their text (watched on the PostgreSQL server while it runs).

@@ -2,6 +2,7 @@ import * as api from "@switchboard/api";
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp, createSharedTestDatabase, testConfig } from "../../../test/helpers.ts";
@@ -55,7 +56,7 @@ describe("tasks on one server", () => {
     await owner.call(api.saveTaskLimits, {
       body: { callingHoursStart: "00:00", callingHoursEnd: "23:59", defaultTimeZone: "UTC" },
     });
-  }, 120_000);
+  }, within(120_000));
   afterAll(async () => {
     await app.close();
   });
@@ -235,7 +236,7 @@ describe("tasks on one server", () => {
   });
 
   it("waits outside calling hours in the person's time zone, and keeps the daily limit", {
-    timeout: 60_000,
+    timeout: within(60_000),
   }, async () => {
     const now = new Date();
     // A one-hour window that closed an hour ago (UTC): nothing may run now.
@@ -316,7 +317,7 @@ describe("tasks on one server", () => {
   });
 
   it("an opt-out word stops the number's tasks and is answered by no agent; a reply marks the task", {
-    timeout: 60_000,
+    timeout: within(60_000),
   }, async () => {
     const phone = testClient(app)(world.members.o1Owner.token);
     const { task } = await owner.call(api.createTask, {
@@ -359,7 +360,7 @@ describe("tasks on one server", () => {
   });
 
   it("calls: a simulated person answers, a simulated voicemail gets the message, busy waits for a retry", {
-    timeout: 240_000,
+    timeout: within(240_000),
   }, async () => {
     const people = { person: "+15035550181", voicemail: "+15035550182", busy: "+15035550183" };
     for (const [behaviour, number] of Object.entries(people))
@@ -407,7 +408,7 @@ describe("tasks on one server", () => {
   });
 
   it("calls: on a voicemail the agent leaves the message configured for it, or hangs up", {
-    timeout: 240_000,
+    timeout: within(240_000),
     // Answering-machine detection hears the simulated voicemail's greeting in real time; on a CI machine
     // running every lane at once its audio has arrived late enough to read as a person (once in a run).
     retry: 1,
@@ -475,7 +476,7 @@ describe("tasks on one server", () => {
   });
 
   it("calls: the task's columns fill the agent's {placeholders} when the person answers", {
-    timeout: 240_000,
+    timeout: within(240_000),
   }, async () => {
     const agentId = world.accounts.A1.id;
     const { staging } = await owner.call(api.getCampaigns, { query: { agentId } });
@@ -584,7 +585,7 @@ describe("nothing lost or doubled", () => {
   const numbers = (n: number) => Array.from({ length: n }, (_, i) => `+1503555${String(2000 + i)}`);
 
   it("a restart in the middle of a list: every row is texted exactly once", {
-    timeout: 120_000,
+    timeout: within(120_000),
   }, async () => {
     const shared = await createSharedTestDatabase();
     drops.push(shared.drop);
@@ -622,7 +623,7 @@ describe("nothing lost or doubled", () => {
 
   it.skipIf(!process.env.DATABASE_URL)(
     "two server instances on one PostgreSQL database run a list together, each row once",
-    { timeout: 120_000 },
+    { timeout: within(120_000) },
     async () => {
       const shared = await createSharedTestDatabase();
       drops.push(shared.drop);

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { createFakeCallLeg } from "../../../test/fake-call-leg.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
@@ -56,7 +57,7 @@ beforeAll(async () => {
   const row = rows.find((r) => (r.details as { agentName?: string }).agentName === "Front Desk");
   if (!row) throw new Error("demo Front Desk agent missing");
   frontDesk = row.id;
-}, 120_000);
+}, within(120_000));
 afterEach(() => {
   mode = "answer";
 });
@@ -85,91 +86,111 @@ async function callPastGreeting(settings: Record<string, number> = {}) {
 }
 
 describe("a caller turn the recogniser cannot make out", () => {
-  it("fails: the agent asks the caller to say it again, and nothing goes unhandled", async () => {
-    const { fake, session, uuid } = await callPastGreeting();
-    mode = "fail";
-    fake.say(concat(question, silence(1200)));
-    await fake.untilAgentDone(300);
-    fake.callerHangsUp();
-    const summary = await session.ended;
-    expect(summary.outcome).toBe("caller-hangup");
-    expect(await transcript(uuid)).toEqual([
-      { role: "assistant", text: GREETING },
-      { role: "assistant", text: REPEAT },
-    ]);
-    expect(unhandled).toEqual([]);
-  }, 60_000);
+  it(
+    "fails: the agent asks the caller to say it again, and nothing goes unhandled",
+    async () => {
+      const { fake, session, uuid } = await callPastGreeting();
+      mode = "fail";
+      fake.say(concat(question, silence(1200)));
+      await fake.untilAgentDone(300);
+      fake.callerHangsUp();
+      const summary = await session.ended;
+      expect(summary.outcome).toBe("caller-hangup");
+      expect(await transcript(uuid)).toEqual([
+        { role: "assistant", text: GREETING },
+        { role: "assistant", text: REPEAT },
+      ]);
+      expect(unhandled).toEqual([]);
+    },
+    within(60_000),
+  );
 
-  it("is aborted by the caller hanging up: only that call ends, logged once, with nothing said after", async () => {
-    const { fake, session, uuid } = await callPastGreeting();
-    mode = "hang";
-    const before = requests;
-    fake.say(concat(question, silence(1200)));
-    await fake.until(() => requests > before);
-    fake.callerHangsUp();
-    const summary = await session.ended;
-    expect(summary.outcome).toBe("caller-hangup");
-    expect(await transcript(uuid)).toEqual([{ role: "assistant", text: GREETING }]);
-    const log = await createConversationsRepository(app.context.database.db).findLog(uuid);
-    expect(log?.data).toMatchObject({ callOutcome: "caller-hangup" });
-    // The server goes on: another call is answered.
-    mode = "answer";
-    const next = await callPastGreeting();
-    next.fake.say(concat(question, silence(1200)));
-    await next.fake.untilAgentDone(300);
-    next.fake.callerHangsUp();
-    expect((await next.session.ended).turns.map((t) => t.text)).toEqual(["Do you see children?"]);
-    expect(unhandled).toEqual([]);
-  }, 60_000);
+  it(
+    "is aborted by the caller hanging up: only that call ends, logged once, with nothing said after",
+    async () => {
+      const { fake, session, uuid } = await callPastGreeting();
+      mode = "hang";
+      const before = requests;
+      fake.say(concat(question, silence(1200)));
+      await fake.until(() => requests > before);
+      fake.callerHangsUp();
+      const summary = await session.ended;
+      expect(summary.outcome).toBe("caller-hangup");
+      expect(await transcript(uuid)).toEqual([{ role: "assistant", text: GREETING }]);
+      const log = await createConversationsRepository(app.context.database.db).findLog(uuid);
+      expect(log?.data).toMatchObject({ callOutcome: "caller-hangup" });
+      // The server goes on: another call is answered.
+      mode = "answer";
+      const next = await callPastGreeting();
+      next.fake.say(concat(question, silence(1200)));
+      await next.fake.untilAgentDone(300);
+      next.fake.callerHangsUp();
+      expect((await next.session.ended).turns.map((t) => t.text)).toEqual(["Do you see children?"]);
+      expect(unhandled).toEqual([]);
+    },
+    within(60_000),
+  );
 
-  it("never answers: the turn is given up after the call's recognition time limit", async () => {
-    const { fake, session, uuid } = await callPastGreeting({ recognitionTimeoutMs: 1500 });
-    mode = "hang";
-    fake.say(concat(question, silence(1200)));
-    await fake.untilAgentDone(300, 15_000);
-    fake.callerHangsUp();
-    await session.ended;
-    expect(await transcript(uuid)).toEqual([
-      { role: "assistant", text: GREETING },
-      { role: "assistant", text: REPEAT },
-    ]);
-    expect(unhandled).toEqual([]);
-  }, 60_000);
+  it(
+    "never answers: the turn is given up after the call's recognition time limit",
+    async () => {
+      const { fake, session, uuid } = await callPastGreeting({ recognitionTimeoutMs: 1500 });
+      mode = "hang";
+      fake.say(concat(question, silence(1200)));
+      await fake.untilAgentDone(300, 15_000);
+      fake.callerHangsUp();
+      await session.ended;
+      expect(await transcript(uuid)).toEqual([
+        { role: "assistant", text: GREETING },
+        { role: "assistant", text: REPEAT },
+      ]);
+      expect(unhandled).toEqual([]);
+    },
+    within(60_000),
+  );
 
-  it("hears nothing twice in a row: asks once, not again, and answers the next turn it understands", async () => {
-    const { fake, session, uuid } = await callPastGreeting();
-    mode = "empty";
-    fake.say(concat(question, silence(1200)));
-    await fake.untilAgentDone(300);
-    fake.say(concat(question, silence(2500)));
-    const { startTick } = fake.say(silence(20));
-    await fake.untilTick(startTick + 10);
-    mode = "answer";
-    fake.say(concat(question, silence(1200)));
-    await fake.untilAgentDone(300);
-    fake.callerHangsUp();
-    await session.ended;
-    expect(await transcript(uuid)).toEqual([
-      { role: "assistant", text: GREETING },
-      { role: "assistant", text: REPEAT },
-      { role: "user", text: "Do you see children?" },
-      { role: "assistant", text: "Yes, we see children from age 3, and their first visit is free." },
-    ]);
-  }, 60_000);
+  it(
+    "hears nothing twice in a row: asks once, not again, and answers the next turn it understands",
+    async () => {
+      const { fake, session, uuid } = await callPastGreeting();
+      mode = "empty";
+      fake.say(concat(question, silence(1200)));
+      await fake.untilAgentDone(300);
+      fake.say(concat(question, silence(2500)));
+      const { startTick } = fake.say(silence(20));
+      await fake.untilTick(startTick + 10);
+      mode = "answer";
+      fake.say(concat(question, silence(1200)));
+      await fake.untilAgentDone(300);
+      fake.callerHangsUp();
+      await session.ended;
+      expect(await transcript(uuid)).toEqual([
+        { role: "assistant", text: GREETING },
+        { role: "assistant", text: REPEAT },
+        { role: "user", text: "Do you see children?" },
+        { role: "assistant", text: "Yes, we see children from age 3, and their first visit is free." },
+      ]);
+    },
+    within(60_000),
+  );
 });
 
 describe("a phone-audio (8 kHz) call", () => {
-  it("carries no warning when its recogniser hears 8 kHz", async () => {
-    const fake = createFakeCallLeg({ speed: 3, info: { transport: "sip", narrowband: true } });
-    const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk });
-    const uuid = (await session.ready) as string;
-    await fake.untilAgentPlayed(20);
-    fake.callerHangsUp();
-    await session.ended;
-    const log = await createConversationsRepository(app.context.database.db).findLog(uuid);
-    expect(log?.data).toMatchObject({ narrowband: true });
-    expect(log?.data).not.toHaveProperty("warning");
-  }, 30_000);
+  it(
+    "carries no warning when its recogniser hears 8 kHz",
+    async () => {
+      const fake = createFakeCallLeg({ speed: 3, info: { transport: "sip", narrowband: true } });
+      const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk });
+      const uuid = (await session.ready) as string;
+      await fake.untilAgentPlayed(20);
+      fake.callerHangsUp();
+      await session.ended;
+      const log = await createConversationsRepository(app.context.database.db).findLog(uuid);
+      expect(log?.data).toMatchObject({ narrowband: true });
+      expect(log?.data).not.toHaveProperty("warning");
+    },
+    within(30_000),
+  );
 });
 
 describe("what counts as understood", () => {

@@ -2,6 +2,7 @@ import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, testClient } from "../../../test/api-client.ts";
 import { createFakeCallLeg } from "../../../test/fake-call-leg.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
@@ -32,7 +33,7 @@ beforeAll(async () => {
     spokenFixture("Do you see children?"),
   ]);
   ({ agent: frontDesk, ownerToken: token } = await demoFrontDesk(app));
-}, 120_000);
+}, within(120_000));
 afterAll(async () => {
   await app.close();
 });
@@ -145,109 +146,121 @@ describe("call recordings", () => {
     });
   });
 
-  it("hold the caller on the left and the agent on the right, as they were heard", async () => {
-    await testClient(app)(token).call(api.saveCallSettings, {
-      body: { agentId: frontDesk.id, recordCalls: true },
-    });
-    const fake = createFakeCallLeg({ speed: 3 });
-    const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk.id });
-    const uuid = (await session.ready) as string;
-    await fake.untilAgentDone(300);
-    const greetingFrames = fake.played.length;
-    const { startTick } = fake.say(concat(question, silence(1200)));
-    await fake.untilAgentDone(300);
-    fake.callerHangsUp();
-    const summary = await session.ended;
+  it(
+    "hold the caller on the left and the agent on the right, as they were heard",
+    async () => {
+      await testClient(app)(token).call(api.saveCallSettings, {
+        body: { agentId: frontDesk.id, recordCalls: true },
+      });
+      const fake = createFakeCallLeg({ speed: 3 });
+      const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk.id });
+      const uuid = (await session.ready) as string;
+      await fake.untilAgentDone(300);
+      const greetingFrames = fake.played.length;
+      const { startTick } = fake.say(concat(question, silence(1200)));
+      await fake.untilAgentDone(300);
+      fake.callerHangsUp();
+      const summary = await session.ended;
 
-    const url = summary.recordingUrl as string;
-    expect(url).toMatch(/\/files\/recordings\/[0-9a-f]+\.wav$/);
-    const log = await createConversationsRepository(app.context.database.db).findLog(uuid);
-    expect(log?.data).toMatchObject({ recordingUrl: url });
-    const file = await app.inject({ method: "GET", url: new URL(url).pathname });
-    expect(file.statusCode).toBe(200);
-    expect(file.headers["content-type"]).toBe("audio/wav");
-    const { left, right } = channels(new Uint8Array(file.rawPayload));
+      const url = summary.recordingUrl as string;
+      expect(url).toMatch(/\/files\/recordings\/[0-9a-f]+\.wav$/);
+      const log = await createConversationsRepository(app.context.database.db).findLog(uuid);
+      expect(log?.data).toMatchObject({ recordingUrl: url });
+      const file = await app.inject({ method: "GET", url: new URL(url).pathname });
+      expect(file.statusCode).toBe(200);
+      expect(file.headers["content-type"]).toBe("audio/wav");
+      const { left, right } = channels(new Uint8Array(file.rawPayload));
 
-    // Left: the caller's audio where it was said (tick t is frame t - 1), recognisable.
-    const at = (startTick - 1) * FRAME_SAMPLES;
-    expect(left.subarray(at, at + question.length)).toEqual(question);
-    const stt = app.voice.providers.stt.start();
-    for (const one of toFrames(left)) stt.write(one);
-    expect(await stt.finish()).toBe("do you see children");
+      // Left: the caller's audio where it was said (tick t is frame t - 1), recognisable.
+      const at = (startTick - 1) * FRAME_SAMPLES;
+      expect(left.subarray(at, at + question.length)).toEqual(question);
+      const stt = app.voice.providers.stt.start();
+      for (const one of toFrames(left)) stt.write(one);
+      expect(await stt.finish()).toBe("do you see children");
 
-    // Right: every agent frame at the tick it played, the greeting then the answer, and nothing else.
-    expect(fake.played.length).toBeGreaterThan(greetingFrames + 100);
-    const expected = new Int16Array(right.length);
-    for (const played of fake.played) expected.set(played.samples, (played.tick - 1) * FRAME_SAMPLES);
-    expect(right).toEqual(expected);
-    // The agent was silent while the caller asked, and answered after.
-    const spoken = (n: number) => rms(right.subarray(n * FRAME_SAMPLES, (n + 1) * FRAME_SAMPLES)) > 300;
-    const questionFrames = toFrames(question).length;
-    const firstAnswerFrame = fake.played[greetingFrames]?.tick as number;
-    expect(firstAnswerFrame).toBeGreaterThan(startTick + questionFrames);
-    for (let n = startTick - 1; n < startTick - 1 + questionFrames; n++) expect(spoken(n)).toBe(false);
-    expect(spoken(firstAnswerFrame)).toBe(true);
-  }, 90_000);
+      // Right: every agent frame at the tick it played, the greeting then the answer, and nothing else.
+      expect(fake.played.length).toBeGreaterThan(greetingFrames + 100);
+      const expected = new Int16Array(right.length);
+      for (const played of fake.played) expected.set(played.samples, (played.tick - 1) * FRAME_SAMPLES);
+      expect(right).toEqual(expected);
+      // The agent was silent while the caller asked, and answered after.
+      const spoken = (n: number) => rms(right.subarray(n * FRAME_SAMPLES, (n + 1) * FRAME_SAMPLES)) > 300;
+      const questionFrames = toFrames(question).length;
+      const firstAnswerFrame = fake.played[greetingFrames]?.tick as number;
+      expect(firstAnswerFrame).toBeGreaterThan(startTick + questionFrames);
+      for (let n = startTick - 1; n < startTick - 1 + questionFrames; n++) expect(spoken(n)).toBe(false);
+      expect(spoken(firstAnswerFrame)).toBe(true);
+    },
+    within(90_000),
+  );
 
-  it("hold only what a caller who hung up mid-answer heard, and are as long as the call (SIP)", async () => {
-    await testClient(app)(token).call(api.saveCallSettings, {
-      body: { agentId: frontDesk.id, recordCalls: true },
-    });
-    const call = await dialSip({ port: sipPort, user: String(frontDesk.id) });
-    const heard: { at: number; voiced: boolean }[] = [];
-    call.onFrame((samples, at) => heard.push({ at, voiced: rms(samples) > 300 }));
-    const voicedSince = (since: number) => heard.filter((f) => f.at >= since && f.voiced).length;
-    const until = async (check: () => boolean, timeoutMs = 30_000) => {
-      const deadline = performance.now() + timeoutMs;
-      while (!check()) {
-        if (performance.now() > deadline) throw new Error("timed out");
-        await new Promise((resolve) => setTimeout(resolve, 20));
+  it(
+    "hold only what a caller who hung up mid-answer heard, and are as long as the call (SIP)",
+    async () => {
+      await testClient(app)(token).call(api.saveCallSettings, {
+        body: { agentId: frontDesk.id, recordCalls: true },
+      });
+      const call = await dialSip({ port: sipPort, user: String(frontDesk.id) });
+      const heard: { at: number; voiced: boolean }[] = [];
+      call.onFrame((samples, at) => heard.push({ at, voiced: rms(samples) > 300 }));
+      const voicedSince = (since: number) => heard.filter((f) => f.at >= since && f.voiced).length;
+      const until = async (check: () => boolean, timeoutMs = 30_000) => {
+        const deadline = performance.now() + timeoutMs;
+        while (!check()) {
+          if (performance.now() > deadline) throw new Error("timed out");
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      // The greeting, then quiet.
+      await until(() => voicedSince(0) > 50 && heard.slice(-25).every((f) => !f.voiced));
+      const asked = performance.now();
+      call.say(toFrames(concat(question, silence(1200))));
+      // A second of the answer, then the caller hangs up with most of it still to come.
+      const questionMs = (question.length / 16_000) * 1000;
+      await until(() => voicedSince(asked + questionMs) > 50);
+      const hungUpAt = performance.now();
+      await call.hangup();
+      const callMs = hungUpAt - call.answeredAt;
+
+      const db = app.context.database.db;
+      let url: string | undefined;
+      for (let tries = 0; tries < 200 && !url; tries++) {
+        const [row] = await db.select().from(conversations).where(eq(conversations.callId, call.callId));
+        const log = row ? await createConversationsRepository(db).findLog(row.uuid) : null;
+        url = (log?.data as { recordingUrl?: string } | undefined)?.recordingUrl;
+        if (!url) await new Promise((resolve) => setTimeout(resolve, 50));
       }
-    };
-    // The greeting, then quiet.
-    await until(() => voicedSince(0) > 50 && heard.slice(-25).every((f) => !f.voiced));
-    const asked = performance.now();
-    call.say(toFrames(concat(question, silence(1200))));
-    // A second of the answer, then the caller hangs up with most of it still to come.
-    const questionMs = (question.length / 16_000) * 1000;
-    await until(() => voicedSince(asked + questionMs) > 50);
-    const hungUpAt = performance.now();
-    await call.hangup();
-    const callMs = hungUpAt - call.answeredAt;
+      expect(url).toMatch(/\/files\/recordings\/[0-9a-f]+\.wav$/);
+      const file = await app.inject({ method: "GET", url: new URL(url as string).pathname });
+      const { right } = channels(new Uint8Array(file.rawPayload));
 
-    const db = app.context.database.db;
-    let url: string | undefined;
-    for (let tries = 0; tries < 200 && !url; tries++) {
-      const [row] = await db.select().from(conversations).where(eq(conversations.callId, call.callId));
-      const log = row ? await createConversationsRepository(db).findLog(row.uuid) : null;
-      url = (log?.data as { recordingUrl?: string } | undefined)?.recordingUrl;
-      if (!url) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(url).toMatch(/\/files\/recordings\/[0-9a-f]+\.wav$/);
-    const file = await app.inject({ method: "GET", url: new URL(url as string).pathname });
-    const { right } = channels(new Uint8Array(file.rawPayload));
+      // As long as the call, to a quarter second: the caller's clock starts at its 200 OK and the server's at
+      // its answer; on a machine busy with other work the two are up to 200 ms apart.
+      expect(Math.abs((right.length / 16_000) * 1000 - callMs)).toBeLessThanOrEqual(within(250));
+      // The agent's side is what the caller heard: no more speech than reached them (a frame or two in flight).
+      const recordedVoiced = toFrames(right).filter((one) => rms(one) > 300).length;
+      const heardVoiced = heard.filter((f) => f.voiced).length;
+      expect(Math.abs(recordedVoiced - heardVoiced)).toBeLessThanOrEqual(5);
+    },
+    within(90_000),
+  );
 
-    // As long as the call, to a quarter second: the caller's clock starts at its 200 OK and the server's at
-    // its answer; on a machine busy with other work the two are up to 200 ms apart.
-    expect(Math.abs((right.length / 16_000) * 1000 - callMs)).toBeLessThanOrEqual(250);
-    // The agent's side is what the caller heard: no more speech than reached them (a frame or two in flight).
-    const recordedVoiced = toFrames(right).filter((one) => rms(one) > 300).length;
-    const heardVoiced = heard.filter((f) => f.voiced).length;
-    expect(Math.abs(recordedVoiced - heardVoiced)).toBeLessThanOrEqual(5);
-  }, 90_000);
-
-  it("are not made for agents that do not record", async () => {
-    const fake = createFakeCallLeg({ speed: 3 });
-    const session = app.voice.startCallSession(fake.leg, {
-      agentAccountId: frontDesk.id,
-      settings: { recordCalls: false },
-    });
-    const uuid = (await session.ready) as string;
-    await fake.untilAgentPlayed(20);
-    fake.callerHangsUp();
-    const summary = await session.ended;
-    expect(summary.recordingUrl).toBeNull();
-    const log = await createConversationsRepository(app.context.database.db).findLog(uuid);
-    expect(log?.data).not.toHaveProperty("recordingUrl");
-  }, 30_000);
+  it(
+    "are not made for agents that do not record",
+    async () => {
+      const fake = createFakeCallLeg({ speed: 3 });
+      const session = app.voice.startCallSession(fake.leg, {
+        agentAccountId: frontDesk.id,
+        settings: { recordCalls: false },
+      });
+      const uuid = (await session.ready) as string;
+      await fake.untilAgentPlayed(20);
+      fake.callerHangsUp();
+      const summary = await session.ended;
+      expect(summary.recordingUrl).toBeNull();
+      const log = await createConversationsRepository(app.context.database.db).findLog(uuid);
+      expect(log?.data).not.toHaveProperty("recordingUrl");
+    },
+    within(30_000),
+  );
 });

@@ -6,6 +6,7 @@ import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { testClient } from "../../../test/api-client.ts";
 import { createFakeCallLeg } from "../../../test/fake-call-leg.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
@@ -92,7 +93,7 @@ beforeAll(async () => {
   });
   await owner.call(api.setSandboxCallee, { body: { number: NOBODY, behaviour: "no_answer" } });
   await owner.call(api.setSandboxCallee, { body: { number: MENU, behaviour: "ivr" } });
-}, 120_000);
+}, within(120_000));
 afterAll(async () => {
   await app?.close();
   await model?.close();
@@ -143,260 +144,290 @@ async function call(options: Partial<SipTestUaOptions> = {}) {
 }
 
 describe("cold transfers", () => {
-  it("asks a far end that allows REFER to call the destination, and hangs up once it answered", async () => {
-    plan = (said) =>
-      said.includes("pressed 1")
-        ? tool("transferCall", { destination: "Sales", mode: "cold" })
-        : { text: "Hm." };
-    const ua = await call({ allow: "INVITE, ACK, CANCEL, BYE, OPTIONS, REFER, NOTIFY" });
-    await ua.pressKey("1");
-    await Promise.race([ua.ended, new Promise((r) => setTimeout(r, 20_000))]);
-    const refer = ua.requests.find((r) => r.method === "REFER");
-    expect(refer?.headers["refer-to"]).toBe(`<tel:${SALES}>`);
-    expect(ua.requests.at(-1)?.method).toBe("BYE");
-    const log = await logOf(ua.callId);
-    expect(log?.transfer).toBe("1");
-    expect(log?.data).toMatchObject({
-      callOutcome: "transferred",
-      transferResult: "answered",
-      transfers: [
-        {
-          destination: "sales",
-          to: SALES,
-          mode: "cold",
-          result: "answered",
-          legs: [{ kind: "refer", result: "answered", status: 200 }],
-        },
-      ],
-    });
-    const lines = await transcript(log?.uuid as string);
-    expect(
-      lines.some((l) => l.startsWith(`system: Transfer to sales (${SALES}, cold, by SIP REFER): answered`)),
-    ).toBe(true);
-  }, 40_000);
+  it(
+    "asks a far end that allows REFER to call the destination, and hangs up once it answered",
+    async () => {
+      plan = (said) =>
+        said.includes("pressed 1")
+          ? tool("transferCall", { destination: "Sales", mode: "cold" })
+          : { text: "Hm." };
+      const ua = await call({ allow: "INVITE, ACK, CANCEL, BYE, OPTIONS, REFER, NOTIFY" });
+      await ua.pressKey("1");
+      await Promise.race([ua.ended, new Promise((r) => setTimeout(r, 20_000))]);
+      const refer = ua.requests.find((r) => r.method === "REFER");
+      expect(refer?.headers["refer-to"]).toBe(`<tel:${SALES}>`);
+      expect(ua.requests.at(-1)?.method).toBe("BYE");
+      const log = await logOf(ua.callId);
+      expect(log?.transfer).toBe("1");
+      expect(log?.data).toMatchObject({
+        callOutcome: "transferred",
+        transferResult: "answered",
+        transfers: [
+          {
+            destination: "sales",
+            to: SALES,
+            mode: "cold",
+            result: "answered",
+            legs: [{ kind: "refer", result: "answered", status: 200 }],
+          },
+        ],
+      });
+      const lines = await transcript(log?.uuid as string);
+      expect(
+        lines.some((l) => l.startsWith(`system: Transfer to sales (${SALES}, cold, by SIP REFER): answered`)),
+      ).toBe(true);
+    },
+    within(40_000),
+  );
 
-  it("bridges a new leg to the destination when the far end does not allow REFER: the caller hears the person", async () => {
-    plan = (said) =>
-      said.includes("pressed 1")
-        ? tool("transferCall", { destination: "sales", mode: "cold" })
-        : { text: "Hm." };
-    const ua = await call();
-    await ua.pressKey("1");
-    // Once the destination answered (the transcript's note), what the caller hears is the sandbox person's
-    // "Hello?" through the bridge: the agent's own words were played before.
-    let loudAfter = 0;
-    let bridged = false;
-    ua.onFrame((frame) => {
-      if (bridged && frame.some((v) => Math.abs(v) > 1000)) loudAfter++;
-    });
-    const uuid = await waitFor(
-      async () =>
-        (
-          await app.context.database.db
-            .select()
-            .from(conversationLogs)
-            .where(eq(conversationLogs.callId, ua.callId))
-        )[0]?.uuid,
-      Boolean,
-    );
-    await waitFor(
-      () => transcript(uuid as string),
-      (lines) => lines.some((l) => l.startsWith("system: Transfer to sales")),
-      15_000,
-    );
-    bridged = true;
-    await waitFor(
-      async () => loudAfter,
-      (n) => n > 5,
-      5_000,
-    );
-    expect(loudAfter).toBeGreaterThan(5);
-    const logRow = logOf(ua.callId);
-    await ua.hangup();
-    const log = await logRow;
-    expect(ua.requests.some((r) => r.method === "REFER")).toBe(false);
-    expect(log?.transfer).toBe("1");
-    expect(log?.data).toMatchObject({
-      callOutcome: "transferred",
-      transfers: [{ mode: "cold", result: "answered", legs: [{ kind: "dial", result: "answered" }] }],
-    });
-    const transfer = (log?.data as { transfers?: { setupMs: number; bridgedSeconds: number }[] } | undefined)
-      ?.transfers?.[0];
-    expect(transfer?.setupMs ?? -1).toBeGreaterThanOrEqual(0);
-    expect(transfer?.bridgedSeconds ?? 0).toBeGreaterThan(0);
-  }, 40_000);
+  it(
+    "bridges a new leg to the destination when the far end does not allow REFER: the caller hears the person",
+    async () => {
+      plan = (said) =>
+        said.includes("pressed 1")
+          ? tool("transferCall", { destination: "sales", mode: "cold" })
+          : { text: "Hm." };
+      const ua = await call();
+      await ua.pressKey("1");
+      // Once the destination answered (the transcript's note), what the caller hears is the sandbox person's
+      // "Hello?" through the bridge: the agent's own words were played before.
+      let loudAfter = 0;
+      let bridged = false;
+      ua.onFrame((frame) => {
+        if (bridged && frame.some((v) => Math.abs(v) > 1000)) loudAfter++;
+      });
+      const uuid = await waitFor(
+        async () =>
+          (
+            await app.context.database.db
+              .select()
+              .from(conversationLogs)
+              .where(eq(conversationLogs.callId, ua.callId))
+          )[0]?.uuid,
+        Boolean,
+      );
+      await waitFor(
+        () => transcript(uuid as string),
+        (lines) => lines.some((l) => l.startsWith("system: Transfer to sales")),
+        15_000,
+      );
+      bridged = true;
+      await waitFor(
+        async () => loudAfter,
+        (n) => n > 5,
+        5_000,
+      );
+      expect(loudAfter).toBeGreaterThan(5);
+      const logRow = logOf(ua.callId);
+      await ua.hangup();
+      const log = await logRow;
+      expect(ua.requests.some((r) => r.method === "REFER")).toBe(false);
+      expect(log?.transfer).toBe("1");
+      expect(log?.data).toMatchObject({
+        callOutcome: "transferred",
+        transfers: [{ mode: "cold", result: "answered", legs: [{ kind: "dial", result: "answered" }] }],
+      });
+      const transfer = (
+        log?.data as { transfers?: { setupMs: number; bridgedSeconds: number }[] } | undefined
+      )?.transfers?.[0];
+      expect(transfer?.setupMs ?? -1).toBeGreaterThanOrEqual(0);
+      expect(transfer?.bridgedSeconds ?? 0).toBeGreaterThan(0);
+    },
+    within(40_000),
+  );
 });
 
 describe("warm transfers", () => {
-  it("says the summary to the person who answers, then joins the caller", async () => {
-    plan = (said) =>
-      said.includes("pressed 2")
-        ? tool("transferCall", {
-            destination: "sales",
-            mode: "warm",
-            summary: "A caller wants a quote for ten chairs.",
-          })
-        : { text: "Hm." };
-    const ua = await call();
-    await ua.pressKey("2");
-    // The sandbox person leaves after a quiet spell on the bridged call; the call ends as transferred.
-    await Promise.race([ua.ended, new Promise((r) => setTimeout(r, 25_000))]);
-    const log = await logOf(ua.callId);
-    expect(log?.transfer).toBe("1");
-    expect(log?.data).toMatchObject({
-      callOutcome: "transferred",
-      transfers: [{ mode: "warm", result: "answered", legs: [{ kind: "dial", result: "answered" }] }],
-    });
-    const lines = await transcript(log?.uuid as string);
-    expect(lines).toContain("system: Said to sales: A caller wants a quote for ten chairs.");
-    expect(
-      lines.some((l) => l.startsWith(`system: Transfer to sales (${SALES}, warm, bridged): answered`)),
-    ).toBe(true);
-  }, 40_000);
+  it(
+    "says the summary to the person who answers, then joins the caller",
+    async () => {
+      plan = (said) =>
+        said.includes("pressed 2")
+          ? tool("transferCall", {
+              destination: "sales",
+              mode: "warm",
+              summary: "A caller wants a quote for ten chairs.",
+            })
+          : { text: "Hm." };
+      const ua = await call();
+      await ua.pressKey("2");
+      // The sandbox person leaves after a quiet spell on the bridged call; the call ends as transferred.
+      await Promise.race([ua.ended, new Promise((r) => setTimeout(r, 25_000))]);
+      const log = await logOf(ua.callId);
+      expect(log?.transfer).toBe("1");
+      expect(log?.data).toMatchObject({
+        callOutcome: "transferred",
+        transfers: [{ mode: "warm", result: "answered", legs: [{ kind: "dial", result: "answered" }] }],
+      });
+      const lines = await transcript(log?.uuid as string);
+      expect(lines).toContain("system: Said to sales: A caller wants a quote for ten chairs.");
+      expect(
+        lines.some((l) => l.startsWith(`system: Transfer to sales (${SALES}, warm, bridged): answered`)),
+      ).toBe(true);
+    },
+    within(40_000),
+  );
 
-  it("tells the caller when nobody answers in time and goes on; the metric does not count it", async () => {
-    plan = (said) =>
-      said.includes("pressed 3")
-        ? tool("transferCall", { destination: "the on-call vet", mode: "warm" })
-        : { text: "Noted." };
-    const ua = await call();
-    await ua.pressKey("3");
-    const uuid = await waitFor(
-      async () =>
-        (
-          await app.context.database.db
-            .select()
-            .from(conversationLogs)
-            .where(eq(conversationLogs.callId, ua.callId))
-        )[0]?.uuid,
-      Boolean,
-    );
-    const told = await waitFor(
-      () => transcript(uuid as string),
-      (lines) => lines.some((l) => l.includes("did not answer")),
-      15_000,
-    );
-    expect(told).toContain(
-      "assistant: I'm sorry, on-call vet did not answer. Can I take a message for them?".replace(
-        "on-call vet",
-        "the on-call vet",
-      ),
-    );
-    await ua.hangup();
-    const log = await logOf(ua.callId);
-    expect(log?.transfer).toBe("0");
-    expect(log?.data).toMatchObject({
-      callOutcome: "caller-hangup",
-      transferResult: "no_answer",
-      transfers: [
-        {
-          destination: "the on-call vet",
-          result: "no_answer",
-          legs: [{ kind: "dial", result: "no_answer" }],
-        },
-      ],
-    });
-    // Calls Transferred counts the completed transfers of this organisation's calls only.
-    const rows = await app.context.database.db
-      .select()
-      .from(conversationLogs)
-      .where(eq(conversationLogs.accountId, orgId));
-    const completed = rows.filter(
-      (r) => (r.data as { transferResult?: string }).transferResult === "answered",
-    );
-    expect(rows.filter((r) => r.transfer === "1").length).toBe(completed.length);
-  }, 40_000);
+  it(
+    "tells the caller when nobody answers in time and goes on; the metric does not count it",
+    async () => {
+      plan = (said) =>
+        said.includes("pressed 3")
+          ? tool("transferCall", { destination: "the on-call vet", mode: "warm" })
+          : { text: "Noted." };
+      const ua = await call();
+      await ua.pressKey("3");
+      const uuid = await waitFor(
+        async () =>
+          (
+            await app.context.database.db
+              .select()
+              .from(conversationLogs)
+              .where(eq(conversationLogs.callId, ua.callId))
+          )[0]?.uuid,
+        Boolean,
+      );
+      const told = await waitFor(
+        () => transcript(uuid as string),
+        (lines) => lines.some((l) => l.includes("did not answer")),
+        15_000,
+      );
+      expect(told).toContain(
+        "assistant: I'm sorry, on-call vet did not answer. Can I take a message for them?".replace(
+          "on-call vet",
+          "the on-call vet",
+        ),
+      );
+      await ua.hangup();
+      const log = await logOf(ua.callId);
+      expect(log?.transfer).toBe("0");
+      expect(log?.data).toMatchObject({
+        callOutcome: "caller-hangup",
+        transferResult: "no_answer",
+        transfers: [
+          {
+            destination: "the on-call vet",
+            result: "no_answer",
+            legs: [{ kind: "dial", result: "no_answer" }],
+          },
+        ],
+      });
+      // Calls Transferred counts the completed transfers of this organisation's calls only.
+      const rows = await app.context.database.db
+        .select()
+        .from(conversationLogs)
+        .where(eq(conversationLogs.accountId, orgId));
+      const completed = rows.filter(
+        (r) => (r.data as { transferResult?: string }).transferResult === "answered",
+      );
+      expect(rows.filter((r) => r.transfer === "1").length).toBe(completed.length);
+    },
+    within(40_000),
+  );
 });
 
 describe("the keypad", () => {
-  it("presses keys on the far end as RFC 4733 telephone-events", async () => {
-    plan = (said) => (said.includes("pressed 5") ? tool("sendDtmf", { digits: "12#" }) : { text: "Hm." });
-    const ua = await call();
-    await ua.pressKey("5");
-    const keys = await waitFor(
-      async () => [...ua.keysReceived],
-      (k) => k.length >= 3,
-      10_000,
-    );
-    expect(keys).toEqual(["1", "2", "#"]);
-    // The tool's answer is back (the model's "Done.") before the caller leaves.
-    await waitFor(
-      async () => model.requests.length,
-      (n) => n >= 2,
-    );
-    await new Promise((r) => setTimeout(r, 500));
-    await ua.hangup();
-    const log = await logOf(ua.callId);
-    expect(log?.data).toMatchObject({ keysPressed: "12#" });
-  }, 30_000);
-
-  it("collects a number typed by the caller, ended by # or by a pause", async () => {
-    let asked = 0;
-    plan = (said) => {
-      if (said.includes("pressed 9") && asked === 0) {
-        asked++;
-        return tool("collectDigits", { field: "accountNumber", timeoutSeconds: 2 });
-      }
-      if (said.includes("pressed 8")) return tool("collectDigits", { field: "birthYear", timeoutSeconds: 1 });
-      return { text: "Hm." };
-    };
-    const ua = await call();
-    const lastMessages = () => model.requests.map((r) => JSON.stringify(r.body.messages?.at(-1) ?? ""));
-    /** The agent asked (its turn for the key reached the model): it now waits for the number. */
-    const asking = (key: string) =>
-      waitFor(
-        async () => lastMessages(),
-        (all) => all.some((m) => m.includes(`[pressed ${key}]`)),
+  it(
+    "presses keys on the far end as RFC 4733 telephone-events",
+    async () => {
+      plan = (said) => (said.includes("pressed 5") ? tool("sendDtmf", { digits: "12#" }) : { text: "Hm." });
+      const ua = await call();
+      await ua.pressKey("5");
+      const keys = await waitFor(
+        async () => [...ua.keysReceived],
+        (k) => k.length >= 3,
         10_000,
       );
-    await ua.pressKey("9");
-    await asking("9");
-    await new Promise((r) => setTimeout(r, 300));
-    for (const key of ["4", "2", "7", "#"]) await ua.pressKey(key);
-    await waitFor(
-      async () => lastMessages(),
-      (all) => all.some((m) => m.includes("The caller typed 427")),
-      10_000,
-    );
-    await new Promise((r) => setTimeout(r, 1500));
-    await ua.pressKey("8");
-    await asking("8");
-    await new Promise((r) => setTimeout(r, 300));
-    await ua.pressKey("1");
-    await ua.pressKey("9");
-    // No # now: the pause ends it; the caller stays until the tool's answer reached the model.
-    await waitFor(
-      async () => lastMessages(),
-      (answers) => answers.some((r) => r.includes("The caller typed 19")),
-      10_000,
-    );
-    await new Promise((r) => setTimeout(r, 1000));
-    await ua.hangup();
-    const log = await logOf(ua.callId);
-    expect(log?.data).toMatchObject({ accountNumber: "427", birthYear: "19" });
-    const requests = model.requests.map((r) => JSON.stringify(r.body.messages?.at(-1) ?? ""));
-    expect(requests.some((r) => r.includes("The caller typed 427 (ended with #)"))).toBe(true);
-    expect(requests.some((r) => r.includes("The caller typed 19 (then paused)"))).toBe(true);
-  }, 40_000);
+      expect(keys).toEqual(["1", "2", "#"]);
+      // The tool's answer is back (the model's "Done.") before the caller leaves.
+      await waitFor(
+        async () => model.requests.length,
+        (n) => n >= 2,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      await ua.hangup();
+      const log = await logOf(ua.callId);
+      expect(log?.data).toMatchObject({ keysPressed: "12#" });
+    },
+    within(30_000),
+  );
 
-  it("walks the sandbox's two-level phone menu with keys on an outbound call", async () => {
-    const keys = ["1", "3"];
-    plan = () => {
-      const key = keys.shift();
-      return key ? tool("sendDtmf", { digits: key }) : { text: "Thanks." };
-    };
-    const runs = sandboxIvrRuns.length;
-    const placed = await app.numbers.outbound.place({
-      organizationId: orgId,
-      agentAccountId: agentId,
-      to: MENU,
-      detectMachine: false,
-    });
-    expect(placed.outcome).toBe("answered");
-    const run = sandboxIvrRuns.slice(runs).find((r) => r.to === MENU);
-    expect(run?.keys).toEqual(["1", "3"]);
-    expect(run?.path).toEqual(["main", "sales", "orders"]);
-  }, 90_000);
+  it(
+    "collects a number typed by the caller, ended by # or by a pause",
+    async () => {
+      let asked = 0;
+      plan = (said) => {
+        if (said.includes("pressed 9") && asked === 0) {
+          asked++;
+          return tool("collectDigits", { field: "accountNumber", timeoutSeconds: 2 });
+        }
+        if (said.includes("pressed 8"))
+          return tool("collectDigits", { field: "birthYear", timeoutSeconds: 1 });
+        return { text: "Hm." };
+      };
+      const ua = await call();
+      const lastMessages = () => model.requests.map((r) => JSON.stringify(r.body.messages?.at(-1) ?? ""));
+      /** The agent asked (its turn for the key reached the model): it now waits for the number. */
+      const asking = (key: string) =>
+        waitFor(
+          async () => lastMessages(),
+          (all) => all.some((m) => m.includes(`[pressed ${key}]`)),
+          10_000,
+        );
+      await ua.pressKey("9");
+      await asking("9");
+      await new Promise((r) => setTimeout(r, 300));
+      for (const key of ["4", "2", "7", "#"]) await ua.pressKey(key);
+      await waitFor(
+        async () => lastMessages(),
+        (all) => all.some((m) => m.includes("The caller typed 427")),
+        10_000,
+      );
+      await new Promise((r) => setTimeout(r, 1500));
+      await ua.pressKey("8");
+      await asking("8");
+      await new Promise((r) => setTimeout(r, 300));
+      await ua.pressKey("1");
+      await ua.pressKey("9");
+      // No # now: the pause ends it; the caller stays until the tool's answer reached the model.
+      await waitFor(
+        async () => lastMessages(),
+        (answers) => answers.some((r) => r.includes("The caller typed 19")),
+        10_000,
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      await ua.hangup();
+      const log = await logOf(ua.callId);
+      expect(log?.data).toMatchObject({ accountNumber: "427", birthYear: "19" });
+      const requests = model.requests.map((r) => JSON.stringify(r.body.messages?.at(-1) ?? ""));
+      expect(requests.some((r) => r.includes("The caller typed 427 (ended with #)"))).toBe(true);
+      expect(requests.some((r) => r.includes("The caller typed 19 (then paused)"))).toBe(true);
+    },
+    within(40_000),
+  );
+
+  it(
+    "walks the sandbox's two-level phone menu with keys on an outbound call",
+    async () => {
+      const keys = ["1", "3"];
+      plan = () => {
+        const key = keys.shift();
+        return key ? tool("sendDtmf", { digits: key }) : { text: "Thanks." };
+      };
+      const runs = sandboxIvrRuns.length;
+      const placed = await app.numbers.outbound.place({
+        organizationId: orgId,
+        agentAccountId: agentId,
+        to: MENU,
+        detectMachine: false,
+      });
+      expect(placed.outcome).toBe("answered");
+      const run = sandboxIvrRuns.slice(runs).find((r) => r.to === MENU);
+      expect(run?.keys).toEqual(["1", "3"]);
+      expect(run?.path).toEqual(["main", "sales", "orders"]);
+    },
+    within(90_000),
+  );
 });
 
 describe("a slow tool", () => {
@@ -444,10 +475,14 @@ describe("a slow tool", () => {
     return said;
   }
 
-  it("gets a filler line when it takes longer than fillerAfterMs, and none when it is quick enough", async () => {
-    const slow = await captionsWith(300);
-    expect(slow[1]).toBe("One moment. One moment please. Done.");
-    const patient = await captionsWith(5000);
-    expect(patient[1]).toBe("One moment.Done.");
-  }, 40_000);
+  it(
+    "gets a filler line when it takes longer than fillerAfterMs, and none when it is quick enough",
+    async () => {
+      const slow = await captionsWith(300);
+      expect(slow[1]).toBe("One moment. One moment please. Done.");
+      const patient = await captionsWith(5000);
+      expect(patient[1]).toBe("One moment.Done.");
+    },
+    within(40_000),
+  );
 });

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { dialSip, type SipTestCall } from "../../../test/sip-test-ua.ts";
 import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
@@ -105,7 +106,7 @@ beforeAll(async () => {
       },
     })
     .where(eq(accounts.id, frontDesk));
-}, 120_000);
+}, within(120_000));
 
 afterAll(async () => {
   process.off("unhandledRejection", onUnhandled);
@@ -226,156 +227,160 @@ function sipFuzz(fuzzPort: number, sent: (callId: string, contactPort: string, m
 }
 
 describe("chaos on the voice plane", () => {
-  it("keeps the process up and answering, nothing unhandled, every call logged once", async () => {
-    const started = performance.now();
-    const unexpectedBefore = unexpectedErrorCount();
-    let stop = false;
-    const health: number[] = [];
-    const probing = (async () => {
-      while (!stop) {
-        const answer = await fetch(`${base}/healthz`).catch(() => null);
-        health.push(answer?.status ?? 0);
-        await sleep(250);
-      }
-    })();
+  it(
+    "keeps the process up and answering, nothing unhandled, every call logged once",
+    async () => {
+      const started = performance.now();
+      const unexpectedBefore = unexpectedErrorCount();
+      let stop = false;
+      const health: number[] = [];
+      const probing = (async () => {
+        while (!stop) {
+          const answer = await fetch(`${base}/healthz`).catch(() => null);
+          health.push(answer?.status ?? 0);
+          await sleep(250);
+        }
+      })();
 
-    // The SIP fuzzer: a peer that acknowledges what is answered and hangs up what gave its own Contact (the
-    // rest the agent ends at its 10 s limit, its BYE going to the port 99999 or 0 they named).
-    const fuzzer = dgram.createSocket("udp4");
-    await new Promise<void>((resolve) => fuzzer.bind(0, "127.0.0.1", resolve));
-    const fuzzPort = (fuzzer.address() as AddressInfo).port;
-    const fuzzCalls = new Map<string, string>();
-    const mustRefuse = new Set<string>();
-    const finals = new Map<string, number>();
-    const answeredFuzz = new Set<string>();
-    fuzzer.on("message", (data) => {
-      let message: ReturnType<typeof parseSipMessage>;
-      try {
-        message = parseSipMessage(data);
-      } catch {
-        return;
-      }
-      const header = (name: string) =>
-        message.headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1] ?? "";
-      if (message.kind === "request") {
-        // The agent's BYE: 200 OK.
-        const reply = [
-          "SIP/2.0 200 OK",
-          ...["Via", "From", "To", "Call-ID", "CSeq"].map((n) => `${n}: ${header(n)}`),
-          "Content-Length: 0",
-          "",
-          "",
-        ];
-        fuzzer.send(reply.join("\r\n"), sipPort, "127.0.0.1");
-        return;
-      }
-      const callId = header("Call-ID");
-      if (!header("CSeq").endsWith("INVITE") || message.status < 200) return;
-      finals.set(callId, message.status);
-      if (message.status !== 200 || answeredFuzz.has(callId)) return;
-      answeredFuzz.add(callId);
-      const dialog = (method: string, seq: number) =>
-        [
-          `${method} sip:${frontDesk}@127.0.0.1:${sipPort} SIP/2.0`,
-          `Via: SIP/2.0/UDP 127.0.0.1:${fuzzPort};branch=z9hG4bK${randomBytes(6).toString("hex")}`,
-          "Max-Forwards: 70",
-          `From: ${header("From")}`,
-          `To: ${header("To")}`,
-          `Call-ID: ${callId}`,
-          `CSeq: ${seq} ${method}`,
-          "Content-Length: 0",
-          "",
-          "",
-        ].join("\r\n");
-      fuzzer.send(dialog("ACK", 1), sipPort, "127.0.0.1");
-      if (fuzzCalls.get(callId) === String(fuzzPort))
-        setTimeout(() => fuzzer.send(dialog("BYE", 2), sipPort, "127.0.0.1"), between(300, 3000));
-    });
-    const fuzzing = (async () => {
-      const sent = (callId: string, port: string, refuse: boolean) => {
-        fuzzCalls.set(callId, port);
-        if (refuse) mustRefuse.add(callId);
-      };
-      for (const datagram of sipFuzz(fuzzPort, sent)) {
-        fuzzer.send(datagram, sipPort, "127.0.0.1");
-        await sleep(between(20, 150));
-      }
-    })();
+      // The SIP fuzzer: a peer that acknowledges what is answered and hangs up what gave its own Contact (the
+      // rest the agent ends at its 10 s limit, its BYE going to the port 99999 or 0 they named).
+      const fuzzer = dgram.createSocket("udp4");
+      await new Promise<void>((resolve) => fuzzer.bind(0, "127.0.0.1", resolve));
+      const fuzzPort = (fuzzer.address() as AddressInfo).port;
+      const fuzzCalls = new Map<string, string>();
+      const mustRefuse = new Set<string>();
+      const finals = new Map<string, number>();
+      const answeredFuzz = new Set<string>();
+      fuzzer.on("message", (data) => {
+        let message: ReturnType<typeof parseSipMessage>;
+        try {
+          message = parseSipMessage(data);
+        } catch {
+          return;
+        }
+        const header = (name: string) =>
+          message.headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1] ?? "";
+        if (message.kind === "request") {
+          // The agent's BYE: 200 OK.
+          const reply = [
+            "SIP/2.0 200 OK",
+            ...["Via", "From", "To", "Call-ID", "CSeq"].map((n) => `${n}: ${header(n)}`),
+            "Content-Length: 0",
+            "",
+            "",
+          ];
+          fuzzer.send(reply.join("\r\n"), sipPort, "127.0.0.1");
+          return;
+        }
+        const callId = header("Call-ID");
+        if (!header("CSeq").endsWith("INVITE") || message.status < 200) return;
+        finals.set(callId, message.status);
+        if (message.status !== 200 || answeredFuzz.has(callId)) return;
+        answeredFuzz.add(callId);
+        const dialog = (method: string, seq: number) =>
+          [
+            `${method} sip:${frontDesk}@127.0.0.1:${sipPort} SIP/2.0`,
+            `Via: SIP/2.0/UDP 127.0.0.1:${fuzzPort};branch=z9hG4bK${randomBytes(6).toString("hex")}`,
+            "Max-Forwards: 70",
+            `From: ${header("From")}`,
+            `To: ${header("To")}`,
+            `Call-ID: ${callId}`,
+            `CSeq: ${seq} ${method}`,
+            "Content-Length: 0",
+            "",
+            "",
+          ].join("\r\n");
+        fuzzer.send(dialog("ACK", 1), sipPort, "127.0.0.1");
+        if (fuzzCalls.get(callId) === String(fuzzPort))
+          setTimeout(() => fuzzer.send(dialog("BYE", 2), sipPort, "127.0.0.1"), between(300, 3000));
+      });
+      const fuzzing = (async () => {
+        const sent = (callId: string, port: string, refuse: boolean) => {
+          fuzzCalls.set(callId, port);
+          if (refuse) mustRefuse.add(callId);
+        };
+        for (const datagram of sipFuzz(fuzzPort, sent)) {
+          fuzzer.send(datagram, sipPort, "127.0.0.1");
+          await sleep(between(20, 150));
+        }
+      })();
 
-    // The callers, a few at a time, and RTP fuzz into their calls' media.
-    const calls: SipTestCall[] = [];
-    const running: Promise<SipTestCall>[] = [];
-    const rtpFuzzer = dgram.createSocket("udp4");
-    await new Promise<void>((resolve) => rtpFuzzer.bind(0, "127.0.0.1", resolve));
-    for (let i = 0; i < CALLS; i++) {
-      running.push(
-        chaoticCall().then((call) => {
-          calls.push(call);
-          return call;
-        }),
+      // The callers, a few at a time, and RTP fuzz into their calls' media.
+      const calls: SipTestCall[] = [];
+      const running: Promise<SipTestCall>[] = [];
+      const rtpFuzzer = dgram.createSocket("udp4");
+      await new Promise<void>((resolve) => rtpFuzzer.bind(0, "127.0.0.1", resolve));
+      for (let i = 0; i < CALLS; i++) {
+        running.push(
+          chaoticCall().then((call) => {
+            calls.push(call);
+            return call;
+          }),
+        );
+        await sleep(between(50, 300));
+      }
+      const dialled = await Promise.all(
+        running.map((call) =>
+          call.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
+        ),
       );
-      await sleep(between(50, 300));
-    }
-    const dialled = await Promise.all(
-      running.map((call) =>
-        call.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
-      ),
-    );
-    for (const call of dialled) expect(call).not.toBeInstanceOf(Error);
-    await fuzzing;
-    // RTP fuzz at calls' ports: some still in progress elsewhere, some ended (a closed port must not matter).
-    for (const call of calls.slice(0, 5))
-      for (const packet of rtpFuzz()) rtpFuzzer.send(packet, call.remote.port, call.remote.address);
+      for (const call of dialled) expect(call).not.toBeInstanceOf(Error);
+      await fuzzing;
+      // RTP fuzz at calls' ports: some still in progress elsewhere, some ended (a closed port must not matter).
+      for (const call of calls.slice(0, 5))
+        for (const packet of rtpFuzz()) rtpFuzzer.send(packet, call.remote.port, call.remote.address);
 
-    // Every call ends and is logged once: ours, and the fuzzer's that were answered.
-    const db = app.context.database.db;
-    const ids = [...calls.map((call) => call.callId), ...answeredFuzz];
-    let logged: { callId: string | null; logs: number }[] = [];
-    for (let tries = 0; tries < 300; tries++) {
-      const rows = await db
-        .select({ callId: conversations.callId, uuid: conversations.uuid })
-        .from(conversations)
-        .where(inArray(conversations.callId, ids));
-      const logs = rows.length
-        ? await db
-            .select({ uuid: conversationLogs.uuid })
-            .from(conversationLogs)
-            .where(
-              inArray(
-                conversationLogs.uuid,
-                rows.map((row) => row.uuid),
-              ),
-            )
-        : [];
-      logged = rows.map((row) => ({
-        callId: row.callId,
-        logs: logs.filter((log) => log.uuid === row.uuid).length,
-      }));
-      if (logged.length === ids.length && logged.every((entry) => entry.logs === 1)) break;
-      await sleep(100);
-    }
-    stop = true;
-    await probing;
-    fuzzer.close();
-    rtpFuzzer.close();
+      // Every call ends and is logged once: ours, and the fuzzer's that were answered.
+      const db = app.context.database.db;
+      const ids = [...calls.map((call) => call.callId), ...answeredFuzz];
+      let logged: { callId: string | null; logs: number }[] = [];
+      for (let tries = 0; tries < 300; tries++) {
+        const rows = await db
+          .select({ callId: conversations.callId, uuid: conversations.uuid })
+          .from(conversations)
+          .where(inArray(conversations.callId, ids));
+        const logs = rows.length
+          ? await db
+              .select({ uuid: conversationLogs.uuid })
+              .from(conversationLogs)
+              .where(
+                inArray(
+                  conversationLogs.uuid,
+                  rows.map((row) => row.uuid),
+                ),
+              )
+          : [];
+        logged = rows.map((row) => ({
+          callId: row.callId,
+          logs: logs.filter((log) => log.uuid === row.uuid).length,
+        }));
+        if (logged.length === ids.length && logged.every((entry) => entry.logs === 1)) break;
+        await sleep(100);
+      }
+      stop = true;
+      await probing;
+      fuzzer.close();
+      rtpFuzzer.close();
 
-    expect(unhandled, `seed ${SEED}`).toEqual([]);
-    expect(unexpectedErrorCount() - unexpectedBefore, `seed ${SEED}`).toBe(0);
-    expect(health.length).toBeGreaterThan(10);
-    expect(
-      health.every((status) => status === 200),
-      `seed ${SEED}: ${health.join(",")}`,
-    ).toBe(true);
-    expect(answeredFuzz.size).toBeGreaterThan(0);
-    expect([...mustRefuse].map((id) => finals.get(id))).toEqual([...mustRefuse].map(() => 488));
-    expect(
-      logged.map((entry) => entry.logs),
-      `seed ${SEED}`,
-    ).toEqual(ids.map(() => 1));
-    expect(new Set(logged.map((entry) => entry.callId))).toEqual(new Set(ids));
-    // The server still takes calls.
-    const after = await dialSip({ port: sipPort, user: String(frontDesk) });
-    await after.hangup();
-    expect(performance.now() - started).toBeLessThan(60_000);
-  }, 90_000);
+      expect(unhandled, `seed ${SEED}`).toEqual([]);
+      expect(unexpectedErrorCount() - unexpectedBefore, `seed ${SEED}`).toBe(0);
+      expect(health.length).toBeGreaterThan(10);
+      expect(
+        health.every((status) => status === 200),
+        `seed ${SEED}: ${health.join(",")}`,
+      ).toBe(true);
+      expect(answeredFuzz.size).toBeGreaterThan(0);
+      expect([...mustRefuse].map((id) => finals.get(id))).toEqual([...mustRefuse].map(() => 488));
+      expect(
+        logged.map((entry) => entry.logs),
+        `seed ${SEED}`,
+      ).toEqual(ids.map(() => 1));
+      expect(new Set(logged.map((entry) => entry.callId))).toEqual(new Set(ids));
+      // The server still takes calls.
+      const after = await dialSip({ port: sipPort, user: String(frontDesk) });
+      await after.hangup();
+      expect(performance.now() - started).toBeLessThan(60_000);
+    },
+    within(90_000),
+  );
 });

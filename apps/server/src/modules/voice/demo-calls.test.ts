@@ -1,6 +1,7 @@
 import * as api from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { testClient } from "../../../test/api-client.ts";
 import { buildTestApp, testConfig } from "../../../test/helpers.ts";
 import { demoFrontDesk } from "../../../test/voice-fixtures.ts";
@@ -27,7 +28,7 @@ describe("the demo calls", () => {
   });
 
   it("ring the Front Desk, talk with it, and show on Calls with their transcripts; like the rest of the demo's history, they are not charged", {
-    timeout: 180_000,
+    timeout: within(180_000),
   }, async () => {
     const { ownerToken, orgId } = await demoFrontDesk(app);
     await app.context.jobs.send(demoCallsJob, { agentUsername: DEMO_CALLED_AGENT });

@@ -5,6 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp, createSharedTestDatabase, testConfig } from "../../../test/helpers.ts";
@@ -269,72 +270,80 @@ describe("webhooks", () => {
     });
   });
 
-  it("resends a delivery with the same webhook-id", async () => {
-    const { deliveries } = await owner().call(api.listWebhookDeliveries, { query: { webhookId } });
-    const first = deliveries.find((d) => d.eventType === "message.sent");
-    if (!first) throw new Error("no message.sent delivery");
-    const before = receiver.received.length;
-    const resent = await owner().call(api.resendWebhookDelivery, { params: { deliveryId: first.id } });
-    expect(resent.delivery.status).toBe("pending");
-    const again = await waitFor(
-      () => receiver.received.slice(before),
-      (list) => list.some((r) => r.headers["webhook-id"] === first.messageId),
-    );
-    expect(verify(again.find((r) => r.headers["webhook-id"] === first.messageId) as Received).type).toBe(
-      "message.sent",
-    );
-    // Another organisation cannot resend it.
-    await expectRefusal(
-      testClient(app)(world.members.o2Owner.token).call(api.resendWebhookDelivery, {
-        params: { deliveryId: first.id },
-      }),
-      404,
-    );
-    // Waits for the delivery job to run again: slow when the whole suite runs at once.
-  }, 60_000);
+  it(
+    "resends a delivery with the same webhook-id",
+    async () => {
+      const { deliveries } = await owner().call(api.listWebhookDeliveries, { query: { webhookId } });
+      const first = deliveries.find((d) => d.eventType === "message.sent");
+      if (!first) throw new Error("no message.sent delivery");
+      const before = receiver.received.length;
+      const resent = await owner().call(api.resendWebhookDelivery, { params: { deliveryId: first.id } });
+      expect(resent.delivery.status).toBe("pending");
+      const again = await waitFor(
+        () => receiver.received.slice(before),
+        (list) => list.some((r) => r.headers["webhook-id"] === first.messageId),
+      );
+      expect(verify(again.find((r) => r.headers["webhook-id"] === first.messageId) as Received).type).toBe(
+        "message.sent",
+      );
+      // Another organisation cannot resend it.
+      await expectRefusal(
+        testClient(app)(world.members.o2Owner.token).call(api.resendWebhookDelivery, {
+          params: { deliveryId: first.id },
+        }),
+        404,
+      );
+      // Waits for the delivery job to run again: slow when the whole suite runs at once.
+    },
+    within(60_000),
+  );
 
-  it("sends a resend made while an attempt is under way; that attempt does not overwrite it", async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let holding = false;
-    receiver.answer(async (request) => {
-      if (!holding && JSON.parse(request.body).type === "contact.created") {
-        holding = true;
-        await held;
-      }
-      return 200;
-    });
-    await owner().call(api.saveContact, {
-      body: { data: { name: "Ada Lovelace", phoneNumber: "+15035550156" } },
-    });
-    await waitFor(
-      () => holding,
-      (value) => value,
-    );
-    const { deliveries } = await owner().call(api.listWebhookDeliveries, { query: { webhookId } });
-    const underWay = deliveries.find(
-      (d) => d.eventType === "contact.created" && JSON.stringify(d.payload).includes("Ada Lovelace"),
-    );
-    if (!underWay) throw new Error("no delivery of Ada's contact.created");
-    await owner().call(api.resendWebhookDelivery, { params: { deliveryId: underWay.id } });
-    release();
-    const sent = await waitFor(
-      () => receiver.received.filter((r) => r.headers["webhook-id"] === underWay.messageId),
-      (list) => list.length >= 2,
-    );
-    expect(sent.map((r) => r.answered)).toEqual([200, 200]);
-    const settled = await waitFor(
-      async () =>
-        (await owner().call(api.listWebhookDeliveries, { query: { webhookId } })).deliveries.find(
-          (d) => d.id === underWay.id,
-        ),
-      (d) => d?.status === "succeeded",
-    );
-    expect(settled?.attempts.map((a) => a.status)).toEqual([200, 200]);
-    receiver.answer(() => 200);
-  }, 60_000);
+  it(
+    "sends a resend made while an attempt is under way; that attempt does not overwrite it",
+    async () => {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let holding = false;
+      receiver.answer(async (request) => {
+        if (!holding && JSON.parse(request.body).type === "contact.created") {
+          holding = true;
+          await held;
+        }
+        return 200;
+      });
+      await owner().call(api.saveContact, {
+        body: { data: { name: "Ada Lovelace", phoneNumber: "+15035550156" } },
+      });
+      await waitFor(
+        () => holding,
+        (value) => value,
+      );
+      const { deliveries } = await owner().call(api.listWebhookDeliveries, { query: { webhookId } });
+      const underWay = deliveries.find(
+        (d) => d.eventType === "contact.created" && JSON.stringify(d.payload).includes("Ada Lovelace"),
+      );
+      if (!underWay) throw new Error("no delivery of Ada's contact.created");
+      await owner().call(api.resendWebhookDelivery, { params: { deliveryId: underWay.id } });
+      release();
+      const sent = await waitFor(
+        () => receiver.received.filter((r) => r.headers["webhook-id"] === underWay.messageId),
+        (list) => list.length >= 2,
+      );
+      expect(sent.map((r) => r.answered)).toEqual([200, 200]);
+      const settled = await waitFor(
+        async () =>
+          (await owner().call(api.listWebhookDeliveries, { query: { webhookId } })).deliveries.find(
+            (d) => d.id === underWay.id,
+          ),
+        (d) => d?.status === "succeeded",
+      );
+      expect(settled?.attempts.map((a) => a.status)).toEqual([200, 200]);
+      receiver.answer(() => 200);
+    },
+    within(60_000),
+  );
 
   it("delivers after a server restart what was still being retried when the server stopped", async () => {
     receiver.answer(() => 500);

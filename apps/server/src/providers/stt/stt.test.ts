@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { within } from "../../../test/latency.ts";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
 import { toFrames } from "../../audio/pcm.ts";
 import { pocketsphinxStt } from "./pocketsphinx.ts";

@@ -1,10 +1,11 @@
 import { screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
+import { within as withinMs } from "../../../../../vitest.time-limits.ts";
 import { fakeAccount, signInAs } from "../../test/accounts.ts";
 import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
 
-const LOAD = { timeout: 15_000 };
+const LOAD = { timeout: withinMs(15_000) };
 
 const agent = fakeAccount({
   id: 50,

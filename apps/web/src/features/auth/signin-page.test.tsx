@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { within as withinMs } from "../../../../../vitest.time-limits.ts";
 import { fakeAccountView, json, stubFetch } from "../../test/accounts.ts";
 import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
@@ -16,7 +17,7 @@ const session = {
 
 /** The page is a lazy route: its first load (with zod and the schemas) can take a few seconds in jsdom. */
 async function ready(heading: string) {
-  await screen.findByRole("heading", { name: heading }, { timeout: 15_000 });
+  await screen.findByRole("heading", { name: heading }, { timeout: withinMs(15_000) });
 }
 
 async function type(label: string, value: string) {
@@ -228,4 +229,4 @@ describe("/signup", () => {
   });
 });
 
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: withinMs(30_000) });

@@ -1,10 +1,11 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { within as withinMs } from "../../../../../vitest.time-limits.ts";
 import { json, signInAs } from "../../test/accounts.ts";
 import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
 
-const LOAD = { timeout: 15_000 };
+const LOAD = { timeout: withinMs(15_000) };
 const tiers = {
   type: "metered",
   unit: "minute",

@@ -1,10 +1,11 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { within as withinMs } from "../../../../../vitest.time-limits.ts";
 import { fakeAccount, fakeAccountView, json, signInAs } from "../../test/accounts.ts";
 import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
 
-const LOAD = { timeout: 15_000 };
+const LOAD = { timeout: withinMs(15_000) };
 const PRO = {
   id: 2,
   name: "Pro",

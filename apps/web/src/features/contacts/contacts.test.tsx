@@ -1,11 +1,12 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { within as withinMs } from "../../../../../vitest.time-limits.ts";
 import { type FetchCall, json, signInAs } from "../../test/accounts.ts";
 import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
 import { CONTACT_NAMES_KEY } from "./display-names.ts";
 
-const LOAD = { timeout: 15_000 };
+const LOAD = { timeout: withinMs(15_000) };
 
 const maria = {
   id: 5,
@@ -56,7 +57,7 @@ describe("contacts page", () => {
     );
 
     fireEvent.change(screen.getByRole("textbox", { name: "Search contacts" }), { target: { value: "zim" } });
-    await waitFor(() => expect(screen.queryByText("Maria Lopez")).toBeNull(), { timeout: 3000 });
+    await waitFor(() => expect(screen.queryByText("Maria Lopez")).toBeNull(), { timeout: withinMs(3000) });
     expect(screen.getByText("Zed Zimmer")).toBeTruthy();
     expect(
       calls.some((c) => c.url.pathname === "/api/v2/contact" && c.url.searchParams.get("q") === "zim"),
@@ -65,7 +66,9 @@ describe("contacts page", () => {
     fireEvent.change(screen.getByRole("textbox", { name: "Search contacts" }), {
       target: { value: "nobody" },
     });
-    expect(await screen.findByText("No contacts match “nobody”.", {}, { timeout: 3000 })).toBeTruthy();
+    expect(
+      await screen.findByText("No contacts match “nobody”.", {}, { timeout: withinMs(3000) }),
+    ).toBeTruthy();
   });
 
   it("shows the server's message when the account has no organisation", async () => {
@@ -185,4 +188,4 @@ describe("contact overlays", () => {
   });
 });
 
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: withinMs(30_000) });

@@ -1,11 +1,12 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { within as withinMs } from "../../../../../vitest.time-limits.ts";
 import { fakeAccountView, json, permissions, signInAs } from "../../test/accounts.ts";
 import { routes } from "../../test/app-routes.ts";
 import { fakeCampaign } from "../../test/campaign.ts";
 import { renderAt } from "../../test/render.tsx";
 
-const LOAD = { timeout: 15_000 };
+const LOAD = { timeout: withinMs(15_000) };
 
 const restaurant = {
   id: 3,
@@ -205,4 +206,4 @@ describe("the onboarding wizard", () => {
   });
 });
 
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: withinMs(30_000) });

@@ -1,10 +1,11 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
+import { within as withinMs } from "../../../../../vitest.time-limits.ts";
 import { type FetchCall, fakeAccount, fakeAccountView, json, signInAs } from "../../test/accounts.ts";
 import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
 
-const LOAD = { timeout: 15_000 };
+const LOAD = { timeout: withinMs(15_000) };
 const at = 1_700_000_000_000;
 
 const task = (id: string, patch: Record<string, unknown> = {}) => ({

@@ -1,10 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { within as withinMs } from "../../../../../vitest.time-limits.ts";
 import { type FetchCall, fakeAccount, fakeAccountView, signInAs } from "../../test/accounts.ts";
 import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
 
-const LOAD = { timeout: 15_000 };
+const LOAD = { timeout: withinMs(15_000) };
 
 // jsdom has no scrolling; the overlays opened from the card (e.g. testAgent's chat) scroll their lists.
 if (!Element.prototype.scrollTo) Element.prototype.scrollTo = () => {};
@@ -169,4 +170,4 @@ describe("the walkthrough card", () => {
   });
 });
 
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: withinMs(30_000) });

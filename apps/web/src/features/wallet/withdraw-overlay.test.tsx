@@ -1,11 +1,12 @@
 import { WITHDRAW_MESSAGES } from "@switchboard/api";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
+import { within as withinMs } from "../../../../../vitest.time-limits.ts";
 import { type FetchCall, json, signInAs } from "../../test/accounts.ts";
 import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
 
-const LOAD = { timeout: 15_000 };
+const LOAD = { timeout: withinMs(15_000) };
 const balance = (availableCents: number, heldCents = 0) => ({ availableCents, heldCents, currency: "usd" });
 const rates = {
   "GET /api/v1/exchangeRates": () => ({ success: true, satToUsd: 0.0005, source: "sandbox", fetchedAt: 1 }),
@@ -57,7 +58,7 @@ describe("withdraw overlay", () => {
     expect((await within(dialog).findByTestId("withdrawal-status", {}, LOAD)).textContent).toBe("On hold");
     await waitFor(
       () => expect(within(dialog).getByTestId("withdrawal-status").textContent).toBe("Paid out"),
-      { timeout: 6000 },
+      { timeout: withinMs(6000) },
     );
     expect(within(dialog).getByText(/The money was sent/)).toBeTruthy();
     const sent = calls.find((c: FetchCall) => c.method === "POST" && c.url.pathname.endsWith("/paypal"));

@@ -5,6 +5,7 @@ import dgram from "node:dgram";
 import { like } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../../vitest.time-limits.ts";
 import { buildTestApp } from "../../../../test/helpers.ts";
 import { sipCaptureMessages } from "../../../db/schema/index.ts";
 import { bytesAsText } from "./sip-capture.ts";
@@ -16,7 +17,7 @@ let sipPort: number;
 beforeAll(async () => {
   sipPort = await freeUdpPort();
   app = await buildTestApp({ SIP_PORT: String(sipPort), HOST: "127.0.0.1" });
-}, 60_000);
+}, within(60_000));
 afterAll(async () => {
   await app?.close();
 });

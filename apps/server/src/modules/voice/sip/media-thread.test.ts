@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../../vitest.time-limits.ts";
 import { FRAME_SAMPLES } from "../../../audio/audio-format.ts";
 import { createMediaThread } from "./media-thread-client.ts";
 import type { NegotiatedAudio } from "./sdp.ts";
@@ -253,7 +254,7 @@ describe("the media thread's sessions", () => {
     );
     const started = performance.now();
     const output = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ["--import", "tsx", script], { timeout: 20_000 }, (error, stdout) =>
+      execFile(process.execPath, ["--import", "tsx", script], { timeout: within(20_000) }, (error, stdout) =>
         error ? reject(error) : resolve(stdout),
       ),
     );

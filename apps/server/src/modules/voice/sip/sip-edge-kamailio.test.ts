@@ -22,6 +22,7 @@ import {
   type SipEdgeProcess,
   startSipEdge,
 } from "../../../../../../scripts/sip-edge.mjs";
+import { within } from "../../../../../../vitest.time-limits.ts";
 import { testClient } from "../../../../test/api-client.ts";
 import { buildTestApp, createSharedTestDatabase, testConfig } from "../../../../test/helpers.ts";
 import { demoFrontDesk } from "../../../../test/voice-fixtures.ts";
@@ -165,14 +166,14 @@ describe.skipIf(missing !== null)("the Kamailio SIP edge in front of two Switchb
       ...(shared.db ? {} : { rows: await allowRows() }),
       onReload: () => reloads++,
     });
-  }, 120_000);
+  }, within(120_000));
 
   afterAll(async () => {
     await edge?.stop();
     for (const target of targets.filter((t) => !t.stopped)) await target.app.close();
     await shared.db?.drop();
     if (runDir) rmSync(runDir, { recursive: true, force: true });
-  }, 60_000);
+  }, within(60_000));
 
   /** The SIP port of the instance that took each call (the captures of the calls' organisations). */
   async function landings(): Promise<Map<string, number>> {
@@ -248,87 +249,107 @@ describe.skipIf(missing !== null)("the Kamailio SIP edge in front of two Switchb
       extra: PROXIED,
     });
 
-  it("spreads new calls over both instances; every call is answered and hung up through the edge", async () => {
-    const before = await landings();
-    const run = await dial(6, 1500);
-    expect(run.code, run.output).toBe(0);
-    const landed = await waitFor(landings, (found) => found.size >= before.size + 6, 20_000);
-    const fresh = [...landed].filter(([callId]) => !before.has(callId)).map(([, port]) => port);
-    expect(fresh).toHaveLength(6);
-    // Round robin over two targets: three calls each.
-    for (const target of targets) expect(fresh.filter((port) => port === target.port)).toHaveLength(3);
-  }, 60_000);
+  it(
+    "spreads new calls over both instances; every call is answered and hung up through the edge",
+    async () => {
+      const before = await landings();
+      const run = await dial(6, 1500);
+      expect(run.code, run.output).toBe(0);
+      const landed = await waitFor(landings, (found) => found.size >= before.size + 6, 20_000);
+      const fresh = [...landed].filter(([callId]) => !before.has(callId)).map(([, port]) => port);
+      expect(fresh).toHaveLength(6);
+      // Round robin over two targets: three calls each.
+      for (const target of targets) expect(fresh.filter((port) => port === target.port)).toHaveLength(3);
+    },
+    within(60_000),
+  );
 
-  it("takes a caller over TCP and relays the call to an instance over UDP", async () => {
-    const run = await runSipp({
-      port: edgePort,
-      localIp: LISTED,
-      scenario: "uac-proxied.xml",
-      service: NUMBER,
-      calls: 2,
-      rate: 10,
-      durationMs: 500,
-      timeoutMs: 20_000,
-      transport: "t1",
-      extra: PROXIED,
-    });
-    expect(run.code, run.output).toBe(0);
-  }, 30_000);
+  it(
+    "takes a caller over TCP and relays the call to an instance over UDP",
+    async () => {
+      const run = await runSipp({
+        port: edgePort,
+        localIp: LISTED,
+        scenario: "uac-proxied.xml",
+        service: NUMBER,
+        calls: 2,
+        rate: 10,
+        durationMs: 500,
+        timeoutMs: 20_000,
+        transport: "t1",
+        extra: PROXIED,
+      });
+      expect(run.code, run.output).toBe(0);
+    },
+    within(30_000),
+  );
 
-  it("refuses a caller on no allow-list at the edge; an instance checks its organisation's list against the real caller", async () => {
-    // On no list: the edge answers 403 itself, and no instance sees the INVITE.
-    expect(await inviteFrom(UNLISTED)).toEqual({ status: 403, server: "Switchboard SIP edge" });
-    // Allowed at the edge (SIP_EDGE_ALLOW) but not on the organisation's list: the instance refuses it,
-    // because it sees 127.0.0.5 (vouched for by the edge it trusts), not the edge's own 127.0.0.1.
-    expect(await inviteFrom(EDGE_ONLY)).toEqual({ status: 403, server: "Switchboard" });
-  }, 30_000);
+  it(
+    "refuses a caller on no allow-list at the edge; an instance checks its organisation's list against the real caller",
+    async () => {
+      // On no list: the edge answers 403 itself, and no instance sees the INVITE.
+      expect(await inviteFrom(UNLISTED)).toEqual({ status: 403, server: "Switchboard SIP edge" });
+      // Allowed at the edge (SIP_EDGE_ALLOW) but not on the organisation's list: the instance refuses it,
+      // because it sees 127.0.0.5 (vouched for by the edge it trusts), not the edge's own 127.0.0.1.
+      expect(await inviteFrom(EDGE_ONLY)).toEqual({ status: 403, server: "Switchboard" });
+    },
+    within(30_000),
+  );
 
-  it("takes a new allow-list entry from the Developers page's settings without a restart", async () => {
-    const NEW = "127.0.0.4";
-    expect((await inviteFrom(NEW)).status).toBe(403);
-    const before = reloads;
-    await allow(NEW);
-    // PostgreSQL: the edge follows the settings' notifications; PGlite: it is handed the lists again.
-    if (!shared.db) await edge.reload(await allowRows());
-    await waitFor(
-      async () => reloads,
-      (n) => n > before,
-      10_000,
-    );
-    expect(reloads).toBeGreaterThan(before);
-    const run = await runSipp({
-      port: edgePort,
-      localIp: NEW,
-      scenario: "uac-proxied.xml",
-      service: NUMBER,
-      calls: 1,
-      durationMs: 500,
-      timeoutMs: 20_000,
-      extra: PROXIED,
-    });
-    expect(run.code, run.output).toBe(0);
-  }, 60_000);
+  it(
+    "takes a new allow-list entry from the Developers page's settings without a restart",
+    async () => {
+      const NEW = "127.0.0.4";
+      expect((await inviteFrom(NEW)).status).toBe(403);
+      const before = reloads;
+      await allow(NEW);
+      // PostgreSQL: the edge follows the settings' notifications; PGlite: it is handed the lists again.
+      if (!shared.db) await edge.reload(await allowRows());
+      await waitFor(
+        async () => reloads,
+        (n) => n > before,
+        10_000,
+      );
+      expect(reloads).toBeGreaterThan(before);
+      const run = await runSipp({
+        port: edgePort,
+        localIp: NEW,
+        scenario: "uac-proxied.xml",
+        service: NUMBER,
+        calls: 1,
+        durationMs: 500,
+        timeoutMs: 20_000,
+        extra: PROXIED,
+      });
+      expect(run.code, run.output).toBe(0);
+    },
+    within(60_000),
+  );
 
-  it("with one instance stopped, new calls land on the other with no failure, and the edge marks it down", async () => {
-    const [kept, stopped] = targets as [Target, Target];
-    stopped.stopped = true;
-    await stopped.app.close();
-    const before = await landings();
-    // At once, before any probe noticed: an INVITE the stopped one does not answer goes to the next target.
-    const run = await dial(6, 500);
-    expect(run.code, run.output).toBe(0);
-    const landed = await waitFor(landings, (found) => found.size >= before.size + 6, 20_000);
-    const fresh = [...landed].filter(([callId]) => !before.has(callId)).map(([, port]) => port);
-    expect(fresh).toEqual(Array(6).fill(kept.port));
-    // The OPTIONS probes (every second) mark the stopped target inactive.
-    const state = await waitFor(
-      async () => edge.command("dispatcher.list"),
-      (text) => new RegExp(`sip:127\\.0\\.0\\.1:${stopped.port}\\s+FLAGS: I`).test(text),
-      10_000,
-    );
-    expect(state).toMatch(new RegExp(`sip:127\\.0\\.0\\.1:${stopped.port}\\s+FLAGS: I`));
-    expect(state).toMatch(new RegExp(`sip:127\\.0\\.0\\.1:${kept.port}\\s+FLAGS: A`));
-  }, 90_000);
+  it(
+    "with one instance stopped, new calls land on the other with no failure, and the edge marks it down",
+    async () => {
+      const [kept, stopped] = targets as [Target, Target];
+      stopped.stopped = true;
+      await stopped.app.close();
+      const before = await landings();
+      // At once, before any probe noticed: an INVITE the stopped one does not answer goes to the next target.
+      const run = await dial(6, 500);
+      expect(run.code, run.output).toBe(0);
+      const landed = await waitFor(landings, (found) => found.size >= before.size + 6, 20_000);
+      const fresh = [...landed].filter(([callId]) => !before.has(callId)).map(([, port]) => port);
+      expect(fresh).toEqual(Array(6).fill(kept.port));
+      // The OPTIONS probes (every second) mark the stopped target inactive.
+      const state = await waitFor(
+        async () => edge.command("dispatcher.list"),
+        (text) => new RegExp(`sip:127\\.0\\.0\\.1:${stopped.port}\\s+FLAGS: I`).test(text),
+        10_000,
+      );
+      expect(state).toMatch(new RegExp(`sip:127\\.0\\.0\\.1:${stopped.port}\\s+FLAGS: I`));
+      expect(state).toMatch(new RegExp(`sip:127\\.0\\.0\\.1:${kept.port}\\s+FLAGS: A`));
+    },
+    within(90_000),
+  );
 });
 
 describe.skipIf(missing !== null)("the Kamailio SIP edge in front of one server's voice workers", () => {
@@ -379,77 +400,81 @@ describe.skipIf(missing !== null)("the Kamailio SIP edge in front of one server'
       }),
       { rows: [{ orgId: demo.orgId, ip: LISTED }], follow: false },
     );
-  }, 120_000);
+  }, within(120_000));
 
   afterAll(async () => {
     await edge?.stop();
     await app?.close();
     if (runDir) rmSync(runDir, { recursive: true, force: true });
-  }, 60_000);
+  }, within(60_000));
 
-  it("spreads calls over the workers; a worker killed mid-run loses no new call, and its calls are logged once as failed", async () => {
-    const [, doomed] = workers();
-    // 12 calls at 4 a second, each held 3 s; the second worker is killed 1.6 s in, with calls on it.
-    const running = runSipp({
-      port: edgePort,
-      localIp: LISTED,
-      scenario: "uac-proxied.xml",
-      service: NUMBER,
-      calls: 12,
-      limit: 12,
-      rate: 4,
-      durationMs: 3000,
-      timeoutMs: 60_000,
-      extra: PROXIED_SLOW,
-    });
-    const carried = await waitFor(
-      async () => workers().map((w) => w.calls),
-      (calls) => calls.every((n) => n > 0),
-      10_000,
-    );
-    expect(carried.every((n) => n > 0)).toBe(true);
-    await sleep(400);
-    const onDoomed = workers()[1]?.calls ?? 0;
-    process.kill(doomed?.pid ?? 0, "SIGKILL");
-    const run = await running;
-    // The calls the killed worker carried ended with it, each logged once as failed by the API process
-    // (at most its half of the calls, and one on its way).
-    const lost = await waitFor(
-      () =>
-        app.context.database.db
-          .select({ uuid: conversationLogs.uuid, callId: conversationLogs.callId })
-          .from(conversationLogs)
-          .where(sql`${conversationLogs.data}->>'error' = ${WORKER_LOST_ERROR}`),
-      (rows) => rows.length >= Math.max(1, onDoomed),
-      20_000,
-    );
-    expect(lost.length).toBeGreaterThan(0);
-    expect(lost.length).toBeLessThanOrEqual(7);
-    expect(new Set(lost.map((row) => row.callId)).size).toBe(lost.length);
-    // Every call was answered by a worker, none lost at set-up: each has its conversation, or (killed
-    // before it had one) its failed log row. The one exception allowed: a call the worker answered in the
-    // instant before it was killed, before the API process heard of it, is in neither (a gap of the
-    // workers' supervision, not of the edge: sipp saw its 200 OK).
-    const answered = await waitFor(
-      async () => {
-        const rows = await app.context.database.db
-          .select({ callId: conversations.callId })
-          .from(conversations)
-          .where(like(conversations.callId, `%@${LISTED}`));
-        return new Set([...rows, ...lost].map((row) => row.callId));
-      },
-      (callIds) => callIds.size >= 12,
-      20_000,
-    );
-    expect(answered.size, run.output).toBeGreaterThanOrEqual(11);
-    const invitesAnswered = /200 <-+\s+E-RTD1\s+(\d+)/.exec(run.output)?.[1];
-    if (invitesAnswered !== undefined) expect(Number(invitesAnswered), run.output).toBe(12);
-    // The edge took the killed worker out; the API process started it again.
-    await waitFor(
-      async () => workers(),
-      (list) => list[1]?.state === "up" && list[1]?.pid !== doomed?.pid,
-      30_000,
-    );
-    expect(workers()[1]?.restarts).toBe(1);
-  }, 120_000);
+  it(
+    "spreads calls over the workers; a worker killed mid-run loses no new call, and its calls are logged once as failed",
+    async () => {
+      const [, doomed] = workers();
+      // 12 calls at 4 a second, each held 3 s; the second worker is killed 1.6 s in, with calls on it.
+      const running = runSipp({
+        port: edgePort,
+        localIp: LISTED,
+        scenario: "uac-proxied.xml",
+        service: NUMBER,
+        calls: 12,
+        limit: 12,
+        rate: 4,
+        durationMs: 3000,
+        timeoutMs: 60_000,
+        extra: PROXIED_SLOW,
+      });
+      const carried = await waitFor(
+        async () => workers().map((w) => w.calls),
+        (calls) => calls.every((n) => n > 0),
+        10_000,
+      );
+      expect(carried.every((n) => n > 0)).toBe(true);
+      await sleep(400);
+      const onDoomed = workers()[1]?.calls ?? 0;
+      process.kill(doomed?.pid ?? 0, "SIGKILL");
+      const run = await running;
+      // The calls the killed worker carried ended with it, each logged once as failed by the API process
+      // (at most its half of the calls, and one on its way).
+      const lost = await waitFor(
+        () =>
+          app.context.database.db
+            .select({ uuid: conversationLogs.uuid, callId: conversationLogs.callId })
+            .from(conversationLogs)
+            .where(sql`${conversationLogs.data}->>'error' = ${WORKER_LOST_ERROR}`),
+        (rows) => rows.length >= Math.max(1, onDoomed),
+        20_000,
+      );
+      expect(lost.length).toBeGreaterThan(0);
+      expect(lost.length).toBeLessThanOrEqual(7);
+      expect(new Set(lost.map((row) => row.callId)).size).toBe(lost.length);
+      // Every call was answered by a worker, none lost at set-up: each has its conversation, or (killed
+      // before it had one) its failed log row. The one exception allowed: a call the worker answered in the
+      // instant before it was killed, before the API process heard of it, is in neither (a gap of the
+      // workers' supervision, not of the edge: sipp saw its 200 OK).
+      const answered = await waitFor(
+        async () => {
+          const rows = await app.context.database.db
+            .select({ callId: conversations.callId })
+            .from(conversations)
+            .where(like(conversations.callId, `%@${LISTED}`));
+          return new Set([...rows, ...lost].map((row) => row.callId));
+        },
+        (callIds) => callIds.size >= 12,
+        20_000,
+      );
+      expect(answered.size, run.output).toBeGreaterThanOrEqual(11);
+      const invitesAnswered = /200 <-+\s+E-RTD1\s+(\d+)/.exec(run.output)?.[1];
+      if (invitesAnswered !== undefined) expect(Number(invitesAnswered), run.output).toBe(12);
+      // The edge took the killed worker out; the API process started it again.
+      await waitFor(
+        async () => workers(),
+        (list) => list[1]?.state === "up" && list[1]?.pid !== doomed?.pid,
+        30_000,
+      );
+      expect(workers()[1]?.restarts).toBe(1);
+    },
+    within(120_000),
+  );
 });

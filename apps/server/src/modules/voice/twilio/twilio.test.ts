@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { within } from "../../../../../../vitest.time-limits.ts";
 import { buildTestApp } from "../../../../test/helpers.ts";
 import { concat, silence, spokenFixture } from "../../../../test/voice-fixtures.ts";
 import { rms, toFrames } from "../../../audio/pcm.ts";
@@ -40,7 +41,7 @@ beforeAll(async () => {
   if (!row) throw new Error("demo Front Desk agent missing");
   frontDesk = row.id;
   await db.update(accounts).set({ phoneNumber: NUMBER }).where(eq(accounts.id, frontDesk));
-}, 120_000);
+}, within(120_000));
 afterAll(async () => {
   await app.close();
 });
@@ -207,58 +208,67 @@ describe("a Twilio media stream", () => {
     expect(caller.received.filter((r) => r.message.event === "media")).toHaveLength(0);
   });
 
-  it("greets, answers keys pressed, clears Twilio's audio on barge-in and ends on stop", async () => {
-    const callSid = "CA300";
-    const parameters = parametersOf((await answerCall(callSid)).body);
-    const caller = stream(callSid, parameters);
-    await caller.opened;
-    await caller.untilQuiet();
-    const greeting = caller.played.length;
-    expect(greeting).toBeGreaterThan(100); // ~3 s of μ-law speech, 20 ms a message
-    expect(caller.played.filter((p) => p.level > 1000).length).toBeGreaterThan(50);
-    // Paced in real time: 20 ms a frame, not a burst.
-    const spanMs = (caller.played[greeting - 1]?.at ?? 0) - (caller.played[0]?.at ?? 0);
-    expect(spanMs).toBeGreaterThan(greeting * 20 * 0.8);
-    expect(caller.received.some((r) => r.message.event === "mark")).toBe(true);
+  it(
+    "greets, answers keys pressed, clears Twilio's audio on barge-in and ends on stop",
+    async () => {
+      const callSid = "CA300";
+      const parameters = parametersOf((await answerCall(callSid)).body);
+      const caller = stream(callSid, parameters);
+      await caller.opened;
+      await caller.untilQuiet();
+      const greeting = caller.played.length;
+      expect(greeting).toBeGreaterThan(100); // ~3 s of μ-law speech, 20 ms a message
+      expect(caller.played.filter((p) => p.level > 1000).length).toBeGreaterThan(50);
+      // Paced in real time: 20 ms a frame, not a burst.
+      const spanMs = (caller.played[greeting - 1]?.at ?? 0) - (caller.played[0]?.at ?? 0);
+      expect(spanMs).toBeGreaterThan(greeting * 20 * 0.8);
+      expect(caller.received.some((r) => r.message.event === "mark")).toBe(true);
 
-    // Keys pressed reach the agent as a turn, and its answer comes back as paced μ-law media.
-    caller.dtmf("1");
-    await caller.untilQuiet();
-    expect(caller.played.length - greeting).toBeGreaterThan(25);
+      // Keys pressed reach the agent as a turn, and its answer comes back as paced μ-law media.
+      caller.dtmf("1");
+      await caller.untilQuiet();
+      expect(caller.played.length - greeting).toBeGreaterThan(25);
 
-    // Barge-in: the caller starts talking over the agent's next answer; Twilio is told to clear at once.
-    caller.dtmf("2");
-    const before = caller.played.length;
-    for (let i = 0; i < 200 && caller.played.length < before + 10; i++)
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    const clearsBefore = caller.received.filter((r) => r.message.event === "clear").length;
-    const onset = caller.say(concat(question, silence(1500)));
-    const cleared = () => caller.received.filter((r) => r.message.event === "clear").length > clearsBefore;
-    for (let i = 0; i < 100 && !cleared(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(cleared()).toBe(true);
-    const clearedAt = caller.received.filter((r) => r.message.event === "clear").at(-1)?.at as number;
-    expect(clearedAt - onset.voicedAt()).toBeLessThan(1000);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+      // Barge-in: the caller starts talking over the agent's next answer; Twilio is told to clear at once.
+      caller.dtmf("2");
+      const before = caller.played.length;
+      for (let i = 0; i < 200 && caller.played.length < before + 10; i++)
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      const clearsBefore = caller.received.filter((r) => r.message.event === "clear").length;
+      const onset = caller.say(concat(question, silence(1500)));
+      const cleared = () => caller.received.filter((r) => r.message.event === "clear").length > clearsBefore;
+      for (let i = 0; i < within(100) && !cleared(); i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(cleared()).toBe(true);
+      const clearedAt = caller.received.filter((r) => r.message.event === "clear").at(-1)?.at as number;
+      expect(clearedAt - onset.voicedAt()).toBeLessThan(within(1000));
+      await new Promise((resolve) => setTimeout(resolve, 2500));
 
-    caller.stop();
-    for (let i = 0; i < 100 && !caller.closed; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(caller.closed).toBe(true);
+      caller.stop();
+      for (let i = 0; i < 100 && !caller.closed; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(caller.closed).toBe(true);
 
-    const conversations = createConversationsRepository(app.context.database.db);
-    const db = app.context.database.db;
-    let log: typeof conversationLogs.$inferSelect | undefined;
-    // The row is written as the call goes on; its end (the outcome) once the call is stored.
-    for (let i = 0; i < 200 && !log?.data.callOutcome; i++) {
-      [log] = await db.select().from(conversationLogs).where(eq(conversationLogs.callId, callSid));
-      if (!log?.data.callOutcome) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(log).toMatchObject({ callId: callSid, fromNumber: "+15035550199", toNumber: NUMBER });
-    expect(log?.data).toMatchObject({ transport: "twilio", narrowband: true, callOutcome: "caller-hangup" });
-    expect(log?.data.bargeIns).toBeGreaterThanOrEqual(1);
-    const messages = await conversations.conversationMessages(log?.uuid as string);
-    const user = messages.filter((m) => m.role === "user").map((m) => m.text);
-    // 8 kHz telephone audio is not recognised offline (README, Voice): keys are the caller's input here.
-    expect(user.slice(0, 2)).toEqual(["[pressed 1]", "[pressed 2]"]);
-    expect(messages.filter((m) => m.role === "assistant").length).toBeGreaterThanOrEqual(3);
-  }, 180_000);
+      const conversations = createConversationsRepository(app.context.database.db);
+      const db = app.context.database.db;
+      let log: typeof conversationLogs.$inferSelect | undefined;
+      // The row is written as the call goes on; its end (the outcome) once the call is stored.
+      for (let i = 0; i < 200 && !log?.data.callOutcome; i++) {
+        [log] = await db.select().from(conversationLogs).where(eq(conversationLogs.callId, callSid));
+        if (!log?.data.callOutcome) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(log).toMatchObject({ callId: callSid, fromNumber: "+15035550199", toNumber: NUMBER });
+      expect(log?.data).toMatchObject({
+        transport: "twilio",
+        narrowband: true,
+        callOutcome: "caller-hangup",
+      });
+      expect(log?.data.bargeIns).toBeGreaterThanOrEqual(1);
+      const messages = await conversations.conversationMessages(log?.uuid as string);
+      const user = messages.filter((m) => m.role === "user").map((m) => m.text);
+      // 8 kHz telephone audio is not recognised offline (README, Voice): keys are the caller's input here.
+      expect(user.slice(0, 2)).toEqual(["[pressed 1]", "[pressed 2]"]);
+      expect(messages.filter((m) => m.role === "assistant").length).toBeGreaterThanOrEqual(3);
+    },
+    within(180_000),
+  );
 });

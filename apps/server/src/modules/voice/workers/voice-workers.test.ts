@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../../vitest.time-limits.ts";
 import { buildTestApp } from "../../../../test/helpers.ts";
 import { dialSip, type SipTestCall } from "../../../../test/sip-test-ua.ts";
 import { concat, demoFrontDesk, silence, spokenFixture } from "../../../../test/voice-fixtures.ts";
@@ -104,7 +105,7 @@ beforeAll(async () => {
     })
     .where(eq(accounts.id, agentId));
   await workersUp();
-}, 120_000);
+}, within(120_000));
 
 afterAll(async () => {
   await app?.close();
@@ -128,97 +129,105 @@ async function askAndHearAnswer(call: SipTestCall) {
 }
 
 describe("voice workers", () => {
-  it("a SIP call to the API's port is answered by a worker process and its turn is logged", async () => {
-    const [worker] = await workersUp();
-    expect(worker?.pid).not.toBe(process.pid);
-    const call = await dialSip({ port: sipPort, user: String(agentId) });
-    const uuid = await askAndHearAnswer(call);
-    // The worker says it carries the call; the API process carries none.
-    expect((await readyz()).workers[0]?.calls).toBe(1);
-    await call.hangup();
-    const [row] = await until(async () => {
-      const rows = await logRowsOf(uuid);
-      return rows.length === 1 && rows[0]?.data.callOutcome ? rows : undefined;
-    }, "the call's log row");
-    expect(row?.data.callOutcome).toBe("caller-hangup");
-    expect(row?.data.transport).toBe("sip");
-    await until(async () => (await readyz()).workers[0]?.calls === 0, "the worker's call ended");
-  }, 60_000);
+  it(
+    "a SIP call to the API's port is answered by a worker process and its turn is logged",
+    async () => {
+      const [worker] = await workersUp();
+      expect(worker?.pid).not.toBe(process.pid);
+      const call = await dialSip({ port: sipPort, user: String(agentId) });
+      const uuid = await askAndHearAnswer(call);
+      // The worker says it carries the call; the API process carries none.
+      expect((await readyz()).workers[0]?.calls).toBe(1);
+      await call.hangup();
+      const [row] = await until(async () => {
+        const rows = await logRowsOf(uuid);
+        return rows.length === 1 && rows[0]?.data.callOutcome ? rows : undefined;
+      }, "the call's log row");
+      expect(row?.data.callOutcome).toBe("caller-hangup");
+      expect(row?.data.transport).toBe("sip");
+      await until(async () => (await readyz()).workers[0]?.calls === 0, "the worker's call ended");
+    },
+    within(60_000),
+  );
 
-  it("a worker killed mid-call ends only that call, logged once as failed; the API answers throughout", async () => {
-    const [before] = await workersUp();
-    const call = await dialSip({ port: sipPort, user: String(agentId) });
-    const uuid = await askAndHearAnswer(call);
-    const live = await fetch(`${base}/api/v1/voice/live?targetAccountId=${orgId}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(((await live.json()) as { calls: { uuid: string }[] }).calls.map((c) => c.uuid)).toEqual([uuid]);
+  it(
+    "a worker killed mid-call ends only that call, logged once as failed; the API answers throughout",
+    async () => {
+      const [before] = await workersUp();
+      const call = await dialSip({ port: sipPort, user: String(agentId) });
+      const uuid = await askAndHearAnswer(call);
+      const live = await fetch(`${base}/api/v1/voice/live?targetAccountId=${orgId}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(((await live.json()) as { calls: { uuid: string }[] }).calls.map((c) => c.uuid)).toEqual([uuid]);
 
-    // The API is asked every 50 ms while the worker dies and starts again.
-    let probing = true;
-    const answers: number[] = [];
-    const probes = (async () => {
-      while (probing) {
-        const [ready, list] = await Promise.all([
-          fetch(`${base}/readyz`).then(
-            (r) => r.status,
-            () => 0,
-          ),
-          fetch(`${base}/api/v1/voice/live?targetAccountId=${orgId}`, {
-            headers: { authorization: `Bearer ${token}` },
-          }).then(
-            (r) => r.status,
-            () => 0,
-          ),
-        ]);
-        answers.push(ready, list);
-        await sleep(50);
-      }
-    })();
-    process.kill(before?.pid ?? 0, "SIGKILL");
+      // The API is asked every 50 ms while the worker dies and starts again.
+      let probing = true;
+      const answers: number[] = [];
+      const probes = (async () => {
+        while (probing) {
+          const [ready, list] = await Promise.all([
+            fetch(`${base}/readyz`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+            fetch(`${base}/api/v1/voice/live?targetAccountId=${orgId}`, {
+              headers: { authorization: `Bearer ${token}` },
+            }).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          ]);
+          answers.push(ready, list);
+          await sleep(50);
+        }
+      })();
+      process.kill(before?.pid ?? 0, "SIGKILL");
 
-    const rows = await until(async () => {
-      const found = await logRowsOf(uuid);
-      return found[0]?.data.callOutcome === "failed" ? found : undefined;
-    }, "the call logged as failed");
-    expect(rows).toHaveLength(1);
-    expect(rows[0]?.data.error).toBe(WORKER_LOST_ERROR);
-    const [ended] = await app.context.database.db
-      .select()
-      .from(conversations)
-      .where(and(eq(conversations.uuid, uuid)));
-    expect(ended?.status).toBe("ended");
-    // The caller is hung up (BYE from the API's SIP port), not left on a silent line.
-    await Promise.race([
-      call.ended,
-      sleep(10_000).then(() => Promise.reject(new Error("the caller was not hung up"))),
-    ]);
-    const after = await workersUp();
-    expect(after[0]?.pid).not.toBe(before?.pid);
-    expect(after[0]?.restarts).toBe((before?.restarts ?? 0) + 1);
-    probing = false;
-    await probes;
-    expect(answers.length).toBeGreaterThan(4);
-    expect(answers.filter((status) => status !== 200)).toEqual([]);
-    // Nothing listed as live any more.
-    const listed = await fetch(`${base}/api/v1/voice/live?targetAccountId=${orgId}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(((await listed.json()) as { calls: unknown[] }).calls).toEqual([]);
+      const rows = await until(async () => {
+        const found = await logRowsOf(uuid);
+        return found[0]?.data.callOutcome === "failed" ? found : undefined;
+      }, "the call logged as failed");
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.data.error).toBe(WORKER_LOST_ERROR);
+      const [ended] = await app.context.database.db
+        .select()
+        .from(conversations)
+        .where(and(eq(conversations.uuid, uuid)));
+      expect(ended?.status).toBe("ended");
+      // The caller is hung up (BYE from the API's SIP port), not left on a silent line.
+      await Promise.race([
+        call.ended,
+        sleep(10_000).then(() => Promise.reject(new Error("the caller was not hung up"))),
+      ]);
+      const after = await workersUp();
+      expect(after[0]?.pid).not.toBe(before?.pid);
+      expect(after[0]?.restarts).toBe((before?.restarts ?? 0) + 1);
+      probing = false;
+      await probes;
+      expect(answers.length).toBeGreaterThan(4);
+      expect(answers.filter((status) => status !== 200)).toEqual([]);
+      // Nothing listed as live any more.
+      const listed = await fetch(`${base}/api/v1/voice/live?targetAccountId=${orgId}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(((await listed.json()) as { calls: unknown[] }).calls).toEqual([]);
 
-    // The restarted worker takes the next call.
-    const next = await dialSip({ port: sipPort, user: String(agentId) });
-    const nextUuid = await askAndHearAnswer(next);
-    await next.hangup();
-    await until(async () => {
-      const found = await logRowsOf(nextUuid);
-      return found.length === 1 && found[0]?.data.callOutcome === "caller-hangup";
-    }, "the next call logged");
-    // Still once for the killed call.
-    const failed = await app.context.database.db
-      .select({ uuid: conversationLogs.uuid })
-      .from(conversationLogs)
-      .where(inArray(conversationLogs.uuid, [uuid]));
-    expect(failed).toHaveLength(1);
-  }, 90_000);
+      // The restarted worker takes the next call.
+      const next = await dialSip({ port: sipPort, user: String(agentId) });
+      const nextUuid = await askAndHearAnswer(next);
+      await next.hangup();
+      await until(async () => {
+        const found = await logRowsOf(nextUuid);
+        return found.length === 1 && found[0]?.data.callOutcome === "caller-hangup";
+      }, "the next call logged");
+      // Still once for the killed call.
+      const failed = await app.context.database.db
+        .select({ uuid: conversationLogs.uuid })
+        .from(conversationLogs)
+        .where(inArray(conversationLogs.uuid, [uuid]));
+      expect(failed).toHaveLength(1);
+    },
+    within(90_000),
+  );
 });

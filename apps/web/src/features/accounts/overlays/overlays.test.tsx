@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { within as withinMs } from "../../../../../../vitest.time-limits.ts";
 import { fakeAccount, fakeAccountView, json, permissions, signInAs } from "../../../test/accounts.ts";
 import { routes } from "../../../test/app-routes.ts";
 import { renderAt } from "../../../test/render.tsx";
@@ -29,7 +30,7 @@ function superAdminView(accountId: number) {
   });
 }
 
-const LOAD = { timeout: 15_000 };
+const LOAD = { timeout: withinMs(15_000) };
 
 describe("account overlays", () => {
   it("orgAdmin disables with the reason and says Organization disabled!", async () => {
@@ -89,4 +90,4 @@ describe("account overlays", () => {
   });
 });
 
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: withinMs(30_000) });
