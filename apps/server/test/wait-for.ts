@@ -1,15 +1,17 @@
+import { within } from "../../../vitest.time-limits.ts";
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Reads until `done` holds or `ms` pass, every 50 ms, and answers the last value read: the test's own
- * assertion on it then says what was not reached.
+ * Reads until `done` holds or `ms` pass (within(ms): five times it on CI), every 50 ms, and answers the last
+ * value read: the test's own assertion on it then says what was not reached.
  */
 export async function waitFor<T>(
-  read: () => Promise<T>,
+  read: () => T | Promise<T>,
   done: (value: T) => boolean,
   ms = 20_000,
 ): Promise<T> {
-  const until = Date.now() + ms;
+  const until = Date.now() + within(ms);
   let value = await read();
   while (!done(value) && Date.now() < until) {
     await sleep(50);

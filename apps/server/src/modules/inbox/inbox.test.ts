@@ -2,6 +2,7 @@ import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { fakePng } from "../../../test/api-call.ts";
 import { expectRefusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
@@ -25,7 +26,7 @@ let adminToken: string;
 const db = () => app.context.database.db;
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
+  const until = Date.now() + within(ms);
   let value = await read();
   while (!done(value) && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, 50));

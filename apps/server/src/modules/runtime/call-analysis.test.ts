@@ -87,7 +87,7 @@ afterAll(async () => {
 const owner = () => testClient(app)(token);
 
 async function until<T>(read: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
+  const end = Date.now() + within(ms);
   for (;;) {
     const value = await read();
     if (value !== undefined) return value;

@@ -26,7 +26,7 @@ if (!haveSipp) console.warn(`Skipping the sipp parts of the SIP settings tests: 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
+  const until = Date.now() + within(ms);
   let value = await read();
   while (!done(value) && Date.now() < until) {
     await sleep(100);

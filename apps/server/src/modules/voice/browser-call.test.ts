@@ -124,7 +124,7 @@ function dial(query: string, path = "/api/v1/voice/call") {
 }
 
 async function until(check: () => boolean, ms = 20_000) {
-  const end = Date.now() + ms;
+  const end = Date.now() + within(ms);
   while (!check()) {
     if (Date.now() > end) throw new Error("timed out waiting");
     await new Promise((resolve) => setTimeout(resolve, 20));

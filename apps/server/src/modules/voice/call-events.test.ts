@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { testClient } from "../../../test/api-client.ts";
 import { createFakeCallLeg } from "../../../test/fake-call-leg.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
@@ -64,7 +65,7 @@ async function ownerToken(): Promise<string> {
 }
 
 async function until<T>(read: () => T | undefined, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
+  const end = Date.now() + within(ms);
   for (;;) {
     const value = read();
     if (value !== undefined) return value;

@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 async function until<T>(read: () => T | undefined, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
+  const end = Date.now() + within(ms);
   for (;;) {
     const value = read();
     if (value !== undefined) return value;

@@ -20,7 +20,7 @@ const AGENT_NUMBER = "+15035550123";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor<T>(read: () => T | Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
+  const until = Date.now() + within(ms);
   let value = await read();
   while (!done(value) && Date.now() < until) {
     await sleep(50);

@@ -35,7 +35,7 @@ async function readyz(): Promise<{ status: number; workers: WorkerState[] }> {
 }
 
 async function until<T>(read: () => Promise<T | undefined | false>, what: string, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
+  const end = Date.now() + within(ms);
   for (;;) {
     const value = await read();
     if (value !== undefined && value !== false) return value;
