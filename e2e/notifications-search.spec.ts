@@ -57,6 +57,44 @@ test("a new text rings the bell in realtime; search finds a contact and a conver
   await page.waitForLoadState("networkidle"); // the inbox finishes loading before the page closes
 });
 
+test("search finds the person of an outbound task by part of the name and opens the task", async ({
+  page,
+}) => {
+  // A task for tomorrow, made through the API as an integration would: the person is not a contact.
+  const token = encodeURIComponent(await rootSession(page.request, DEMO.owner));
+  const agents = await page.request.get(`/api/v1/search/front?token=${token}`);
+  const frontDesk = ((await agents.json()) as { results: { type: string; id: string }[] }).results.find(
+    (r) => r.type === "agent",
+  );
+  const surname = `Marlowe${Math.random().toString(36).slice(2, 6)}`;
+  const created = await page.request.post(`/api/v2/tasks?token=${token}`, {
+    data: {
+      agentId: Number(frontDesk?.id),
+      channel: "text",
+      phoneNumber: "+15035550188",
+      name: `Alice ${surname}`,
+      message: "Your cleaning is due.",
+      scheduledAt: Date.now() + 86_400_000,
+    },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+
+  await signInAs(page, DEMO.owner, "/app/dashboard");
+  await page.keyboard.press("Control+k");
+  const search = page.getByRole("dialog", { name: "Search" });
+  await search.getByRole("combobox", { name: "Search" }).fill(surname.slice(0, 9).toLowerCase());
+  const option = search
+    .getByRole("listbox", { name: "Results" })
+    .getByRole("option")
+    .filter({ hasText: "Task" });
+  await expect(option).toHaveCount(1);
+  await expect(option).toContainText(`Alice ${surname}`);
+  await expect(option).toContainText("+1 (503) 555-0188 · Single task · scheduled");
+  await option.click();
+  await expect(page).toHaveURL(/\/app\/tasks\?editTask=/);
+  await expect(page.getByRole("dialog")).toContainText(`Alice ${surname}`);
+});
+
 test("the owner reads the documentation, writes to support, and the super admin's bell has it", async ({
   page,
 }) => {

@@ -247,14 +247,17 @@ export const clearNotifications = defineRoute({
   response: z.object({ success: z.literal(true), cleared: z.number().int(), unread: z.number().int() }),
 });
 
-export const SEARCH_TYPES = ["contact", "conversation", "agent", "account"] as const;
+export const SEARCH_TYPES = ["contact", "conversation", "agent", "task", "account"] as const;
 
 export const searchResultSchema = z.object({
   type: z.enum(SEARCH_TYPES),
   id: z.string(),
   title: z.string(),
   subtitle: z.string(),
-  /** Where it opens, under the account in view: `inbox?active=<room>`, `contacts?previewContact=<id>`, `org/<id>`. */
+  /**
+   * Where it opens, under the account in view: `inbox?active=<room>`, `contacts?previewContact=<id>`,
+   * `agents?editAgent=<id>`, `tasks?editTask=<id>`, `org/<id>`.
+   */
   link: z.string(),
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
@@ -268,7 +271,7 @@ export const search = defineRoute({
   method: "GET",
   path: "/api/v1/search/{target}",
   summary:
-    "Search the target account for the phrase `target`: contacts (name, number, e-mail), conversations (name, number), agents and, for a partner or reseller, the accounts below it. Case-insensitive, any part of a word (trigram indexes).",
+    "Search the target account for the phrase `target`: contacts (name, number, e-mail), conversations (name, number), agents, the people of outbound tasks (name, number, e-mail; with canViewTasks) and, for a partner or reseller, the accounts below it. Case-insensitive, any part of a word (trigram indexes).",
   tag: "Search",
   auth: "token",
   permission: "canViewOrg",

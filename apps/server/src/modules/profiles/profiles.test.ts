@@ -341,6 +341,8 @@ describe("notifications and search", () => {
     });
     const byName = await client(token).call(api.search, { params: { target: "zeld" } });
     expect(byName.results.map((r) => [r.type, r.title])).toContainEqual(["contact", "Zelda Quist"]);
+    // Numbers read as numbers, not as stored.
+    expect(byName.results.find((r) => r.type === "contact")?.subtitle).toBe("+1 (503) 555-0166");
     const byNumber = await client(token).call(api.search, { params: { target: "5550177" } });
     expect(byNumber.results.map((r) => r.type)).toContain("conversation");
     const agents = await client(token).call(api.search, { params: { target: "front" } });
@@ -351,6 +353,32 @@ describe("notifications and search", () => {
     // Another organisation finds nothing of this one.
     const other = await client(world.members.o2Owner.token).call(api.search, { params: { target: "zelda" } });
     expect(other.results).toEqual([]);
+  });
+
+  it("finds the person of an outbound task by part of the name or the number (issue 32 item 15)", async () => {
+    const { task } = await client(token).call(api.createTask, {
+      body: {
+        agentId: world.accounts.A1.id,
+        channel: "text",
+        phoneNumber: "+15035550188",
+        name: "Alice Marlowe",
+        message: "Your cleaning is due.",
+        scheduledAt: Date.now() + 86_400_000,
+      },
+    });
+    const found = await client(token).call(api.search, { params: { target: "alice" } });
+    expect(found.results).toContainEqual({
+      type: "task",
+      id: task.id,
+      title: "Alice Marlowe",
+      subtitle: "+1 (503) 555-0188 · Single task · scheduled",
+      link: `tasks?editTask=${task.id}`,
+    });
+    const byNumber = await client(token).call(api.search, { params: { target: "5550188" } });
+    expect(byNumber.results.map((r) => [r.type, r.id])).toContainEqual(["task", task.id]);
+    // Another organisation does not find it.
+    const other = await client(world.members.o2Owner.token).call(api.search, { params: { target: "alice" } });
+    expect(other.results.filter((r) => r.type === "task")).toEqual([]);
   });
 });
 

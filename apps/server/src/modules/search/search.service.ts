@@ -12,6 +12,15 @@ function contains(phrase: string): string {
 
 type Row = Record<string, unknown>;
 
+/** A contact's addresses as a person reads them: numbers formatted, e-mail addresses as they are. */
+function readableAddresses(addresses: string): string {
+  return addresses
+    .split(", ")
+    .filter(Boolean)
+    .map((address) => (address.includes("@") ? address : formatPhoneNumber(address)))
+    .join(", ");
+}
+
 /**
  * One search box over what the target account holds. Each kind is one indexed query: "contains" on names
  * and addresses through the trigram indexes (migration 0016), words of messages through the full-text index.
@@ -41,7 +50,7 @@ export function createSearchService(db: Database) {
           type: "contact",
           id: String(c.id),
           title: String(c.name || "Unnamed contact"),
-          subtitle: String(c.addresses ?? ""),
+          subtitle: readableAddresses(String(c.addresses ?? "")),
           link: `contacts?previewContact=${c.id}`,
         });
       const rooms = await executeRows<Row>(
@@ -73,6 +82,31 @@ export function createSearchService(db: Database) {
           subtitle: String(r.last_message_text ?? ""),
           link: `inbox?active=${encodeURIComponent(String(r.id))}`,
         });
+      }
+      if (access.permissions.canViewTasks) {
+        // The people of outbound task lists (and single tasks), newest first.
+        const tasks = await executeRows<Row>(
+          db,
+          sql`
+            select t.id, t.name, t.phone_number, t.state, l.name as list_name
+            from tasks t left join task_lists l on l.id = t.list_id
+            where t.org_id = ${orgId}
+              ${agentId !== null ? sql`and t.agent_account_id = ${agentId}` : sql``}
+              and (coalesce(t.name, '') || ' ' || t.phone_number || ' ' || coalesce(t.email, '')) ilike ${like}
+            order by t.created_at desc, t.id limit ${limit}`,
+        );
+        for (const t of tasks) {
+          const phone = formatPhoneNumber(String(t.phone_number));
+          results.push({
+            type: "task",
+            id: String(t.id),
+            title: String(t.name || phone),
+            subtitle: [t.name ? phone : null, t.list_name ? `List: ${t.list_name}` : "Single task", t.state]
+              .filter(Boolean)
+              .join(" · "),
+            link: `tasks?editTask=${encodeURIComponent(String(t.id))}`,
+          });
+        }
       }
       if (agentId === null) {
         const agents = await executeRows<Row>(

@@ -16,14 +16,15 @@ const TYPE_LABEL: Record<SearchResult["type"], string> = {
   contact: "Contact",
   conversation: "Conversation",
   agent: "Agent",
+  task: "Task",
   account: "Account",
 };
 
 /**
- * `?search`: one box over the account in view's contacts, conversations and agents (and, for a partner or
+ * `?search`: one box over the account in view's contacts, conversations, agents and task people (and, for a partner or
  * reseller, the accounts below it). Arrow keys move through the results, Enter opens one.
  */
-export function SearchOverlay({ value, close }: OverlayComponentProps) {
+export function SearchOverlay({ value }: OverlayComponentProps) {
   const [phrase, setPhrase] = useState(value === "true" ? "" : value);
   const [inMessages, setInMessages] = useState(false);
   const [debounced] = useDebouncedValue(phrase.trim(), DEFAULT_DEBOUNCE_MS);
@@ -41,10 +42,11 @@ export function SearchOverlay({ value, close }: OverlayComponentProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new answer starts at its first result.
   useEffect(() => setActive(0), [results.data]);
 
+  // The result takes the search's place in the history (Back returns to where search was opened). Closing
+  // first would go back a step after this navigation and undo it.
   const open = (item: SearchResult) => {
-    close();
     const base = item.type === "account" ? "/app" : accountPrefix;
-    void navigate(`${base}/${item.link}`);
+    void navigate(`${base}/${item.link}`, { replace: true });
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (items.length === 0) return;
@@ -85,7 +87,8 @@ export function SearchOverlay({ value, close }: OverlayComponentProps) {
       />
       {debounced.length === 0 ? (
         <Text size="sm" c="dimmed">
-          Type to find contacts, conversations and agents. Use ↑ and ↓ to move, Enter to open.
+          Type to find contacts, conversations, agents and the people of your tasks. Use ↑ and ↓ to move,
+          Enter to open.
         </Text>
       ) : results.isPending ? (
         <LoadingState label="Searching…" />

@@ -76,7 +76,7 @@ export function AgentSettingsOverlay({ name, value, close }: OverlayComponentPro
   );
 }
 
-function AdminActions({ agent, close }: { agent: Account; close: () => void }) {
+function AdminActions({ agent }: { agent: Account }) {
   const navigate = useNavigate();
   const { viewingAs } = useAccountState();
   const canTakeOver = usePermission("canTakeoverAgent");
@@ -88,10 +88,8 @@ function AdminActions({ agent, close }: { agent: Account; close: () => void }) {
       <Group gap="xs">
         {canTakeOver ? (
           <Button
-            onClick={() => {
-              close();
-              navigate(accountAppPath("agent", agent.id, "dashboard"));
-            }}
+            // In the overlay's place in the history: closing first would go back a step after this.
+            onClick={() => navigate(accountAppPath("agent", agent.id, "dashboard"), { replace: true })}
           >
             Take over the agent account
           </Button>
@@ -131,13 +129,13 @@ function AdminActions({ agent, close }: { agent: Account; close: () => void }) {
 }
 
 /** `?agentAdmin=<agentId>`: take over, enable or disable (super admin), delete. */
-export function AgentAdminOverlay({ name, value, close }: OverlayComponentProps) {
+export function AgentAdminOverlay({ name, value }: OverlayComponentProps) {
   return (
     <WithOverlayAccount name={name} value={value}>
       {(agent) => (
         <Stack gap="md">
           <AccountSummary account={agent} />
-          <AdminActions agent={agent} close={close} />
+          <AdminActions agent={agent} />
         </Stack>
       )}
     </WithOverlayAccount>
