@@ -99,3 +99,47 @@ test.describe("at 550 px", () => {
     for (const path of await areaPaths(page)) await measure(page, path, heading);
   });
 });
+
+// Issue 32 item 13: the agent editor at a phone's 390 px (it was 458 px wide, Publish cut off), and the
+// Calls table at a laptop's 1366 px (numbers wrapped over four lines: five rows a screen).
+test.describe("at 390 px", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the agents list and the agent editor fit the screen, Publish whole", async ({ page }) => {
+    await signInAs(page, DEMO.owner, "/app/agents");
+    await expect(page.getByRole("table", { name: "All agents" })).toBeVisible();
+    expect(await layoutProblems(page), "agents list").toEqual([]);
+    await page.getByRole("button", { name: "Edit" }).first().click();
+    const editor = page.getByRole("dialog", { name: "Edit agent" });
+    await expect(editor.getByTestId("agent-editor")).toBeVisible();
+    const publish = editor.getByRole("button", { name: "Publish" });
+    await expect(publish).toBeVisible();
+    const box = await publish.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+    expect(await layoutProblems(page), "agent editor").toEqual([]);
+  });
+});
+
+test.describe("at 1366 px", () => {
+  test.use({ viewport: { width: 1366, height: 768 } });
+
+  test("Calls keeps numbers and times on one line", async ({ page }) => {
+    await signInAs(page, DEMO.owner, "/app/dashboard");
+    await page
+      .getByRole("navigation", { name: "Product areas" })
+      .getByRole("link", { name: "Calls" })
+      .click();
+    const table = page.getByRole("table", { name: "Calls" });
+    await expect(table.getByRole("row").nth(5)).toBeVisible();
+    const heights = await table
+      .locator("tbody tr")
+      .evaluateAll((rows) => rows.slice(0, 5).map((row) => row.getBoundingClientRect().height));
+    const lineHeight = await table
+      .locator("tbody td")
+      .first()
+      .evaluate((cell) => Number.parseFloat(getComputedStyle(cell).lineHeight));
+    // Two lines at most (a long name may wrap), where a number alone took four.
+    for (const height of heights) expect(height).toBeLessThan(lineHeight * 2 + 24);
+    expect(await layoutProblems(page)).toEqual([]);
+  });
+});

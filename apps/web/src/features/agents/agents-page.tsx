@@ -113,8 +113,8 @@ function AgentTable({ agents, favorites }: { agents: AccountListItem[]; favorite
             <VisuallyHidden>Favourite</VisuallyHidden>
           </Table.Th>
           <Table.Th>Agent</Table.Th>
-          <Table.Th>Number</Table.Th>
-          <Table.Th>Created</Table.Th>
+          <Table.Th visibleFrom="xs">Number</Table.Th>
+          <Table.Th visibleFrom="sm">Created</Table.Th>
           <Table.Th>
             <VisuallyHidden>Actions</VisuallyHidden>
           </Table.Th>
@@ -133,11 +133,17 @@ function AgentTable({ agents, favorites }: { agents: AccountListItem[]; favorite
               <Text size="xs" c="dimmed">
                 {agent.username}
               </Text>
+              {/* On a phone the number goes under the name: a column of its own left no room. */}
+              {agent.switchboardPhoneNumber ? (
+                <Text size="xs" hiddenFrom="xs">
+                  {formatPhoneNumber(agent.switchboardPhoneNumber)}
+                </Text>
+              ) : null}
             </Table.Td>
-            <Table.Td>
+            <Table.Td visibleFrom="xs" style={{ whiteSpace: "nowrap" }}>
               {agent.switchboardPhoneNumber ? formatPhoneNumber(agent.switchboardPhoneNumber) : "—"}
             </Table.Td>
-            <Table.Td>{dateFormat.format(new Date(agent.timestamp))}</Table.Td>
+            <Table.Td visibleFrom="sm">{dateFormat.format(new Date(agent.timestamp))}</Table.Td>
             <Table.Td>
               <Group gap={4} justify="flex-end" wrap="nowrap">
                 <Button

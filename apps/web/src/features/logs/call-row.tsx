@@ -1,9 +1,11 @@
 import { Button, Menu, Table } from "@mantine/core";
 import { memo, useState } from "react";
-import { type CellContext, formatCell } from "./log-format.ts";
+import { type CellContext, formatCell, keepsOnOneLine } from "./log-format.ts";
 import type { Dialog, Row } from "./row-dialog.tsx";
 
 type DialogKind = NonNullable<Dialog>["kind"];
+
+const ONE_LINE = { whiteSpace: "nowrap" } as const;
 
 type CallRowProps = {
   row: Row;
@@ -28,10 +30,15 @@ export const CallRow = memo(function CallRow({
 }: CallRowProps) {
   return (
     <Table.Tr>
-      {columns.map((column) => (
-        <Table.Td key={column}>{formatCell(column, row[column], cellContext(column, row))}</Table.Td>
-      ))}
-      <Table.Td style={{ whiteSpace: "nowrap" }}>
+      {columns.map((column) => {
+        const context = cellContext(column, row);
+        return (
+          <Table.Td key={column} style={keepsOnOneLine(column, context) ? ONE_LINE : undefined}>
+            {formatCell(column, row[column], context)}
+          </Table.Td>
+        );
+      })}
+      <Table.Td style={ONE_LINE}>
         <Button size="compact-xs" variant="light" disabled={!row.roomId} onClick={() => openTranscript(row)}>
           Transcript
         </Button>{" "}

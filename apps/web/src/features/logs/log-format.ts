@@ -74,6 +74,20 @@ export type CellContext = {
   timeZone?: string | null | undefined;
 };
 
+/**
+ * Whether a cell is kept on one line: a number, a time or a length broken over lines is hard to read and
+ * made each row four lines tall (the table scrolls sideways instead).
+ */
+export function keepsOnOneLine(field: string, context: CellContext = {}): boolean {
+  return (
+    field === "timestamp" ||
+    context.type === "date" ||
+    field === "duration" ||
+    field === "fromNumber" ||
+    field === "toNumber"
+  );
+}
+
 /** A cell as the table shows it. */
 export function formatCell(field: string, value: unknown, context: CellContext = {}): string {
   if (value === null || value === undefined || value === "") return "—";

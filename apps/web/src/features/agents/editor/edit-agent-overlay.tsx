@@ -55,8 +55,9 @@ function LoadedEditor({
 
   return (
     <Stack gap="md" data-testid="agent-editor">
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <Stack gap={4}>
+      {/* On a phone the actions go below the name rather than past the screen's edge. */}
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Stack gap={4} style={{ flex: "1 1 12rem", minWidth: 0 }}>
           <Title order={3}>{agent?.displayName ?? "Agent"}</Title>
           <Group gap="xs">
             <PublishBadge state={state} />
