@@ -18,8 +18,12 @@ function duration(seconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** The reasons as the server gives them: "agent turn failed", a log's reviewReason. */
-function reasonLabel(reason: string): string {
+/**
+ * The reasons as the server gives them: a code ("agent_turn_failed", "modelTimeout") reads as words; a log's
+ * reviewReason, written by a person or the analysis ("Call dropped mid-booking"), is shown as written.
+ */
+export function reasonLabel(reason: string): string {
+  if (/\s/.test(reason.trim())) return reason.trim();
   const text = reason
     .replace(/[_-]+/g, " ")
     .replace(/([a-z])([A-Z])/g, "$1 $2")
