@@ -53,3 +53,32 @@ test("one script tag on another site opens the agent's chat", async ({ page, bas
     await site.close();
   }
 });
+
+// Issue 32 item 12: after three exchanges the box and the newest reply had scrolled out of view.
+test("the widget keeps its message box and the newest reply in view as the chat grows", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(within(90_000));
+  const site = await startSite(`${baseURL}/widget.js`);
+  try {
+    await page.goto(site.url);
+    await page.getByRole("button", { name: "Chat with us" }).click();
+    const frame = page.frameLocator('iframe[title="Chat with us"]');
+    const log = frame.getByRole("log", { name: "Conversation" });
+    await expect(log.locator(".msg.agent").first()).toBeVisible();
+    const box = frame.getByRole("textbox", { name: "Your message" });
+    for (let turn = 1; turn <= 5; turn++) {
+      await box.fill(`Question number ${turn}: do you see children on Saturdays?`);
+      await frame.getByRole("button", { name: "Send" }).click();
+      await expect(log.locator(".msg.agent")).toHaveCount(turn + 1, { timeout: within(20_000) });
+    }
+    // Inside the frame's own window: the box and the last answer are on screen, not scrolled away.
+    await expect(box).toBeInViewport();
+    await expect(log.locator(".msg.agent").last()).toBeInViewport();
+    // Answered: the agent is no longer "writing".
+    await expect(frame.getByText("The agent is writing…")).toBeHidden();
+  } finally {
+    await site.close();
+  }
+});

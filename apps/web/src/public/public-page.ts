@@ -91,16 +91,19 @@ export function startChat(section: HTMLElement): void {
     timer = setTimeout(poll, fast ? FAST_POLL_MS : SLOW_POLL_MS);
   }
 
+  /** The agent has answered the visitor's last message: no more "writing", and back to slow polling. */
+  function settle(messages: ChatMessage[] | null): void {
+    const last = messages?.at(-1);
+    if (last && last.role !== "user" && Date.now() < fastUntil) {
+      fastUntil = 0;
+      if (status) status.textContent = "";
+    }
+  }
+
   async function poll(): Promise<void> {
     timer = null;
-    if (document.visibilityState === "visible" || Date.now() < fastUntil) {
-      const messages = await load().catch(() => null);
-      const last = messages?.at(-1);
-      if (last && last.role !== "user" && Date.now() < fastUntil) {
-        fastUntil = 0;
-        if (status) status.textContent = "";
-      }
-    }
+    if (document.visibilityState === "visible" || Date.now() < fastUntil)
+      settle(await load().catch(() => null));
     if (storedToken()) schedule();
   }
 
@@ -142,7 +145,8 @@ export function startChat(section: HTMLElement): void {
         input.value = "";
         status.textContent = "The agent is writing…";
         fastUntil = Date.now() + FAST_POLL_FOR_MS;
-        await load();
+        // A quick agent has answered already: it is not still "writing".
+        settle(await load());
         schedule();
       })
       .catch((error: unknown) => {
