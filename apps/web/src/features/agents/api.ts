@@ -39,10 +39,11 @@ import { ACCOUNT_LISTS_KEY, callFor } from "../accounts/api.ts";
 export type { AccountListItem, Campaign, CampaignFields, Template };
 
 /** Every agent account of the organisation in view (one unpaged call: an organisation has few agents). */
-export function useOrganizationAgents() {
+export function useOrganizationAgents(enabled = true) {
   const [accountId, viewingAs] = useAccountKey();
   return useQuery({
     queryKey: [ACCOUNT_LISTS_KEY, "agents", accountId, viewingAs, "all"],
+    enabled,
     queryFn: ({ signal }) =>
       apiClient.call(listAgentAccounts, { query: { pagination: false, active: true }, signal }),
   });

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { within as withinMs } from "../../../../../vitest.time-limits.ts";
-import { fakeAccountView, json, permissions, signInAs } from "../../test/accounts.ts";
+import { fakeAccount, fakeAccountView, json, permissions, signInAs } from "../../test/accounts.ts";
 import { routes } from "../../test/app-routes.ts";
 import { fakeCampaign } from "../../test/campaign.ts";
 import { renderAt } from "../../test/render.tsx";
@@ -100,6 +100,43 @@ describe("the onboarding wizard", () => {
       await within(wizard).findByRole("heading", { name: "Choose your agent's voice" }, LOAD),
     ).toBeTruthy();
     expect(within(wizard).getByTestId("onboarding-progress").textContent).toBe("Step 6 of 11 · Voice");
+  });
+
+  it("the number step confirms the number the agent has, and goes on rather than offering a skip", async () => {
+    window.localStorage.setItem(
+      "onboarding",
+      JSON.stringify({
+        method: "BUILD_FROM_SCRATCH",
+        activeStep: "CHOOSE_NUMBER",
+        agentId: 77,
+        updatedAt: 1_750_000_000,
+      }),
+    );
+    signInAs(fakeAccountView(), {
+      "GET /api/v2/templates": () => ({ success: true, templates: [] }),
+      "GET /api/v2/listAccounts": () => ({
+        success: true,
+        accounts: [
+          {
+            ...fakeAccount({ id: 77, accountType: "agent", switchboardPhoneNumber: "+15035550123" }),
+            type: "agent",
+            agentName: "Front Desk",
+            accountName: null,
+          },
+        ],
+        totalAccounts: 1,
+        page: 0,
+        pageSize: 1,
+      }),
+    });
+    renderAt("/app?onboard=true&activeStep=chooseNumber", null, { routes });
+    const wizard = await screen.findByRole("dialog", { name: "Build your agent" }, LOAD);
+    expect(await within(wizard).findByRole("heading", { name: "Get a phone number" }, LOAD)).toBeTruthy();
+    const confirmed = await within(wizard).findByRole("status", {}, LOAD);
+    expect(confirmed.textContent).toContain("Callers reach it on +1 (503) 555-0123.");
+    expect(within(wizard).getByRole("button", { name: "Choose another number" })).toBeTruthy();
+    expect(within(wizard).getByRole("button", { name: "Next" })).toBeTruthy();
+    expect(within(wizard).queryByRole("button", { name: "Skip for now" })).toBeNull();
   });
 
   it("the gallery shows the server's message when templates fail, and says when there are none", async () => {

@@ -18,6 +18,7 @@ import { errorMessage } from "../../lib/shell-api.ts";
 import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { overlayAccountId } from "../accounts/account-kinds.ts";
 import { useAccountById } from "../accounts/api.ts";
+import { useFinishWalkthroughStep } from "../walkthrough/api.ts";
 import { streamTestChat } from "./chat-stream.ts";
 import { type ChatMessage, type Stage, TestChatSession, type ToolStep } from "./test-chat.ts";
 
@@ -114,11 +115,17 @@ function TestChat({ agentId, initialStage }: { agentId: number; initialStage: St
 
   // While the agent is still answering, Enter keeps the draft (it is sent once the answer is complete).
   const canSend = !state.busy && !state.ended && draft.trim() !== "";
+  const finishStep = useFinishWalkthroughStep();
+  const tested = useRef(false);
   const send = () => {
     if (!canSend) return;
     const text = draft;
     setDraft("");
     void session.send(text);
+    if (!tested.current) {
+      tested.current = true;
+      finishStep("TEST_AGENT");
+    }
   };
 
   return (

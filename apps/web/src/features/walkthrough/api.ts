@@ -1,8 +1,9 @@
 import { listAgentAccounts, saveAccountSetting } from "@switchboard/api";
-import type { WalkthroughSettings } from "@switchboard/core";
+import { finishWalkthroughStep, type WalkthroughSettings, type WalkthroughStep } from "@switchboard/core";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useAccountKey, useAccountState } from "../../lib/account-state.ts";
+import { useAccountKey, useAccountState, usePermission } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
+import { deriveWalkthrough, walkthroughToSave } from "./walkthrough-model.ts";
 
 /** POST /api/v1/accountSetting { walkthrough } on the account in view, then the account reloads. */
 export function useSaveWalkthrough() {
@@ -25,4 +26,20 @@ export function useNewestAgentId(enabled: boolean) {
       return list.accounts[0]?.id ?? null;
     },
   });
+}
+
+/**
+ * Ticks a step of the account in view's walkthrough where the person did it (a test message sent ticks
+ * "Test your agent"), when it is not ticked yet and the person may change the account's settings.
+ */
+export function useFinishWalkthroughStep(): (step: WalkthroughStep) => void {
+  const { view } = useAccountState();
+  const canEdit = usePermission("canEditOrg");
+  const { mutate } = useSaveWalkthrough();
+  return (step) => {
+    if (!canEdit) return;
+    const state = finishWalkthroughStep(deriveWalkthrough(view.account), step);
+    const pending = walkthroughToSave(view.account.settings.walkthrough, state);
+    if (pending) mutate(pending);
+  };
 }

@@ -16,6 +16,7 @@ function serve(
   account: Partial<ReturnType<typeof fakeAccount>> = {},
   settings: Record<string, unknown> = {},
   newestAgent: number | null = null,
+  agentNumber: string | null = null,
 ) {
   let stored = { ...settings };
   const calls = signInAs(
@@ -33,7 +34,11 @@ function serve(
             ? []
             : [
                 {
-                  ...fakeAccount({ id: newestAgent, accountType: "agent" }),
+                  ...fakeAccount({
+                    id: newestAgent,
+                    accountType: "agent",
+                    switchboardPhoneNumber: agentNumber,
+                  }),
                   type: "agent",
                   agentName: "Front Desk",
                   accountName: null,
@@ -106,6 +111,31 @@ describe("the walkthrough card", () => {
       fireEvent.click(within(forward).getByRole("button", { name: "See how" }));
     });
     expect(new URLSearchParams(router.state.location.search).get("forwardingInstructions")).toBe("true");
+  });
+
+  it("an organisation whose agent has a number has three steps done (the number is the agent's)", async () => {
+    const server = serve({}, { walkthrough: { version: 1, completed: ["SETUP_AGENT"] } }, 91, "+15035550123");
+    renderAt("/app", null, { routes });
+    const region = await card();
+    expect(await within(region).findByText("3 of 4 steps done", {}, LOAD)).toBeTruthy();
+    await waitFor(() =>
+      expect(server.stored().walkthrough).toEqual({
+        version: 1,
+        completed: ["SETUP_AGENT", "TEST_AGENT", "ADD_NUMBER"],
+      }),
+    );
+  });
+
+  it("a test message to the agent ticks Test your agent", async () => {
+    const server = serve({}, { walkthrough: { version: 1, completed: ["SETUP_AGENT"] } }, 91);
+    renderAt("/app?testAgent=91", null, { routes });
+    const chat = await screen.findByRole("dialog", { name: "Test agent" }, LOAD);
+    const box = await within(chat).findByRole("textbox", {}, LOAD);
+    fireEvent.change(box, { target: { value: "Do you see children?" } });
+    fireEvent.keyDown(box, { key: "Enter" });
+    await waitFor(() =>
+      expect(server.stored().walkthrough).toEqual({ version: 1, completed: ["SETUP_AGENT", "TEST_AGENT"] }),
+    );
   });
 
   it("a completed onboarding marks setting up the agent done; test opens testAgent with the wizard's agent", async () => {

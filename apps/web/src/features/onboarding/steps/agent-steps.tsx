@@ -1,10 +1,12 @@
 import { Alert, Button, Group, Stack, Text, Textarea } from "@mantine/core";
 import { PROMPT_REQUIRED_MESSAGE } from "@switchboard/api";
+import { formatPhoneNumber } from "@switchboard/core";
 import { useState } from "react";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../../components/query-state.tsx";
 import { usePermission } from "../../../lib/account-state.ts";
 import { useMobileApp } from "../../../lib/environment.tsx";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
+import { useOrganizationAgents } from "../../agents/api.ts";
 import { CallButton } from "../../voice/call-button.tsx";
 import { useAgentCampaign, useSaveInstructions } from "../api.ts";
 import type { OnboardingWizard } from "../use-onboarding.ts";
@@ -139,23 +141,31 @@ export function TestStep({ wizard }: { wizard: OnboardingWizard }) {
 export function ChooseNumberStep({ wizard }: { wizard: OnboardingWizard }) {
   const overlays = useOverlays();
   const canSelectNumber = usePermission("canSelectNumber");
+  const agents = useOrganizationAgents();
   const title = "Get a phone number";
   if (wizard.agentId === null) return <NoAgentYet wizard={wizard} title={title} />;
   const agentId = wizard.agentId;
+  // The number chosen (here or elsewhere): confirmed, and the step goes on rather than offering a skip.
+  const number = agents.data?.accounts.find((agent) => agent.id === agentId)?.switchboardPhoneNumber ?? null;
   return (
     <BackNextStep
       wizard={wizard}
       title={title}
       description="Callers reach your agent on its own phone number. You can also forward your existing business number to it later."
-      next="Skip for now"
+      next={number ? "Next" : "Skip for now"}
     >
+      {number ? (
+        <Alert variant="light" color="teal" role="status" title="Your agent has a number">
+          Callers reach it on {formatPhoneNumber(number)}.
+        </Alert>
+      ) : null}
       {canSelectNumber ? (
         <Group>
           <Button variant="light" onClick={() => overlays.open("selectNumber", String(agentId))}>
-            Choose a phone number
+            {number ? "Choose another number" : "Choose a phone number"}
           </Button>
         </Group>
-      ) : (
+      ) : number ? null : (
         <Alert variant="light" color="blue">
           Phone numbers for this account are assigned by your provider. Ask them for a number; your agent
           answers on it as soon as it is assigned.
