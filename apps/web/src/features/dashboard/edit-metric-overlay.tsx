@@ -1,6 +1,7 @@
 import {
   Alert,
   Button,
+  Checkbox,
   Group,
   Modal,
   NumberInput,
@@ -14,8 +15,13 @@ import {
 import {
   APPOINTMENT_BOOKED_FIELD,
   createMetric,
+  describeLogChannels,
   FORMULA_AGGREGATES,
+  isLogChannel,
+  LOG_CHANNEL_LABELS,
+  LOG_CHANNELS,
   type Metric,
+  metricChannels,
   validateFormula,
 } from "@switchboard/core";
 import { useEffect, useMemo, useState } from "react";
@@ -30,6 +36,8 @@ import { placeMetric } from "./dashboard-draft.ts";
 import { useDashboardDateFilter, useEditedMetrics } from "./edited-metrics.ts";
 import { metricNameOf } from "./metric-name.ts";
 import { DASHBOARD_RANGES } from "./ranges.ts";
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const FUNCTIONS = ["if", "abs", ...Object.keys(FORMULA_AGGREGATES)];
 
@@ -238,9 +246,24 @@ export function EditMetricOverlay({ value }: OverlayComponentProps) {
           setMetric(next ? { ...rest, dateFilter: next } : rest);
         }}
       />
+      {/* Which conversations it counts: the dashboard says so under the figure. At least one. */}
+      <Checkbox.Group
+        label="Counts"
+        value={metricChannels(metric)}
+        onChange={(next) => {
+          const channels = LOG_CHANNELS.filter((channel) => next.filter(isLogChannel).includes(channel));
+          if (channels.length > 0) update({ channels });
+        }}
+      >
+        <Group gap="md" mt={4}>
+          {LOG_CHANNELS.map((channel) => (
+            <Checkbox key={channel} value={channel} label={capitalised(LOG_CHANNEL_LABELS[channel])} />
+          ))}
+        </Group>
+      </Checkbox.Group>
       <Stack gap={4}>
         <Text size="sm" fw={500}>
-          Only calls where
+          Only {describeLogChannels(metricChannels(metric))} where
         </Text>
         <FilterRows fields={fieldList} drafts={drafts} onChange={setDrafts} />
       </Stack>
