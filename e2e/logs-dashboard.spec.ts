@@ -270,6 +270,40 @@ test("a metric counts the channels the owner picks: calls and texts", async ({ p
   await editor.getByRole("button", { name: "Cancel" }).click();
 });
 
+test("Calls lists calls; its switch lists the texts and the web chats instead", async ({ page }) => {
+  const token = encodeURIComponent(await rootSession(page.request, DEMO.owner));
+  const count = async (channel: string) => {
+    const answer = await page.request.get(`/api/v2/logs?token=${token}&channel=${channel}&pageSize=1`);
+    return ((await answer.json()) as { totalCount: number }).totalCount;
+  };
+  await signInAs(page, DEMO.owner, "/app/dashboard");
+  await page.getByRole("navigation", { name: "Product areas" }).getByRole("link", { name: "Calls" }).click();
+  const show = page.getByRole("radiogroup", { name: "Show" });
+  await expect(show.getByRole("radio", { name: "Calls" })).toBeChecked();
+  await expect(page.getByLabel("Call count")).toHaveText(/ calls?$/);
+
+  await show.getByText("Texts", { exact: true }).click();
+  await expect(page).toHaveURL(/[?&]channel=sms/);
+  const before = await count("sms");
+  const label = page.getByLabel("Count", { exact: true });
+  await expect(label).toHaveText(/ texts?$/);
+  // Other journeys text the same organisation meanwhile: the figure settles between the two counts (the
+  // calls' figure stays on screen until the texts' arrives).
+  await expect
+    .poll(async () => {
+      const shown = Number(((await label.textContent()) ?? "").replace(/\D/g, ""));
+      return shown > 0 && shown >= before && shown <= (await count("sms"));
+    })
+    .toBe(true);
+  await page.reload();
+  await expect(show.getByRole("radio", { name: "Texts" })).toBeChecked();
+  await expect(label).toHaveText(/ texts?$/);
+
+  await show.getByText("Calls", { exact: true }).click();
+  await expect(page).not.toHaveURL(/channel=/);
+  await expect(page.getByLabel("Call count")).toHaveText(/ calls?$/);
+});
+
 test("the dashboard's rates agree with its counts, and each figure says what it counts", async ({ page }) => {
   // Issue 32 items 1 and 2: "Answer Rate 0.0%" beside "Calls Answered 897"; chats and texts counted as calls.
   await signInAs(page, DEMO.owner, "/app");

@@ -118,6 +118,16 @@ describe("logs screen query", () => {
     });
   });
 
+  it("keeps the channel listed (texts, web chats); calls are the default and left out", () => {
+    expect(parseLogScreenQuery("channel=sms")).toEqual({ filters: {}, fields: [], channel: "sms" });
+    expect(parseLogScreenQuery("channel=voice")).toEqual({ filters: {}, fields: [] });
+    expect(parseLogScreenQuery("channel=fax")).toEqual({ filters: {}, fields: [] });
+    expect(serializeLogScreenQuery({ filters: {}, fields: [], channel: "web" })).toBe("channel=web");
+    expect(serializeLogScreenQuery({ filters: {}, fields: [], channel: "voice" })).toBe("");
+    expect(buildLogRequest({ filters: {}, fields: [], channel: "sms" }).channel).toBe("sms");
+    expect(buildLogRequest({ filters: {}, fields: [] }).channel).toBeUndefined();
+  });
+
   it("ignores paging that is not a positive whole number and bad filters", () => {
     expect(parseLogScreenQuery({ page: "0", pageSize: "-5", filters: "{oops" })).toEqual({
       filters: {},

@@ -3,6 +3,7 @@ import { type Filters, normalizeFilters, toScreenFilters } from "../filters/norm
 import type { FilterFieldType } from "../filters/operators.ts";
 import { type DateRange, lastRange, parseRelativeDate } from "../filters/relative-date.ts";
 import { parseIsoDay } from "../helpers/calendar-day.ts";
+import { isLogChannel, type LogChannel } from "./log-channels.ts";
 import { LOG_REQUIRED_FIELDS, logFilterFieldTypes } from "./log-fields.ts";
 
 /**
@@ -20,6 +21,8 @@ export type LogScreenState = {
   pageSize?: number;
   /** Time window of the screen, kept as given (see {@link resolveLogDateWindow}). */
   dateFilter?: string;
+  /** The conversations listed: calls (`voice`) when absent. */
+  channel?: LogChannel;
 };
 
 export type QueryInput = string | Readonly<Record<string, string | readonly string[] | null | undefined>>;
@@ -100,7 +103,10 @@ export type ParseLogQueryOptions = {
   fieldTypes?: Readonly<Record<string, FilterFieldType>>;
 };
 
-/** Parses the logs screen's query: filters (JSON, possibly URL-encoded), fields, page, pageSize, dateFilter. */
+/**
+ * Parses the logs screen's query: filters (JSON, possibly URL-encoded), fields, page, pageSize, dateFilter,
+ * channel.
+ */
 export function parseLogScreenQuery(input: QueryInput, options: ParseLogQueryOptions = {}): LogScreenState {
   const query = parseQueryString(input);
   const state: LogScreenState = {
@@ -113,6 +119,8 @@ export function parseLogScreenQuery(input: QueryInput, options: ParseLogQueryOpt
   if (pageSize !== undefined) state.pageSize = pageSize;
   if (query.dateFilter !== undefined && query.dateFilter.trim() !== "")
     state.dateFilter = query.dateFilter.trim();
+  // Calls are the default: only another known channel is kept.
+  if (isLogChannel(query.channel) && query.channel !== "voice") state.channel = query.channel;
   return state;
 }
 
@@ -133,6 +141,7 @@ export function serializeLogScreenQuery(state: LogScreenState): string {
   if (pageSize !== undefined) add("pageSize", String(pageSize));
   if (state.dateFilter !== undefined && state.dateFilter.trim() !== "")
     add("dateFilter", state.dateFilter.trim());
+  if (state.channel !== undefined && state.channel !== "voice") add("channel", state.channel);
   return parts.join("&");
 }
 
@@ -195,6 +204,8 @@ export type LogRequestQuery = {
   /** Time window, ISO timestamps. */
   start?: string;
   end?: string;
+  /** The channel listed; the server's default (calls) when absent. */
+  channel?: LogChannel;
 };
 
 export type BuildLogRequestOptions = {
@@ -216,6 +227,7 @@ export function buildLogRequest(
     format: options.format ?? "json",
   };
   if (Object.keys(state.filters).length > 0) request.filters = JSON.stringify(state.filters);
+  if (state.channel !== undefined && state.channel !== "voice") request.channel = state.channel;
   const page = parsePositiveInt(state.page);
   const pageSize = parsePositiveInt(state.pageSize);
   if (page !== undefined) request.page = page;

@@ -8,10 +8,10 @@ import { useMemo } from "react";
 import { useLocation, useNavigate } from "react-router";
 
 /**
- * The logs screen's state lives in the query (spec §2.2): filters, fields, page, pageSize, dateFilter. Every
+ * The logs screen's state lives in the query (spec §2.2): filters, fields, page, pageSize, dateFilter, channel. Every
  * other key (overlays, ...) is kept as it is, so a view can be bookmarked and shared.
  */
-export const LOG_SCREEN_KEYS = ["filters", "fields", "page", "pageSize", "dateFilter"] as const;
+export const LOG_SCREEN_KEYS = ["filters", "fields", "page", "pageSize", "dateFilter", "channel"] as const;
 
 /** `search` with the screen's keys replaced by `state`'s. */
 export function searchWithLogState(search: string, state: LogScreenState): string {

@@ -1,5 +1,22 @@
-import { Alert, Button, Group, NativeSelect, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
-import { describeFilters, PAGE_SIZES } from "@switchboard/core";
+import {
+  Alert,
+  Button,
+  Group,
+  NativeSelect,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from "@mantine/core";
+import {
+  describeFilters,
+  isLogChannel,
+  LOG_CHANNEL_LABELS,
+  type LogChannel,
+  PAGE_SIZES,
+} from "@switchboard/core";
 import IconColumns from "@tabler/icons-react/dist/esm/icons/IconColumns.mjs";
 import IconFilter from "@tabler/icons-react/dist/esm/icons/IconFilter.mjs";
 import { useCallback, useDeferredValue, useMemo, useState } from "react";
@@ -16,6 +33,17 @@ import { type CellContext, fieldLabel } from "./log-format.ts";
 import { defaultColumns, useLogScreenState } from "./log-screen-query.ts";
 import { LogSearch } from "./log-search.tsx";
 import { type Dialog, type Row, RowDialog } from "./row-dialog.tsx";
+
+/** What one row of each channel is called, one and many. */
+const ROW_NOUNS: Record<LogChannel, [string, string]> = {
+  voice: ["call", "calls"],
+  sms: ["text", "texts"],
+  web: ["web chat", "web chats"],
+};
+const CHANNEL_CHOICES = (Object.keys(ROW_NOUNS) as LogChannel[]).map((channel) => ({
+  value: channel,
+  label: LOG_CHANNEL_LABELS[channel].charAt(0).toUpperCase() + LOG_CHANNEL_LABELS[channel].slice(1),
+}));
 
 // About what a screen holds; more follow as the end of the table nears it.
 const FIRST_ROWS = 12;
@@ -49,6 +77,9 @@ export function LogsPage() {
   // (issue #23 item 10).
   const logs = useLogs(shown, { enabled: state.fields.length > 0 || !fields.isPending });
   const summary = describeFilters(state.filters, { labels });
+  // Calls by default; texts and web chats are conversations of their own channel (issue 32 item 2).
+  const channel = state.channel ?? "voice";
+  const [one, many] = ROW_NOUNS[channel];
   const page = state.page ?? 1;
   const pageSize = state.pageSize ?? PAGE_SIZES.logs;
   // A failed fetch empties the list and clears hasMore (spec §8).
@@ -101,6 +132,17 @@ export function LogsPage() {
           <ExportButtons state={view} total={total} />
         </Group>
       </Group>
+      <SegmentedControl
+        aria-label="Show"
+        w="fit-content"
+        data={CHANNEL_CHOICES}
+        value={channel}
+        onChange={(next) => {
+          if (!isLogChannel(next)) return;
+          const { channel: _old, ...rest } = state;
+          set(next === "voice" ? rest : { ...rest, channel: next });
+        }}
+      />
       <Group gap="sm" align="end" wrap="wrap">
         <LogSearch state={state} set={set} />
         <DateRangePicker value={state.dateFilter} onChange={(dateFilter) => set({ ...state, dateFilter })} />
@@ -142,7 +184,9 @@ export function LogsPage() {
       {pending ? (
         <LoadingState label="Loading calls…" />
       ) : rows.length === 0 && !logs.isError ? (
-        <EmptyState>No calls in this date range{summary ? " match these filters" : ""}.</EmptyState>
+        <EmptyState>
+          No {many} in this date range{summary ? " match these filters" : ""}.
+        </EmptyState>
       ) : rows.length > 0 ? (
         // A plain scrolling box (Mantine's ScrollArea measured its content and direction on every render);
         // its content does not widen the page.
@@ -177,8 +221,8 @@ export function LogsPage() {
       ) : null}
       {/* Shown with the rows, not under the loading state: the table would push it down (layout shift). */}
       <Group justify="space-between" display={pending ? "none" : undefined}>
-        <Text size="sm" c="dimmed" aria-label="Call count">
-          {total.toLocaleString()} {total === 1 ? "call" : "calls"}
+        <Text size="sm" c="dimmed" aria-label={channel === "voice" ? "Call count" : "Count"}>
+          {total.toLocaleString()} {total === 1 ? one : many}
         </Text>
         <Group gap="xs">
           <NativeSelect
