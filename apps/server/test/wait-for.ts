@@ -19,3 +19,15 @@ export async function waitFor<T>(
   }
   return value;
 }
+
+/** {@link waitFor}, failing with the last value read when `done` does not hold in time. */
+export async function waitUntil<T>(
+  read: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  ms = 20_000,
+): Promise<T> {
+  const value = await waitFor(read, done, ms);
+  if (!done(value))
+    throw new Error(`waitUntil: not done after ${within(ms)} ms: ${JSON.stringify(value)?.slice(0, 600)}`);
+  return value;
+}

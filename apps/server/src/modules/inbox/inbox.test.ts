@@ -2,11 +2,11 @@ import * as api from "@switchboard/api";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { within } from "../../../../../vitest.time-limits.ts";
 import { fakePng } from "../../../test/api-call.ts";
 import { expectRefusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
+import { waitFor } from "../../../test/wait-for.ts";
 import { accounts, carrierMessages, runtimeUsage } from "../../db/schema/index.ts";
 import { aiReplyJob } from "./jobs.ts";
 
@@ -24,16 +24,6 @@ let token: string;
 let adminToken: string;
 
 const db = () => app.context.database.db;
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 8000): Promise<T> {
-  const until = Date.now() + within(ms);
-  let value = await read();
-  while (!done(value) && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
 
 /** Every AI reply queued so far has been answered (or failed): what it would send is in. */
 const repliesSettled = () => app.context.jobs.idle([aiReplyJob]);

@@ -15,6 +15,7 @@ import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
+import { waitUntil } from "../../../test/wait-for.ts";
 import { sipOutboundRoutes } from "../../db/schema/index.ts";
 import { readPcap } from "../voice/sip/pcap.ts";
 import { parseSipMessage } from "../voice/sip/sip-message.ts";
@@ -24,18 +25,6 @@ import type { SipSettingsModule } from "./sip-settings.module.ts";
 if (!haveSipp) console.warn(`Skipping the sipp parts of the SIP settings tests: ${SIPP_MISSING}`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
-  const until = Date.now() + within(ms);
-  let value = await read();
-  while (!done(value) && Date.now() < until) {
-    await sleep(100);
-    value = await read();
-  }
-  if (!done(value))
-    throw new Error(`waitFor: not done after ${ms} ms: ${JSON.stringify(value)?.slice(0, 600)}`);
-  return value;
-}
 
 /** sipp as a UAS (the registrar scenario) on its own port; resolves with its exit code and output. */
 async function startSippServer(scenario: string, port: number) {
@@ -152,7 +141,7 @@ describe.skipIf(!haveSipp)("the SIP edge with sipp", () => {
       expect(run.code).not.toBe(0);
       expect(run.output).toMatch(/403/);
       await sipSettings().recorder.flush();
-      const captures = await waitFor(
+      const captures = await waitUntil(
         () => owner().call(api.getSipCaptures, { query: {} }),
         (answer) => answer.calls.some((call) => call.refused),
       );
@@ -264,7 +253,7 @@ describe.skipIf(!haveSipp)("the SIP edge with sipp", () => {
       const run = await runSipp({ port: sipPort, scenario: "uac", service: number, timeoutMs: 8000 });
       expect(run.output).toMatch(/403/);
       await sipSettings().recorder.flush();
-      const captures = await waitFor(
+      const captures = await waitUntil(
         () => owner().call(api.getSipCaptures, { query: {} }),
         (answer) => answer.calls.some((call) => call.requestUri.includes(`sip:${number}@`)),
       );
@@ -336,14 +325,14 @@ describe.skipIf(!haveSipp)("the SIP edge with sipp", () => {
           password: "••••",
           username: "1001",
         });
-        const registered = await waitFor(
+        const registered = await waitUntil(
           () => owner().call(api.getSipRegistration, {}),
           (answer) => answer.registration?.state === "registered",
         );
         expect(registered.registration?.lastError).toBeNull();
         const firstAt = registered.registration?.registeredAt ?? 0;
         // The registrar granted 2 s: we register again before that runs out.
-        const refreshed = await waitFor(
+        const refreshed = await waitUntil(
           () => owner().call(api.getSipRegistration, {}),
           (answer) => (answer.registration?.registeredAt ?? 0) > firstAt,
           8000,
@@ -416,7 +405,7 @@ describe.skipIf(!haveSipp)("the SIP edge with sipp", () => {
           },
         },
       });
-      const failed = await waitFor(
+      const failed = await waitUntil(
         () => owner().call(api.getSipRegistration, {}),
         (answer) => answer.registration?.state === "failed",
       );

@@ -9,6 +9,7 @@ import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp, createSharedTestDatabase, testConfig } from "../../../test/helpers.ts";
+import { waitUntil } from "../../../test/wait-for.ts";
 import { buildApp } from "../../app.ts";
 import { executeRows } from "../../db/client.ts";
 import { outboxMessages, webhookEndpoints } from "../../db/schema/index.ts";
@@ -17,19 +18,6 @@ import { deliverWebhookJob } from "./jobs.ts";
 import { signPayload } from "./signing.ts";
 
 const AGENT_NUMBER = "+15035550123";
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(read: () => T | Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const until = Date.now() + within(ms);
-  let value = await read();
-  while (!done(value) && Date.now() < until) {
-    await sleep(50);
-    value = await read();
-  }
-  if (!done(value))
-    throw new Error(`waitFor: not done after ${ms} ms: ${JSON.stringify(value)?.slice(0, 500)}`);
-  return value;
-}
 
 type Received = { path: string; headers: Record<string, string>; body: string; answered: number };
 
@@ -163,11 +151,11 @@ describe("webhooks", () => {
     const texted = await owner().call(api.sandboxInboundSms, {
       body: { from: "+15035550177", to: AGENT_NUMBER, text: "What are your opening hours?" },
     });
-    const received = await waitFor(
+    const received = await waitUntil(
       () => receiver.events("message.received"),
       (list) => list.length >= 2,
     );
-    const sent = await waitFor(
+    const sent = await waitUntil(
       () => receiver.events("message.sent"),
       (list) => list.length >= 1,
     );
@@ -196,7 +184,7 @@ describe("webhooks", () => {
 
     // Every attempt is logged: status, time, an excerpt of the answer.
     // The attempt is recorded once the receiver's answer is read, a moment after the receiver saw it.
-    const delivery = await waitFor(
+    const delivery = await waitUntil(
       async () =>
         (await owner().call(api.listWebhookDeliveries, { query: { webhookId } })).deliveries.find(
           (d) => d.messageId === received[0]?.headers["webhook-id"],
@@ -214,7 +202,7 @@ describe("webhooks", () => {
     const [first] = receiver.events("message.received");
     const conversationId = JSON.parse(first?.body ?? "{}").data.conversationId as string;
     await owner().call(api.closeConversation, { body: { roomId: conversationId } });
-    const [closed] = await waitFor(
+    const [closed] = await waitUntil(
       () => receiver.events("conversation.closed"),
       (list) => list.length >= 1,
     );
@@ -229,7 +217,7 @@ describe("webhooks", () => {
     await testClient(app)(token).call(api.saveContact, {
       body: { data: { name: "Grace Hopper", phoneNumber: "+15035550155" } },
     });
-    const [created] = await waitFor(
+    const [created] = await waitUntil(
       () => receiver.events("contact.created"),
       (list) => list.length >= 1,
     );
@@ -260,7 +248,7 @@ describe("webhooks", () => {
         text: "Book a check-up tomorrow at 10am, my name is Jane Doe",
       },
     });
-    const [booked] = await waitFor(
+    const [booked] = await waitUntil(
       () => receiver.events("appointment.booked"),
       (list) => list.length >= 1,
     );
@@ -279,7 +267,7 @@ describe("webhooks", () => {
       const before = receiver.received.length;
       const resent = await owner().call(api.resendWebhookDelivery, { params: { deliveryId: first.id } });
       expect(resent.delivery.status).toBe("pending");
-      const again = await waitFor(
+      const again = await waitUntil(
         () => receiver.received.slice(before),
         (list) => list.some((r) => r.headers["webhook-id"] === first.messageId),
       );
@@ -316,7 +304,7 @@ describe("webhooks", () => {
       await owner().call(api.saveContact, {
         body: { data: { name: "Ada Lovelace", phoneNumber: "+15035550156" } },
       });
-      await waitFor(
+      await waitUntil(
         () => holding,
         (value) => value,
       );
@@ -327,12 +315,12 @@ describe("webhooks", () => {
       if (!underWay) throw new Error("no delivery of Ada's contact.created");
       await owner().call(api.resendWebhookDelivery, { params: { deliveryId: underWay.id } });
       release();
-      const sent = await waitFor(
+      const sent = await waitUntil(
         () => receiver.received.filter((r) => r.headers["webhook-id"] === underWay.messageId),
         (list) => list.length >= 2,
       );
       expect(sent.map((r) => r.answered)).toEqual([200, 200]);
-      const settled = await waitFor(
+      const settled = await waitUntil(
         async () =>
           (await owner().call(api.listWebhookDeliveries, { query: { webhookId } })).deliveries.find(
             (d) => d.id === underWay.id,
@@ -351,7 +339,7 @@ describe("webhooks", () => {
     await owner().call(api.sandboxInboundSms, {
       body: { from: "+15035550178", to: AGENT_NUMBER, text: "Are you open on Saturday?" },
     });
-    const failed = await waitFor(
+    const failed = await waitUntil(
       () => receiver.received.slice(before).filter((r) => JSON.parse(r.body).type === "message.received"),
       (list) => list.length >= 1,
     );
@@ -359,7 +347,7 @@ describe("webhooks", () => {
     await app.close();
     receiver.answer(() => 200);
     app = await buildApp(testConfig(env), { database: await shared.open() });
-    const delivered = await waitFor(
+    const delivered = await waitUntil(
       () => receiver.received.filter((r) => r.headers["webhook-id"] === messageId && r.answered === 200),
       (list) => list.length >= 1,
     );
@@ -378,7 +366,7 @@ describe("webhooks", () => {
     for (const text of ["one", "two"]) {
       await owner().call(api.sandboxInboundSms, { body: { from: "+15035550179", to: AGENT_NUMBER, text } });
     }
-    const off = await waitFor(
+    const off = await waitUntil(
       async () => (await owner().call(api.listWebhooks)).find((w) => w.id === broken.webhook.id),
       (webhook) => webhook?.disabledAt !== null,
     );
@@ -426,7 +414,7 @@ describe("webhooks", () => {
       return 200;
     });
     await owner().call(api.saveContact, { body: { data: { name: "Linus", phoneNumber: "+15035550157" } } });
-    await waitFor(
+    await waitUntil(
       () => holding,
       (value) => value,
     );
