@@ -94,3 +94,13 @@ test("the owner searches, assigns, calls from the sandbox phone and releases a n
   await expect(numbers.locator(`tr[data-number="${number}"]`)).toHaveCount(0);
   await expect(numbers).toContainText("+1 (503) 555-0123");
 });
+
+// Issue 31 item 5: phone calls are 8 kHz audio, which the offline recogniser (the default) cannot hear.
+test("the Numbers page warns when the agents cannot hear phone calls, and names the fix", async ({
+  page,
+}) => {
+  await signInAs(page, DEMO.owner, "/app/numbers");
+  const warning = page.getByRole("alert").filter({ hasText: "Your agents cannot hear phone calls well" });
+  await expect(warning).toBeVisible();
+  await expect(warning).toContainText("STT_PROVIDER=deepgram or openai");
+});

@@ -121,6 +121,23 @@ const callSettingsAnswer = z.object({
   settings: callSettingsFieldsSchema,
 });
 
+/** What the server's speech recognition can hear: a phone line's 8 kHz audio, or only wideband audio. */
+export const getSpeechStatus = defineRoute({
+  id: "getSpeechStatus",
+  method: "GET",
+  path: "/api/v1/voice/speech",
+  summary:
+    "The server's speech recognition: its provider, whether it hears phone calls' 8 kHz audio (G.711), and when it does not, the warning and its fix (the call log flags each such call too).",
+  tag: "Voice",
+  auth: "token",
+  permission: "canViewOrg",
+  response: z.object({
+    success: z.literal(true),
+    recognition: z.object({ provider: z.string(), hearsPhoneAudio: z.boolean() }),
+    warning: z.string().nullable(),
+  }),
+});
+
 export const getCallSettings = defineRoute({
   id: "getCallSettings",
   method: "GET",
@@ -256,6 +273,7 @@ export const voiceRoutes = [
   listLiveCalls,
   hangUpLiveCall,
   voiceCall,
+  getSpeechStatus,
   getCallSettings,
   saveCallSettings,
   previewVoice,

@@ -137,6 +137,7 @@ export function createVoiceModule(
         startCallSession: startCall,
         previewVoice: createVoicePreviews(tts),
         liveCalls,
+        recognition: stt,
         publicCallAgent:
           deps.publicCallAgent ??
           (() => Promise.reject(new ApiError(404, "Calls from public pages are not available."))),

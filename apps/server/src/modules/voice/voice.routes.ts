@@ -5,6 +5,7 @@ import { handle } from "../../http/routes.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import type { ConversationsRepository } from "../runtime/conversations.repository.ts";
 import { runBrowserCall, type StartCall } from "./browser-call.ts";
+import { NARROWBAND_WARNING } from "./call-end.ts";
 import { callSettingsOf } from "./call-settings.ts";
 import type { LiveCalls } from "./live-calls.ts";
 import type { VoiceRepository } from "./voice.repository.ts";
@@ -31,6 +32,8 @@ export function voiceRoutes(deps: {
   /** A voice's sample as a WAV (voice-preview.ts). */
   previewVoice: (voiceId: string, text?: string) => Promise<Uint8Array>;
   liveCalls: Pick<LiveCalls, "list" | "hangup">;
+  /** The speech recognition calls use: its name, and whether it hears 8 kHz phone audio. */
+  recognition: { name: string; hearsNarrowband: boolean };
 }) {
   const fields = (agentId: number, details: unknown) => {
     const all = callSettingsOf({ callSettings: details });
@@ -46,6 +49,11 @@ export function voiceRoutes(deps: {
     };
   };
   return [
+    handle(api.getSpeechStatus, async () => ({
+      success: true as const,
+      recognition: { provider: deps.recognition.name, hearsPhoneAudio: deps.recognition.hearsNarrowband },
+      warning: deps.recognition.hearsNarrowband ? null : NARROWBAND_WARNING,
+    })),
     handle(api.listLiveCalls, async (_input, { access }) => ({
       success: true as const,
       calls: await deps.liveCalls.list(access),

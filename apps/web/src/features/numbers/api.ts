@@ -2,6 +2,7 @@ import {
   assignByoNumber,
   assignPhoneNumber,
   getOutboundCall,
+  getSpeechStatus,
   listOutboundCalls,
   listPhoneNumbers,
   placeOutboundCall,
@@ -126,5 +127,14 @@ export function useOutboundCalls() {
   return useQuery({
     queryKey: useKey("calls"),
     queryFn: ({ signal }) => apiClient.call(listOutboundCalls, { signal }),
+  });
+}
+
+/** Whether the server's speech recognition hears phone calls (GET /api/v1/voice/speech). */
+export function useSpeechStatus() {
+  return useQuery({
+    queryKey: ["voice-speech"],
+    queryFn: ({ signal }) => apiClient.call(getSpeechStatus, { signal }),
+    staleTime: 5 * 60_000,
   });
 }

@@ -21,7 +21,13 @@ import { errorMessage } from "../../lib/shell-api.ts";
 import { toast } from "../../lib/toast.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useOrganizationAgents } from "../agents/api.ts";
-import { useOutboundCall, usePhoneNumbers, usePlaceOutboundCall, useReleaseNumber } from "./api.ts";
+import {
+  useOutboundCall,
+  usePhoneNumbers,
+  usePlaceOutboundCall,
+  useReleaseNumber,
+  useSpeechStatus,
+} from "./api.ts";
 
 const OUTCOME_LABEL: Record<string, string> = {
   answered: "Answered",
@@ -197,6 +203,7 @@ function OutboundCallCard() {
 
 export function NumbersPage() {
   const numbers = usePhoneNumbers();
+  const speech = useSpeechStatus();
   const overlays = useOverlays();
   const account = useLoadedAccount();
   const canSelect = usePermission("canSelectNumber");
@@ -220,6 +227,12 @@ export function NumbersPage() {
           </Group>
         ) : null}
       </Group>
+      {/* Phone calls arrive as 8 kHz audio: say so where numbers are bought when recognition cannot hear it. */}
+      {speech.data?.warning && numbers.data && numbers.data.numbers.length > 0 ? (
+        <Alert color="yellow" variant="light" title="Your agents cannot hear phone calls well">
+          {speech.data.warning}
+        </Alert>
+      ) : null}
       <Card withBorder padding="lg">
         {numbers.isPending ? <LoadingState /> : null}
         {numbers.isError ? <ErrorState error={numbers.error} onRetry={() => void numbers.refetch()} /> : null}
