@@ -48,7 +48,7 @@ const result = spawnSync(
   {
     cwd: root,
     stdio: "inherit",
-    // One file at a time unless VITEST_WORKERS says otherwise: CI runs this lane beside `npm test`.
+    // One file at a time unless VITEST_WORKERS says otherwise: on CI it runs beside the unit lane.
     env: { VITEST_WORKERS: "1", ...process.env, DATABASE_URL: url, SERVER_LANE: "postgres" },
   },
 );
