@@ -118,3 +118,16 @@ test("until its script runs, the public page offers no chat form to send", async
   release();
   await expect(page.getByRole("textbox", { name: "Your message" })).toBeVisible();
 });
+
+// Issue 32 item 22: the public page, its "not found" page and the sandbox pages name the product's icon,
+// so a browser does not ask for a /favicon.ico that is not there.
+test("the public and sandbox pages name an icon that is there", async ({ page, problems }) => {
+  problems.allow(/answer 404 GET \/no-such-page-here/);
+  for (const path of ["/bluebird-front-desk", "/no-such-page-here"]) {
+    await page.goto(path);
+    const icon = await page.locator('link[rel="icon"]').getAttribute("href");
+    expect(icon, path).toBe("/favicon.svg");
+    const answer = await page.request.get(icon as string);
+    expect(answer.status(), path).toBe(200);
+  }
+});

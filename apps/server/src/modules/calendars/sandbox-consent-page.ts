@@ -9,6 +9,7 @@ export function sandboxConsentPage(input: { state: string; redirectUri: string; 
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sandbox Google: allow access to your calendar</title>
 <style>

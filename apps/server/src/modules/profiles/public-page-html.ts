@@ -160,6 +160,7 @@ ${chatSection(page, false)}
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(name)}</title>
 <meta name="description" content="${escapeHtml(description)}">
@@ -194,5 +195,5 @@ export function renderCardSvg(name: string): string {
 
 /** A small page for an address that names no public page. */
 export function renderNotFoundPage(): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Page not found</title><style>${STYLE}</style></head><body><main><section class="card"><h1>Page not found</h1><p>No public page has this address. Check the link, or <a href="/app">open Switchboard</a>.</p></section></main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Page not found</title><style>${STYLE}</style></head><body><main><section class="card"><h1>Page not found</h1><p>No public page has this address. Check the link, or <a href="/app">open Switchboard</a>.</p></section></main></body></html>`;
 }
