@@ -10,7 +10,9 @@
  *   themselves are measured by the benchmarks under bench/, not by a test.
  */
 // Read without Node's types: the core package's tests (platform-neutral, no "node" types) import this too.
-const onCi = Boolean((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.CI);
+const onCi = Boolean(
+  (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.CI,
+);
 
 export const LOAD_FACTOR = onCi ? 5 : 1;
 
