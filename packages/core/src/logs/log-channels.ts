@@ -13,6 +13,13 @@ export const LOG_CHANNEL_LABELS: Readonly<Record<LogChannel, string>> = {
   web: "web chats",
 };
 
+/** The same as a title or a choice: "Calls", "Texts", "Web chats". */
+export const LOG_CHANNEL_TITLES: Readonly<Record<LogChannel, string>> = {
+  voice: "Calls",
+  sms: "Texts",
+  web: "Web chats",
+};
+
 export function isLogChannel(value: unknown): value is LogChannel {
   return typeof value === "string" && (LOG_CHANNELS as readonly string[]).includes(value);
 }

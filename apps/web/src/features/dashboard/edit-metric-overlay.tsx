@@ -17,8 +17,7 @@ import {
   createMetric,
   describeLogChannels,
   FORMULA_AGGREGATES,
-  isLogChannel,
-  LOG_CHANNEL_LABELS,
+  LOG_CHANNEL_TITLES,
   LOG_CHANNELS,
   type Metric,
   metricChannels,
@@ -36,8 +35,6 @@ import { placeMetric } from "./dashboard-draft.ts";
 import { useDashboardDateFilter, useEditedMetrics } from "./edited-metrics.ts";
 import { metricNameOf } from "./metric-name.ts";
 import { DASHBOARD_RANGES } from "./ranges.ts";
-
-const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const FUNCTIONS = ["if", "abs", ...Object.keys(FORMULA_AGGREGATES)];
 
@@ -251,13 +248,13 @@ export function EditMetricOverlay({ value }: OverlayComponentProps) {
         label="Counts"
         value={metricChannels(metric)}
         onChange={(next) => {
-          const channels = LOG_CHANNELS.filter((channel) => next.filter(isLogChannel).includes(channel));
+          const channels = LOG_CHANNELS.filter((channel) => next.includes(channel));
           if (channels.length > 0) update({ channels });
         }}
       >
         <Group gap="md" mt={4}>
           {LOG_CHANNELS.map((channel) => (
-            <Checkbox key={channel} value={channel} label={capitalised(LOG_CHANNEL_LABELS[channel])} />
+            <Checkbox key={channel} value={channel} label={LOG_CHANNEL_TITLES[channel]} />
           ))}
         </Group>
       </Checkbox.Group>

@@ -14,6 +14,8 @@ import {
   describeFilters,
   isLogChannel,
   LOG_CHANNEL_LABELS,
+  LOG_CHANNEL_TITLES,
+  LOG_CHANNELS,
   type LogChannel,
   PAGE_SIZES,
 } from "@switchboard/core";
@@ -34,15 +36,11 @@ import { defaultColumns, useLogScreenState } from "./log-screen-query.ts";
 import { LogSearch } from "./log-search.tsx";
 import { type Dialog, type Row, RowDialog } from "./row-dialog.tsx";
 
-/** What one row of each channel is called, one and many. */
-const ROW_NOUNS: Record<LogChannel, [string, string]> = {
-  voice: ["call", "calls"],
-  sms: ["text", "texts"],
-  web: ["web chat", "web chats"],
-};
-const CHANNEL_CHOICES = (Object.keys(ROW_NOUNS) as LogChannel[]).map((channel) => ({
+/** What one row of each channel is called (many: LOG_CHANNEL_LABELS). */
+const ONE_ROW: Record<LogChannel, string> = { voice: "call", sms: "text", web: "web chat" };
+const CHANNEL_CHOICES = LOG_CHANNELS.map((channel) => ({
   value: channel,
-  label: LOG_CHANNEL_LABELS[channel].charAt(0).toUpperCase() + LOG_CHANNEL_LABELS[channel].slice(1),
+  label: LOG_CHANNEL_TITLES[channel],
 }));
 
 // About what a screen holds; more follow as the end of the table nears it.
@@ -79,7 +77,8 @@ export function LogsPage() {
   const summary = describeFilters(state.filters, { labels });
   // Calls by default; texts and web chats are conversations of their own channel (issue 32 item 2).
   const channel = state.channel ?? "voice";
-  const [one, many] = ROW_NOUNS[channel];
+  const one = ONE_ROW[channel];
+  const many = LOG_CHANNEL_LABELS[channel];
   const page = state.page ?? 1;
   const pageSize = state.pageSize ?? PAGE_SIZES.logs;
   // A failed fetch empties the list and clears hasMore (spec §8).

@@ -3,7 +3,8 @@ import { finishWalkthroughStep, type WalkthroughSettings, type WalkthroughStep }
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useAccountKey, useAccountState, usePermission } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
-import { deriveWalkthrough, walkthroughToSave } from "./walkthrough-model.ts";
+import { useOrganizationAgents } from "../agents/api.ts";
+import { deriveWalkthrough, type WalkthroughAccountView, walkthroughToSave } from "./walkthrough-model.ts";
 
 /** POST /api/v1/accountSetting { walkthrough } on the account in view, then the account reloads. */
 export function useSaveWalkthrough() {
@@ -33,13 +34,26 @@ export function useNewestAgentId(enabled: boolean) {
  * "Test your agent"), when it is not ticked yet and the person may change the account's settings.
  */
 export function useFinishWalkthroughStep(): (step: WalkthroughStep) => void {
-  const { view } = useAccountState();
+  const account = useWalkthroughAccount();
   const canEdit = usePermission("canEditOrg");
   const { mutate } = useSaveWalkthrough();
   return (step) => {
     if (!canEdit) return;
-    const state = finishWalkthroughStep(deriveWalkthrough(view.account), step);
-    const pending = walkthroughToSave(view.account.settings.walkthrough, state);
+    const state = finishWalkthroughStep(deriveWalkthrough(account), step);
+    const pending = walkthroughToSave(account.settings.walkthrough, state);
     if (pending) mutate(pending);
   };
+}
+
+/**
+ * The account in view as the walkthrough reads it. An organisation's numbers are its agents': one of them
+ * with a number counts as the organisation's (the organisation account itself never has one).
+ */
+export function useWalkthroughAccount(): WalkthroughAccountView {
+  const { account } = useAccountState().view;
+  const agents = useOrganizationAgents(account.accountType === "organization");
+  const agentNumber = agents.data?.accounts.find(
+    (agent) => agent.switchboardPhoneNumber,
+  )?.switchboardPhoneNumber;
+  return { ...account, switchboardPhoneNumber: account.switchboardPhoneNumber ?? agentNumber ?? null };
 }

@@ -6,9 +6,8 @@ import { useAccountState, usePermission } from "../../lib/account-state.ts";
 import { errorMessage } from "../../lib/shell-api.ts";
 import type { OverlayName } from "../../overlays/overlay-names.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
-import { useOrganizationAgents } from "../agents/api.ts";
 import { savedAgentId } from "../onboarding/onboarding-persistence.ts";
-import { useNewestAgentId, useSaveWalkthrough } from "./api.ts";
+import { useNewestAgentId, useSaveWalkthrough, useWalkthroughAccount } from "./api.ts";
 import { deriveWalkthrough, walkthroughToSave } from "./walkthrough-model.ts";
 
 type StepCopy = { title: string; description: string; action: string; overlay: OverlayName };
@@ -52,15 +51,8 @@ export function WalkthroughCard() {
   const canAddAgents = usePermission("canAddAgents");
   const save = useSaveWalkthrough();
   const [finishedHere, setFinishedHere] = useState<WalkthroughStep[]>([]);
-  // An organisation's numbers are its agents': one of them with a number ticks the number step.
-  const agents = useOrganizationAgents(account.accountType === "organization");
-  const agentNumber = agents.data?.accounts.find(
-    (agent) => agent.switchboardPhoneNumber,
-  )?.switchboardPhoneNumber;
-  const state = deriveWalkthrough(
-    { ...account, switchboardPhoneNumber: account.switchboardPhoneNumber ?? agentNumber ?? null },
-    finishedHere,
-  );
+  const walkthroughAccount = useWalkthroughAccount();
+  const state = deriveWalkthrough(walkthroughAccount, finishedHere);
   const pending = walkthroughToSave(account.settings.walkthrough, state);
 
   // Starting (version 1) and auto-completion are stored once per change.
