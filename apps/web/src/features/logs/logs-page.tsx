@@ -181,7 +181,7 @@ export function LogsPage() {
         </Alert>
       ) : null}
       {pending ? (
-        <LoadingState label="Loading calls…" />
+        <LoadingState label={`Loading ${many}…`} />
       ) : rows.length === 0 && !logs.isError ? (
         <EmptyState>
           No {many} in this date range{summary ? " match these filters" : ""}.
