@@ -45,6 +45,7 @@ export type VoiceWorkersView = {
     pid: number | null;
     state: "starting" | "up" | "restarting" | "stopped";
     calls: number;
+    outboundCalls: number;
     restarts: number;
     sipPort: number | null;
   }[];

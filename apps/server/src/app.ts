@@ -3,6 +3,7 @@ import path from "node:path";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import websocket from "@fastify/websocket";
+import type { PlacedCall } from "@switchboard/api";
 import { routeTable, WS_BEARER_PROTOCOL } from "@switchboard/api";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
@@ -51,6 +52,7 @@ import { startInstanceRegistration } from "./modules/system/system.service.ts";
 import { createTasksModule } from "./modules/tasks/tasks.module.ts";
 import { createUsageModule } from "./modules/usage/usage.module.ts";
 import type { CallLeg } from "./modules/voice/call-leg.ts";
+import type { StartCallOptions } from "./modules/voice/call-session.ts";
 import { demoCallsJob } from "./modules/voice/demo-calls.ts";
 import { createSipModule } from "./modules/voice/sip/sip.module.ts";
 import type { SipServerOptions } from "./modules/voice/sip/sip-types.ts";
@@ -93,8 +95,10 @@ export type BuildOptions = {
   voiceWorker?: {
     /** SIP through the API process (unless the worker listens on a SIP port of its own). */
     sipTransport?: SipServerOptions["transport"];
-    /** Told of each SIP call it answers, by Call-ID. */
+    /** Told of each call it carries (answered or placed), by its leg's call id. */
     onCall(callId: string, ended: Promise<unknown>): void;
+    /** Given how to dial a stored outbound call (the API process asks for it by id). */
+    takeDials?(dial: (id: string, detect: boolean) => Promise<PlacedCall>): void;
   };
 };
 
@@ -232,28 +236,35 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     realtime: inbox.realtime,
     publicCallAgent: profiles.profiles.publicCallAgent,
   });
-  // SIP calls on SIP_PORT; listed after voice so it stops first (hanging up its calls into the sessions).
-  // Phone numbers and outbound calls (the agent calls out through voice's pipeline).
-  const numbers = createNumbersModule(context, { agents: agents.agents, voice });
-  // SIP developer settings: the edge's allow-lists, flood limits and captures, and our registrations to PBXs.
-  const sipSettings = await createSipSettingsModule(context, {
-    realtime: inbox.realtime,
-    numberOrg: async (user) => (await numbers.numbers.agentForNumber(user))?.orgId ?? null,
-  });
-  // With voice workers, SIP calls run in them (the API relays SIP by Call-ID, or each listens on its own port).
+  // With voice workers, SIP and outbound calls run in them (the API relays SIP by Call-ID, or each listens on
+  // its own port; outbound calls are stored here and dialled there). A worker tells which calls it carries.
   const voiceWorkers =
     !worker && config.voice.workers > 0 ? createVoiceWorkers(context, { realtime: inbox.realtime }) : null;
-  const sipVoice = worker
+  const workerVoice = worker
     ? {
-        startCallSession(leg: CallLeg, callOptions: { agentAccountId: number }) {
+        ...voice,
+        startCallSession(leg: CallLeg, callOptions: StartCallOptions) {
           const session = voice.startCallSession(leg, callOptions);
           worker.onCall(leg.info.callId, session.ended);
           return session;
         },
       }
     : voice;
+  // SIP calls on SIP_PORT; listed after voice so it stops first (hanging up its calls into the sessions).
+  // Phone numbers and outbound calls (the agent calls out through voice's pipeline).
+  const numbers = createNumbersModule(context, {
+    agents: agents.agents,
+    voice: workerVoice,
+    ...(voiceWorkers ? { outbound: { workers: voiceWorkers } } : {}),
+  });
+  worker?.takeDials?.((id, detect) => numbers.outbound.dialStored(id, detect));
+  // SIP developer settings: the edge's allow-lists, flood limits and captures, and our registrations to PBXs.
+  const sipSettings = await createSipSettingsModule(context, {
+    realtime: inbox.realtime,
+    numberOrg: async (user) => (await numbers.numbers.agentForNumber(user))?.orgId ?? null,
+  });
   const sip = await createSipModule(context, {
-    voice: sipVoice,
+    voice: workerVoice,
     numbers: numbers.numbers,
     edge: sipSettings.edge,
     ...(voiceWorkers ? { workers: voiceWorkers } : {}),

@@ -3,6 +3,8 @@
  * process's configuration as a voice worker and carries SIP calls until it is told to stop or the API
  * process goes away. Its database is the API's PGlite over the IPC channel, or PostgreSQL directly.
  */
+
+import type { PlacedCall } from "@switchboard/api";
 import { buildApp } from "./app.ts";
 import { type DatabaseHandle, openPostgres, pgliteHandle } from "./db/client.ts";
 import { remotePglite } from "./db/remote-pglite.ts";
@@ -18,6 +20,7 @@ const send = (message: FromWorker | { t: "db" }) => {
 };
 const sipHandlers = new Set<(data: Uint8Array, source: Source) => void>();
 let stop: (() => void) | null = null;
+let dialStored: ((id: string, detect: boolean) => Promise<PlacedCall>) | null = null;
 let started = false;
 
 process.on("message", (message: unknown) => {
@@ -31,13 +34,30 @@ process.on("message", (message: unknown) => {
       );
       process.exit(1);
     });
-  } else if (message.t === "stop") stop?.();
+  } else if (message.t === "dial") dial(message.id, message.detect);
+  else if (message.t === "stop") stop?.();
 });
 // The API process is gone (or closed the channel): nothing more to do here.
 process.on("disconnect", () => {
   if (stop) stop();
   else process.exit(0);
 });
+
+/** Dials the outbound call the API process stored and answers how it ended. */
+function dial(id: string, detect: boolean) {
+  const failed = (error: string): PlacedCall => ({
+    callId: id,
+    outcome: "failed",
+    durationSeconds: 0,
+    error,
+  });
+  const ended = dialStored
+    ? dialStored(id, detect)
+    : Promise.resolve(failed("The voice worker is not ready."));
+  ended
+    .catch((error: unknown) => failed(error instanceof Error ? error.message : String(error)))
+    .then((result) => send({ t: "dialed", id, result }));
+}
 
 async function start(message: Extract<ToWorker, { t: "start" }>) {
   const { index, sipPort, relayPort } = message;
@@ -71,6 +91,9 @@ async function start(message: Extract<ToWorker, { t: "start" }>) {
             }),
           }
         : {}),
+      takeDials(run) {
+        dialStored = run;
+      },
       onCall(callId, ended) {
         send({ t: "call", callId, state: "live" });
         void ended.finally(() => send({ t: "call", callId, state: "ended" }));

@@ -293,6 +293,17 @@ export const validateVerifiedNumber = defineRoute({
 export const OUTBOUND_OUTCOMES = ["answered", "voicemail", "no_answer", "busy", "failed"] as const;
 export type OutboundOutcome = (typeof OUTBOUND_OUTCOMES)[number];
 
+/** How an outbound call ended, as the server's outbound calls (and the voice worker that carried it) say. */
+export type PlacedCall = {
+  callId: string;
+  outcome: OutboundOutcome;
+  answeredBy?: "person" | "machine";
+  amdDecisionMs?: number;
+  conversation?: { roomId: string; uuid: string };
+  durationSeconds: number;
+  error?: string;
+};
+
 export const outboundCallSchema = z.object({
   callId: z.string(),
   agentId: z.number().int(),

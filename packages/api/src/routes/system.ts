@@ -16,7 +16,7 @@ export const readyz = defineRoute({
   method: "GET",
   path: "/readyz",
   summary:
-    "Readiness: the database answers. `unexpectedErrors` counts the errors nobody handled since the process started (logged with their context; the process went on). `voiceWorkers` (when calls run in voice worker processes, VOICE_WORKERS) is each worker's state: `starting`, `up` or `restarting` (it stopped and starts again after a back-off), with its calls in progress and how often it was restarted; the API answers whatever they are.",
+    "Readiness: the database answers. `unexpectedErrors` counts the errors nobody handled since the process started (logged with their context; the process went on). `voiceWorkers` (when calls run in voice worker processes, VOICE_WORKERS) is each worker's state: `starting`, `up` or `restarting` (it stopped and starts again after a back-off), with its calls in progress (`calls`: those it answered or placed; `outboundCalls`: outbound calls it was asked to place that have not ended) and how often it was restarted; the API answers whatever they are.",
   tag: "System",
   auth: "none",
   response: z.object({
@@ -30,6 +30,7 @@ export const readyz = defineRoute({
           pid: z.number().int().nullable(),
           state: z.enum(["starting", "up", "restarting", "stopped"]),
           calls: z.number().int().min(0),
+          outboundCalls: z.number().int().min(0),
           restarts: z.number().int().min(0),
           sipPort: z.number().int().nullable(),
         }),

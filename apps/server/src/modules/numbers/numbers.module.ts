@@ -22,7 +22,7 @@ export function createNumbersModule(
     agents: AgentsService;
     voice: Pick<VoiceModule, "startCallSession" | "providers">;
     provider?: NumberProvider;
-    outbound?: Partial<Pick<OutboundCallsDeps, "amd" | "sandboxRingMs" | "resolveTrunk">>;
+    outbound?: Partial<Pick<OutboundCallsDeps, "amd" | "sandboxRingMs" | "resolveTrunk" | "workers">>;
   },
 ) {
   const { config } = context;

@@ -17,6 +17,9 @@
  * hangs up at once: outcome no_answer. The decision and its timing are stored on the call's row and its
  * conversation log row.
  *
+ * With voice workers (VOICE_WORKERS) the API process checks and stores the call and a worker dials and
+ * carries it (`workers.dial`, then `dialStored` in the worker); a call whose worker stopped ends as failed.
+ *
  * Toll-fraud guards before dialling: the destination's country must be allowed for the organisation
  * (settings `telephony.allowedCountries`, default the country of its own numbers, else US), and the
  * organisation's calls in progress and calls of the last 24 hours must be under its limits
@@ -24,12 +27,7 @@
  * OUTBOUND_CALLS_DAILY). A refused call throws an ApiError (403 or 429) with the catalogue's message.
  */
 import { randomBytes } from "node:crypto";
-import {
-  type CampaignFields,
-  NUMBER_MESSAGES,
-  type OutboundCall,
-  type OutboundOutcome,
-} from "@switchboard/api";
+import { type CampaignFields, NUMBER_MESSAGES, type OutboundCall, type PlacedCall } from "@switchboard/api";
 import { fillVariables } from "@switchboard/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { AccountRow } from "../../access/access.ts";
@@ -59,16 +57,6 @@ export type PlaceCallInput = {
    * which AMD would take for machines: the agent hears the menu from its first word.
    */
   detectMachine?: boolean;
-};
-
-export type PlacedCall = {
-  callId: string;
-  outcome: OutboundOutcome;
-  answeredBy?: "person" | "machine";
-  amdDecisionMs?: number;
-  conversation?: { roomId: string; uuid: string };
-  durationSeconds: number;
-  error?: string;
 };
 
 /** Calling code → country (ISO 3166 alpha-2) for the guard; NANP numbers are US unless a Canadian code. */
@@ -141,6 +129,21 @@ export function toOutboundCall(row: OutboundCallRow): OutboundCall {
   };
 }
 
+/** How a stored call ended, as `place` answers. */
+function placedCallOf(row: OutboundCallRow): PlacedCall {
+  return {
+    callId: row.id,
+    outcome: row.outcome ?? "failed",
+    ...(row.answeredBy ? { answeredBy: row.answeredBy } : {}),
+    ...(row.amdDecisionMs !== null ? { amdDecisionMs: row.amdDecisionMs } : {}),
+    ...(row.roomId && row.conversationUuid
+      ? { conversation: { roomId: row.roomId, uuid: row.conversationUuid } }
+      : {}),
+    durationSeconds: row.durationSeconds ?? 0,
+    ...(row.error ? { error: row.error } : {}),
+  };
+}
+
 export type OutboundCallsDeps = {
   repo: NumbersRepository;
   conversations: ConversationsRepository;
@@ -165,6 +168,11 @@ export type OutboundCallsDeps = {
    * OUTBOUND_ALLOWLIST); transfers to SIP URIs need it.
    */
   resolveSipHost?: (host: string, port: number) => Promise<string>;
+  /**
+   * The voice workers (modules/voice/workers): a stored call is dialled and carried by one of them, which
+   * answers how it ended (or why it was lost: the worker stopped first); null when none is up (dialled here).
+   */
+  workers?: { dial(id: string, detect: boolean): Promise<PlacedCall | { lost: string }> | null };
 };
 
 /** A transfer destination's new leg (voice/call-transfer.ts): answered with its leg, or why not. */
@@ -471,30 +479,50 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
       status: "dialing",
       variables: input.variables ?? {},
     });
-    // Until it ends, the call is one the server hangs up (or stops dialling) when it stops.
+    const remote = deps.workers?.dial(call.id, input.detectMachine !== false);
+    if (remote) {
+      const done = remote.then(async (ended) => {
+        if (!("lost" in ended)) return ended;
+        const row = await repo.failUnendedCall(call.id, ended.lost);
+        return row ? placedCallOf(row) : { callId: call.id, outcome: "failed" as const, durationSeconds: 0 };
+      });
+      return { call, done };
+    }
+    return { call, done: launch(call, trunk, input.detectMachine !== false) };
+  }
+
+  /** Runs a stored call here until it ends; the server hangs it up (or stops dialling) when it stops. */
+  function launch(call: OutboundCallRow, trunk: SipTrunkTarget | null, detect: boolean): Promise<PlacedCall> {
     const controller = new AbortController();
     const handle: { hangup(): void; done: Promise<unknown> } = {
       hangup: () => controller.abort(),
       done: Promise.resolve(),
     };
     active.add(handle);
-    const done = run(call, trunk, handle, controller.signal, input.detectMachine !== false).catch(
-      async (error: unknown) => {
-        log.error({ err: error, callId: call.id }, "outbound call failed");
-        await repo
-          .updateCall(call.id, {
-            status: "completed",
-            outcome: "failed",
-            error: String(error),
-            endedAt: new Date(),
-          })
-          .catch(() => {});
-        return { callId: call.id, outcome: "failed" as const, durationSeconds: 0, error: String(error) };
-      },
-    );
+    const done = run(call, trunk, handle, controller.signal, detect).catch(async (error: unknown) => {
+      log.error({ err: error, callId: call.id }, "outbound call failed");
+      await repo
+        .updateCall(call.id, {
+          status: "completed",
+          outcome: "failed",
+          error: String(error),
+          endedAt: new Date(),
+        })
+        .catch(() => {});
+      return { callId: call.id, outcome: "failed" as const, durationSeconds: 0, error: String(error) };
+    });
     handle.done = done;
     void done.finally(() => active.delete(handle));
-    return { call, done };
+    return done;
+  }
+
+  /** A voice worker: dials the call the API process stored (`start`) and carries it until it ends. */
+  async function dialStored(id: string, detect: boolean): Promise<PlacedCall> {
+    const call = await repo.findCallById(id);
+    if (!call) return { callId: id, outcome: "failed", durationSeconds: 0, error: "The call is not stored." };
+    if (call.status !== "dialing") return placedCallOf(call);
+    const trunk = (await setTrunkResolver?.(call.orgId, call.toNumber)) ?? null;
+    return launch(call, trunk, detect);
   }
 
   /** Waits `ms` unless the signal aborts first. */
@@ -587,6 +615,7 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
 
   return {
     start,
+    dialStored,
     dialTransfer,
     /** Places the call and resolves when it has ended (Tasks). Guards refuse with an ApiError. */
     async place(input: PlaceCallInput): Promise<PlacedCall> {

@@ -10,12 +10,16 @@
  *   INVITE goes to the worker with the fewest calls, everything after it with the same Call-ID to that
  *   worker; what a worker sends leaves from the API's socket. With VOICE_WORKER_SIP_PORT each worker listens
  *   on a port of its own instead (a SIP edge such as Kamailio dispatches to them) and nothing is relayed.
+ * - Outbound calls: the API process checks and stores the call, then asks the worker with the fewest calls
+ *   to dial it (`dial`); the worker dials, carries the call and answers with how it ended.
  * - A worker that dies ends only its calls: those still in progress (the Call-IDs it carried) are ended and
- *   logged once as failed, from the database, and it is started again after a back-off (0.5 s doubling to
- *   30 s; back to 0.5 s once a worker has run a minute). `/readyz` lists the workers' states.
+ *   logged once as failed, from the database, its outbound calls are answered as lost, and it is started
+ *   again after a back-off (0.5 s doubling to 30 s; back to 0.5 s once a worker has run a minute). `/readyz`
+ *   lists the workers' states.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { PlacedCall } from "@switchboard/api";
 import { sql } from "drizzle-orm";
 import type { AppContext } from "../../../app-context.ts";
 import { executeRows } from "../../../db/client.ts";
@@ -60,6 +64,8 @@ type Slot = {
   /** Call-IDs relayed to it (INVITEs it may not have answered yet among them). */
   assigned: Set<string>;
   sipPort: number | null;
+  /** Outbound calls it was asked to dial that have not ended: how to answer each. */
+  dials: Map<string, (result: PlacedCall | { lost: string }) => void>;
 };
 
 export function createVoiceWorkers(
@@ -77,6 +83,7 @@ export function createVoiceWorkers(
     timer: null,
     calls: new Set(),
     assigned: new Set(),
+    dials: new Map(),
     sipPort: config.voice.workerSipPort ? config.voice.workerSipPort + index : null,
   }));
   /** Each relayed Call-ID's worker; for an answered call, its INVITE and 2xx (to hang it up if the worker dies). */
@@ -189,6 +196,10 @@ export function createVoiceWorkers(
         if (message.state === "live") slot.calls.add(message.callId);
         else slot.calls.delete(message.callId);
         return;
+      case "dialed":
+        slot.dials.get(message.id)?.(message.result);
+        slot.dials.delete(message.id);
+        return;
     }
   }
 
@@ -200,9 +211,24 @@ export function createVoiceWorkers(
   /** The worker up with the fewest calls, or null. */
   function pick(): Slot | null {
     let best: Slot | null = null;
-    for (const slot of slots)
-      if (slot.state === "up" && (!best || slot.assigned.size < best.assigned.size)) best = slot;
+    const load = (slot: Slot) => slot.assigned.size + slot.dials.size;
+    for (const slot of slots) if (slot.state === "up" && (!best || load(slot) < load(best))) best = slot;
     return best;
+  }
+
+  /**
+   * Has a worker dial the stored outbound call `id`: resolves with how it ended, or why it was lost (its
+   * worker stopped first). Null when no worker is up.
+   */
+  function dial(id: string, detect: boolean): Promise<PlacedCall | { lost: string }> | null {
+    const slot = pick();
+    if (!slot) return null;
+    const ended = new Promise<PlacedCall | { lost: string }>((resolve) => slot.dials.set(id, resolve));
+    if (!send(slot, { t: "dial", id, detect })) {
+      slot.dials.delete(id);
+      return null;
+    }
+    return ended;
   }
 
   /** The SIP server's relay hook: true when a worker took the message. */
@@ -237,6 +263,9 @@ export function createVoiceWorkers(
     for (const callId of lost) hangUp(callId);
     for (const callId of [...slot.assigned]) forget(callId);
     slot.calls.clear();
+    for (const answer of slot.dials.values()) answer({ lost: WORKER_LOST_ERROR });
+    const lostDials = slot.dials.size;
+    slot.dials.clear();
     const ranMs = Date.now() - slot.startedAt;
     if (stopping) slot.state = "stopped";
     else {
@@ -246,7 +275,7 @@ export function createVoiceWorkers(
       slot.backoffMs = Math.min(MAX_BACKOFF_MS, slot.backoffMs * 2);
       slot.restarts++;
       log.error(
-        { worker: slot.index, code, signal, calls: lost.size, restartInMs: delay },
+        { worker: slot.index, code, signal, calls: lost.size, outboundCalls: lostDials, restartInMs: delay },
         "a voice worker stopped: its calls are logged as failed and it starts again",
       );
       slot.timer = setTimeout(() => spawn(slot), delay);
@@ -341,6 +370,7 @@ export function createVoiceWorkers(
 
   return {
     relay,
+    dial,
     /** Forks the workers (they take calls once each says it is ready). `server`: the API's SIP server. */
     start(server: SipServer | null) {
       sip = server;
@@ -352,6 +382,7 @@ export function createVoiceWorkers(
         pid: slot.child?.pid ?? null,
         state: slot.state,
         calls: slot.calls.size,
+        outboundCalls: slot.dials.size,
         restarts: slot.restarts,
         sipPort: slot.sipPort,
       })),

@@ -1,6 +1,7 @@
 // Voice workers (VOICE_WORKERS): SIP calls on loopback answered by a worker process the API process
 // supervises, and a worker killed (SIGKILL) mid-call: the API answers throughout, the caller is hung up,
-// the call is logged once as failed, the worker starts again and takes the next call. Runs on PGlite (the API's database served
+// the call is logged once as failed, the worker starts again and takes the next call. Outbound calls: stored
+// by the API process, dialled and carried by a worker, and ended once as failed when it is killed. Runs on PGlite (the API's database served
 // to the worker over its IPC channel) and on PostgreSQL (DATABASE_URL: the worker connects itself).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,7 +28,14 @@ let question: Int16Array;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type WorkerState = { index: number; pid: number | null; state: string; calls: number; restarts: number };
+type WorkerState = {
+  index: number;
+  pid: number | null;
+  state: string;
+  calls: number;
+  outboundCalls: number;
+  restarts: number;
+};
 async function readyz(): Promise<{ status: number; workers: WorkerState[] }> {
   const answer = await fetch(`${base}/readyz`);
   const body = (await answer.json()) as { voiceWorkers?: WorkerState[] };
@@ -59,6 +67,32 @@ const conversationOf = (callId: string) =>
       .where(eq(conversations.callId, callId));
     return row;
   }, `conversation of ${callId}`);
+
+/** The owner's API (Bearer token), as JSON. */
+async function ownerApi<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const answer = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body ? { "content-type": "application/json" } : {}),
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
+  return (await answer.json()) as T;
+}
+
+type OutboundCallView = {
+  callId: string;
+  status: string;
+  outcome: string | null;
+  error: string | null;
+  conversation: { uuid: string } | null;
+};
+const placeCall = async (to: string) =>
+  (await ownerApi<{ call: OutboundCallView }>("POST", "/api/v2/outboundCall", { agentId, to })).call;
+const outboundCall = async (callId: string) =>
+  (await ownerApi<{ call: OutboundCallView }>("GET", `/api/v2/outboundCall/${callId}`)).call;
 
 const logRowsOf = (uuid: string) =>
   app.context.database.db.select().from(conversationLogs).where(eq(conversationLogs.uuid, uuid));
@@ -227,6 +261,76 @@ describe("voice workers", () => {
         .from(conversationLogs)
         .where(inArray(conversationLogs.uuid, [uuid]));
       expect(failed).toHaveLength(1);
+    },
+    within(90_000),
+  );
+
+  it(
+    "an outbound call is dialled and carried by a worker; the API process only stores it",
+    async () => {
+      await workersUp();
+      // The sandbox carrier's person answers "Hello?" and hangs up once the agent has spoken.
+      const placed = await placeCall("+15035550171");
+      expect(placed.status).toBe("dialing");
+      await until(async () => {
+        const [worker] = (await readyz()).workers;
+        return worker?.outboundCalls === 1 && worker.calls === 1;
+      }, "the worker carrying the outbound call");
+      const ended = await until(async () => {
+        const call = await outboundCall(placed.callId);
+        return call.status === "completed" ? call : undefined;
+      }, "the outbound call's end");
+      expect(ended).toMatchObject({ outcome: "answered", error: null });
+      const rows = await logRowsOf(ended.conversation?.uuid ?? "");
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.data).toMatchObject({ outboundCallId: placed.callId, answeredBy: "person" });
+      await until(async () => {
+        const [worker] = (await readyz()).workers;
+        return worker?.outboundCalls === 0 && worker.calls === 0;
+      }, "the worker's outbound call ended");
+    },
+    within(60_000),
+  );
+
+  it(
+    "a worker killed mid outbound call: the call ends once as failed, the next one is dialled again",
+    async () => {
+      const [before] = await workersUp();
+      const placed = await placeCall("+15035550172");
+      await until(async () => (await readyz()).workers[0]?.calls === 1, "the outbound call answered");
+      const { uuid } = await until(async () => {
+        const [row] = await app.context.database.db
+          .select()
+          .from(conversations)
+          .where(
+            and(
+              eq(conversations.status, "active"),
+              eq(conversations.channel, "voice"),
+              eq(conversations.direction, "outbound"),
+            ),
+          );
+        return row;
+      }, "the outbound call's conversation");
+      process.kill(before?.pid ?? 0, "SIGKILL");
+      const failed = await until(async () => {
+        const call = await outboundCall(placed.callId);
+        return call.status === "completed" ? call : undefined;
+      }, "the outbound call ended");
+      expect(failed).toMatchObject({ outcome: "failed", error: WORKER_LOST_ERROR });
+      const rows = await until(async () => {
+        const found = await logRowsOf(uuid);
+        return found[0]?.data.callOutcome === "failed" ? found : undefined;
+      }, "the call's conversation logged as failed");
+      expect(rows).toHaveLength(1);
+
+      const after = await workersUp();
+      expect(after[0]?.pid).not.toBe(before?.pid);
+      const next = await placeCall("+15035550173");
+      const nextEnded = await until(async () => {
+        const call = await outboundCall(next.callId);
+        return call.status === "completed" ? call : undefined;
+      }, "the next outbound call's end");
+      expect(nextEnded.outcome).toBe("answered");
     },
     within(90_000),
   );
