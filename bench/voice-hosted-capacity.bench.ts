@@ -7,13 +7,22 @@
 // voiced answer packet), greeting delay p95; and the inbox list's p95 (GET /api/v1/conversations, one request
 // every 100 ms, idle and during the calls). Targets: jitter p99 ≤ 30 ms, 0 lost, turn p95 ≤ 800 ms.
 // Steps: VOICE_CALLS="16,32,50" (default; BENCH_SIZE=smoke: 4).
+// VOICE_WORKERS=n: the deployed shape instead: the server listens for HTTP and SIP, relays each call to one
+// of n voice worker processes, and the inbox list is asked over HTTP (fetch), so it measures the API
+// process beside the calls; BENCH_DATABASE_URL puts it on a PostgreSQL server (a database of its own).
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, writeFile } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
+import pg from "pg";
 import { buildApp } from "../apps/server/src/app.ts";
-import { openPglite } from "../apps/server/src/db/client.ts";
+import { openPglite, openPostgres } from "../apps/server/src/db/client.ts";
+import { accounts } from "../apps/server/src/db/schema/index.ts";
 import { type SipCallLeg, startSipServer } from "../apps/server/src/modules/voice/sip/sip-server.ts";
+import { freeUdpPort } from "../apps/server/src/modules/voice/sip/sipp.ts";
 import { testConfig } from "../apps/server/test/helpers.ts";
 import { demoFrontDesk, silence, spokenFixture } from "../apps/server/test/voice-fixtures.ts";
 import { reportFigure } from "./report.ts";
@@ -34,7 +43,22 @@ const speechUrl = await new Promise<string>((resolve) =>
   standIn.stdout.once("data", (data: Buffer) => resolve(data.toString().trim())),
 );
 
-const database = await openPglite();
+const WORKERS = Number(process.env.VOICE_WORKERS ?? 0);
+const serverUrl = process.env.BENCH_DATABASE_URL;
+const dbName = serverUrl ? `sb_bench_hosted_${randomBytes(4).toString("hex")}` : null;
+async function admin(statement: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(statement).finally(() => client.end());
+}
+let database: Awaited<ReturnType<typeof openPglite>>;
+if (serverUrl && dbName) {
+  await admin(`create database "${dbName}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${dbName}`;
+  database = await openPostgres(url.toString());
+} else database = await openPglite();
+const workerSipPort = WORKERS > 0 ? await freeUdpPort() : 0;
 const app = await buildApp(
   testConfig({
     DEMO_DATA: "true",
@@ -42,10 +66,30 @@ const app = await buildApp(
     TTS_PROVIDER: "openai",
     OPENAI_SPEECH_API_KEY: "bench",
     OPENAI_SPEECH_URL: speechUrl,
+    ...(WORKERS > 0
+      ? { VOICE_WORKERS: String(WORKERS), SIP_PORT: String(workerSipPort), HOST: "127.0.0.1" }
+      : {}),
   }),
   { database },
 );
 const { agent, orgId, ownerToken } = await demoFrontDesk(app);
+let httpBase = "";
+if (WORKERS > 0) {
+  // The workers read the agent's settings from the database: no idle prompts, as below.
+  await app.context.database.db
+    .update(accounts)
+    .set({
+      details: { ...(agent.details as Record<string, unknown>), callSettings: { idlePromptSeconds: 0 } },
+    })
+    .where(eq(accounts.id, agent.id));
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  httpBase = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const deadline = Date.now() + 120_000;
+  while (!app.context.voiceWorkers?.state().every((worker) => worker.state === "up")) {
+    if (Date.now() > deadline) throw new Error("the voice workers did not start");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 const dir = await mkdtemp(path.join(tmpdir(), "sb-hosted-bench-"));
 const questionFiles = await Promise.all(
   QUESTIONS.map(async (text, i) => {
@@ -58,16 +102,18 @@ const questionFiles = await Promise.all(
   }),
 );
 
-let legs: SipCallLeg[] = [];
-const sip = await startSipServer({
-  host: "127.0.0.1",
-  port: 0,
-  onCall: (leg) => {
-    legs.push(leg);
-    app.voice.startCallSession(leg, { agentAccountId: agent.id, settings: { idlePromptSeconds: 0 } });
-    return undefined;
-  },
-});
+const sip =
+  WORKERS > 0
+    ? null
+    : await startSipServer({
+        host: "127.0.0.1",
+        port: 0,
+        onCall: (leg: SipCallLeg) => {
+          app.voice.startCallSession(leg, { agentAccountId: agent.id, settings: { idlePromptSeconds: 0 } });
+          return undefined;
+        },
+      });
+const sipPort = sip?.port ?? workerSipPort;
 
 /** The inbox list, one request every 100 ms until `stop` resolves: its latencies. */
 async function probeInbox(stop: Promise<unknown>): Promise<number[]> {
@@ -78,11 +124,14 @@ async function probeInbox(stop: Promise<unknown>): Promise<number[]> {
   });
   while (!done) {
     const started = performance.now();
-    const response = await app.inject({
-      method: "GET",
-      url: `/api/v1/conversations?token=${ownerToken}&targetAccountId=${orgId}`,
-    });
-    if (response.statusCode !== 200) throw new Error(`inbox list answered ${response.statusCode}`);
+    const url = `/api/v1/conversations?token=${ownerToken}&targetAccountId=${orgId}`;
+    const status = httpBase
+      ? await fetch(`${httpBase}${url}`).then(async (response) => {
+          await response.arrayBuffer();
+          return response.status;
+        })
+      : (await app.inject({ method: "GET", url })).statusCode;
+    if (status !== 200) throw new Error(`inbox list answered ${status}`);
     times.push(performance.now() - started);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -110,7 +159,7 @@ type CallerResult = Record<
 
 function runCallers(calls: number): Promise<CallerResult> {
   const child = startChild("independent-caller.ts", [
-    JSON.stringify({ port: sip.port, user: String(agent.id), calls, questions: questionFiles }),
+    JSON.stringify({ port: sipPort, user: String(agent.id), calls, questions: questionFiles }),
   ]);
   let out = "";
   child.stdout.on("data", (data: Buffer) => {
@@ -133,8 +182,12 @@ console.log(
     .join(" ")}`,
 );
 await runCallers(1); // warm-up, not measured
+console.log(
+  WORKERS > 0
+    ? `calls in ${WORKERS} voice worker processes, relayed from the API's SIP port; database ${app.context.database.kind}`
+    : `calls in the server's process; database ${app.context.database.kind}`,
+);
 for (const calls of STEPS) {
-  legs = [];
   const result = runCallers(calls);
   const inbox = await probeInbox(result.catch(() => {}));
   const r = await result;
@@ -168,6 +221,7 @@ for (const calls of STEPS) {
   figure("frames lost", r.lost, "frames", 0, "lower");
   figure("inbox list p95", p95(inbox), "ms", null, "lower");
 }
-await sip.close();
+await sip?.close();
 await app.close();
 standIn.kill();
+if (serverUrl && dbName) await admin(`drop database "${dbName}" with (force)`);

@@ -57,6 +57,10 @@ test.describe("at 550 px", () => {
     await expect(row).toBeVisible();
     await expect(page.getByText("No conversation open.")).toBeHidden();
     expect(await layoutProblems(page)).toEqual([]);
+    // The realtime pill hugs its word (it was stretched to a fixed 136 px around "Live").
+    const live = page.getByLabel("Realtime live");
+    await expect(live).toBeVisible({ timeout: within(15_000) });
+    expect((await live.boundingBox())?.width ?? 0).toBeLessThan(80);
 
     await row.click();
     const conversation = page.getByLabel(/^Conversation with Maria Lopez/);

@@ -3,7 +3,6 @@ import path from "node:path";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import websocket from "@fastify/websocket";
-import type { PlacedCall } from "@switchboard/api";
 import { routeTable, WS_BEARER_PROTOCOL } from "@switchboard/api";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
@@ -51,13 +50,12 @@ import { createSystemModule } from "./modules/system/system.module.ts";
 import { startInstanceRegistration } from "./modules/system/system.service.ts";
 import { createTasksModule } from "./modules/tasks/tasks.module.ts";
 import { createUsageModule } from "./modules/usage/usage.module.ts";
-import type { CallLeg } from "./modules/voice/call-leg.ts";
-import type { StartCallOptions } from "./modules/voice/call-session.ts";
 import { demoCallsJob } from "./modules/voice/demo-calls.ts";
 import { createSipModule } from "./modules/voice/sip/sip.module.ts";
 import type { SipServerOptions } from "./modules/voice/sip/sip-types.ts";
 import { createVoiceModule } from "./modules/voice/voice.module.ts";
 import { createVoiceWorkers } from "./modules/voice/workers/supervisor.ts";
+import type { WorkerTaskHandlers } from "./modules/voice/workers/worker-messages.ts";
 import { createWalletModule, keepRawWebhookBodies } from "./modules/wallet/wallet.module.ts";
 import { createWebhooksModule } from "./modules/webhooks/webhooks.module.ts";
 import { createWithdrawalsModule } from "./modules/withdrawals/withdrawals.module.ts";
@@ -97,8 +95,8 @@ export type BuildOptions = {
     sipTransport?: SipServerOptions["transport"];
     /** Told of each call it carries (answered or placed), by its leg's call id. */
     onCall(callId: string, ended: Promise<unknown>): void;
-    /** Given how to dial a stored outbound call (the API process asks for it by id). */
-    takeDials?(dial: (id: string, detect: boolean) => Promise<PlacedCall>): void;
+    /** Given how to do the tasks the API process hands it (worker-messages.ts). */
+    serve(handlers: WorkerTaskHandlers): void;
   };
 };
 
@@ -228,43 +226,39 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     inbox: inbox.inbox,
     webhooks: webhooks.webhooks,
   });
-  // Voice's call events go to the webhooks and, for a missed call, to the notifications.
+  // With voice workers, SIP calls, outbound calls and the demo's calls run in them (the API relays SIP by
+  // Call-ID, or each listens on its own port; outbound calls are stored here and dialled there).
+  const voiceWorkers =
+    !worker && config.voice.workers > 0 ? createVoiceWorkers(context, { realtime: inbox.realtime }) : null;
+  // Voice's call events go to the webhooks and, for a missed call, to the notifications. A worker tells the
+  // API process which calls it carries.
   const voice = createVoiceModule(context, {
+    ...(worker ? { onCall: worker.onCall } : {}),
+    ...(voiceWorkers ? { workers: voiceWorkers } : {}),
     agents: agents.agents,
     runtime,
     webhooks: notificationsModule.hearCalls(webhooks.events),
     realtime: inbox.realtime,
     publicCallAgent: profiles.profiles.publicCallAgent,
   });
-  // With voice workers, SIP and outbound calls run in them (the API relays SIP by Call-ID, or each listens on
-  // its own port; outbound calls are stored here and dialled there). A worker tells which calls it carries.
-  const voiceWorkers =
-    !worker && config.voice.workers > 0 ? createVoiceWorkers(context, { realtime: inbox.realtime }) : null;
-  const workerVoice = worker
-    ? {
-        ...voice,
-        startCallSession(leg: CallLeg, callOptions: StartCallOptions) {
-          const session = voice.startCallSession(leg, callOptions);
-          worker.onCall(leg.info.callId, session.ended);
-          return session;
-        },
-      }
-    : voice;
   // SIP calls on SIP_PORT; listed after voice so it stops first (hanging up its calls into the sessions).
   // Phone numbers and outbound calls (the agent calls out through voice's pipeline).
   const numbers = createNumbersModule(context, {
     agents: agents.agents,
-    voice: workerVoice,
+    voice,
     ...(voiceWorkers ? { outbound: { workers: voiceWorkers } } : {}),
   });
-  worker?.takeDials?.((id, detect) => numbers.outbound.dialStored(id, detect));
+  worker?.serve({
+    dial: ({ callId, detect }) => numbers.outbound.dialStored(callId, detect),
+    demoCalls: ({ agentUsername }) => voice.demoCalls(agentUsername),
+  });
   // SIP developer settings: the edge's allow-lists, flood limits and captures, and our registrations to PBXs.
   const sipSettings = await createSipSettingsModule(context, {
     realtime: inbox.realtime,
     numberOrg: async (user) => (await numbers.numbers.agentForNumber(user))?.orgId ?? null,
   });
   const sip = await createSipModule(context, {
-    voice: workerVoice,
+    voice,
     numbers: numbers.numbers,
     edge: sipSettings.edge,
     ...(voiceWorkers ? { workers: voiceWorkers } : {}),

@@ -4,12 +4,16 @@
  * process goes away. Its database is the API's PGlite over the IPC channel, or PostgreSQL directly.
  */
 
-import type { PlacedCall } from "@switchboard/api";
 import { buildApp } from "./app.ts";
 import { type DatabaseHandle, openPostgres, pgliteHandle } from "./db/client.ts";
 import { remotePglite } from "./db/remote-pglite.ts";
 import type { Source } from "./modules/voice/sip/sip-types.ts";
-import { type FromWorker, isMessage, type ToWorker } from "./modules/voice/workers/worker-messages.ts";
+import {
+  type FromWorker,
+  isMessage,
+  type ToWorker,
+  type WorkerTaskHandlers,
+} from "./modules/voice/workers/worker-messages.ts";
 import { relayedSipTransport } from "./modules/voice/workers/worker-sip.ts";
 import { installProcessGuard } from "./process-guard.ts";
 
@@ -20,7 +24,7 @@ const send = (message: FromWorker | { t: "db" }) => {
 };
 const sipHandlers = new Set<(data: Uint8Array, source: Source) => void>();
 let stop: (() => void) | null = null;
-let dialStored: ((id: string, detect: boolean) => Promise<PlacedCall>) | null = null;
+let handlers: WorkerTaskHandlers | null = null;
 let started = false;
 
 process.on("message", (message: unknown) => {
@@ -34,7 +38,7 @@ process.on("message", (message: unknown) => {
       );
       process.exit(1);
     });
-  } else if (message.t === "dial") dial(message.id, message.detect);
+  } else if (message.t === "task") runTask(message);
   else if (message.t === "stop") stop?.();
 });
 // The API process is gone (or closed the channel): nothing more to do here.
@@ -43,20 +47,20 @@ process.on("disconnect", () => {
   else process.exit(0);
 });
 
-/** Dials the outbound call the API process stored and answers how it ended. */
-function dial(id: string, detect: boolean) {
-  const failed = (error: string): PlacedCall => ({
-    callId: id,
-    outcome: "failed",
-    durationSeconds: 0,
-    error,
-  });
-  const ended = dialStored
-    ? dialStored(id, detect)
-    : Promise.resolve(failed("The voice worker is not ready."));
-  ended
-    .catch((error: unknown) => failed(error instanceof Error ? error.message : String(error)))
-    .then((result) => send({ t: "dialed", id, result }));
+/** Does a task the API process handed over and answers how it ended (never throws). */
+function runTask(message: Extract<ToWorker, { t: "task" }>) {
+  const handler = handlers?.[message.kind] as ((input: unknown) => Promise<unknown>) | undefined;
+  const done = handler ? handler(message.input) : Promise.reject(new Error("The voice worker is not ready."));
+  done.then(
+    (result) => send({ t: "task:done", id: message.id, result }),
+    (error: unknown) =>
+      send({
+        t: "task:done",
+        id: message.id,
+        result: null,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  );
 }
 
 async function start(message: Extract<ToWorker, { t: "start" }>) {
@@ -91,8 +95,8 @@ async function start(message: Extract<ToWorker, { t: "start" }>) {
             }),
           }
         : {}),
-      takeDials(run) {
-        dialStored = run;
+      serve(given) {
+        handlers = given;
       },
       onCall(callId, ended) {
         send({ t: "call", callId, state: "live" });

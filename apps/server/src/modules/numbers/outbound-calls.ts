@@ -18,7 +18,7 @@
  * conversation log row.
  *
  * With voice workers (VOICE_WORKERS) the API process checks and stores the call and a worker dials and
- * carries it (`workers.dial`, then `dialStored` in the worker); a call whose worker stopped ends as failed.
+ * carries it (`workers.run("dial", …)`, then `dialStored` in the worker); a call whose worker stopped ends as failed.
  *
  * Toll-fraud guards before dialling: the destination's country must be allowed for the organisation
  * (settings `telephony.allowedCountries`, default the country of its own numbers, else US), and the
@@ -170,9 +170,14 @@ export type OutboundCallsDeps = {
   resolveSipHost?: (host: string, port: number) => Promise<string>;
   /**
    * The voice workers (modules/voice/workers): a stored call is dialled and carried by one of them, which
-   * answers how it ended (or why it was lost: the worker stopped first); null when none is up (dialled here).
+   * answers how it ended (or why it failed: the worker stopped first); null when none is up (dialled here).
    */
-  workers?: { dial(id: string, detect: boolean): Promise<PlacedCall | { lost: string }> | null };
+  workers?: {
+    run(
+      kind: "dial",
+      input: { callId: string; detect: boolean },
+    ): Promise<{ result: PlacedCall } | { failed: string }> | null;
+  };
 };
 
 /** A transfer destination's new leg (voice/call-transfer.ts): answered with its leg, or why not. */
@@ -479,11 +484,11 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
       status: "dialing",
       variables: input.variables ?? {},
     });
-    const remote = deps.workers?.dial(call.id, input.detectMachine !== false);
+    const remote = deps.workers?.run("dial", { callId: call.id, detect: input.detectMachine !== false });
     if (remote) {
       const done = remote.then(async (ended) => {
-        if (!("lost" in ended)) return ended;
-        const row = await repo.failUnendedCall(call.id, ended.lost);
+        if ("result" in ended) return ended.result;
+        const row = await repo.failUnendedCall(call.id, ended.failed);
         return row ? placedCallOf(row) : { callId: call.id, outcome: "failed" as const, durationSeconds: 0 };
       });
       return { call, done };

@@ -30,6 +30,9 @@ import { createVoicePreviews } from "./voice-preview.ts";
  * pipeline over the runtime's agent turns. Transports (SIP, browser, Twilio) hand each answered call's leg to
  * `startCallSession(leg, { agentAccountId })`.
  */
+/** How long the demo's calls wait for a voice worker to start before they are made in this process. */
+const WORKER_START_WAIT_MS = 60_000;
+
 export function createVoiceModule(
   context: AppContext,
   deps: {
@@ -45,6 +48,16 @@ export function createVoiceModule(
     /** Where live call state goes (the browsers' realtime WebSockets). */
     realtime?: Pick<RealtimeHub, "publish">;
     providers?: { vad?: VadProvider; stt?: SttProvider; tts?: TtsProvider };
+    /** A voice worker process: told of each call it carries (the API process ends them if it dies). */
+    onCall?: (callId: string, ended: Promise<unknown>) => void;
+    /** The API process's voice workers: the demo's calls are made in one of them when one is up. */
+    workers?: {
+      up(timeoutMs: number): Promise<boolean>;
+      run(
+        kind: "demoCalls",
+        input: { agentUsername: string },
+      ): Promise<{ result: { calls: number } } | { failed: string }> | null;
+    };
   },
 ) {
   const db = context.database.db;
@@ -101,6 +114,7 @@ export function createVoiceModule(
     const session = startCallSession(leg, live.options, sessionDeps);
     live.attach(session);
     active.add(session);
+    deps.onCall?.(leg.info.callId, session.ended);
     void session.ended.then((summary) => {
       active.delete(session);
       // The call's log row is final: its analysis is queued (never throws).
@@ -111,8 +125,10 @@ export function createVoiceModule(
   }
 
   const usage = createUsageRepository(db);
-  context.jobs.register(demoCallsJob, async ({ agentUsername }, attempt) => {
-    await makeDemoCalls(
+  // The demo's calls stop when the module does (a voice worker closing hangs them up).
+  const stopping = new AbortController();
+  async function demoCalls(agentUsername: string, signal?: AbortSignal): Promise<{ calls: number }> {
+    const summaries = await makeDemoCalls(
       {
         voice: voiceRepository,
         chargeFrom: usage.chargeFrom,
@@ -123,8 +139,18 @@ export function createVoiceModule(
         log: context.log,
       },
       agentUsername,
-      attempt.signal,
+      signal ? AbortSignal.any([signal, stopping.signal]) : stopping.signal,
     );
+    return { calls: summaries.length };
+  }
+  context.jobs.register(demoCallsJob, async ({ agentUsername }, attempt) => {
+    // Queued as the server starts: its workers may still be starting.
+    const remote = (await deps.workers?.up(WORKER_START_WAIT_MS))
+      ? deps.workers?.run("demoCalls", { agentUsername })
+      : null;
+    if (!remote) return void (await demoCalls(agentUsername, attempt.signal));
+    const ended = await remote;
+    if ("failed" in ended) throw new Error(ended.failed);
   });
 
   return {
@@ -146,6 +172,8 @@ export function createVoiceModule(
     ],
     providers: { vad, stt, tts },
     startCallSession: startCall,
+    /** The demo's simulated calls to an agent, made here (a voice worker's task). */
+    demoCalls,
     liveCalls,
     /** How transfers reach their destinations (the numbers module's outbound calls). */
     useTransferDialer(dialer: TransferDialer) {
@@ -155,6 +183,7 @@ export function createVoiceModule(
     start: () => liveCalls.start(),
     /** Ends the calls in progress (storing their ends) and stops warm processes. */
     async stop() {
+      stopping.abort();
       const ending = [...active].map((session) => {
         session.hangup("server shutting down");
         return session.ended;

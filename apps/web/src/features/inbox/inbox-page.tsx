@@ -125,16 +125,17 @@ function Inbox() {
       <Group justify="space-between">
         <Group gap="xs">
           <Title order={1}>Inbox</Title>
-          {/* One width for every state: "Connecting" turning "Live" must not reflow the header (layout
-              shift on narrow screens). */}
-          <Badge
-            w={136}
-            variant="dot"
-            color={status === "live" ? "teal" : status === "connecting" ? "yellow" : "red"}
-            aria-label={`Realtime ${status}`}
-          >
-            {status === "live" ? "Live" : status === "connecting" ? "Connecting" : "Reconnecting"}
-          </Badge>
+          {/* The badge hugs its word; its box keeps one width for every state, so "Connecting" turning
+              "Live" does not reflow the header (layout shift on narrow screens). */}
+          <Box w={136} data-testid="realtime-status">
+            <Badge
+              variant="dot"
+              color={status === "live" ? "teal" : status === "connecting" ? "yellow" : "red"}
+              aria-label={`Realtime ${status}`}
+            >
+              {status === "live" ? "Live" : status === "connecting" ? "Connecting" : "Reconnecting"}
+            </Badge>
+          </Box>
         </Group>
         {canEdit ? (
           <Button leftSection={<IconPencilPlus size={16} />} onClick={startNew}>

@@ -10,16 +10,15 @@
  *   INVITE goes to the worker with the fewest calls, everything after it with the same Call-ID to that
  *   worker; what a worker sends leaves from the API's socket. With VOICE_WORKER_SIP_PORT each worker listens
  *   on a port of its own instead (a SIP edge such as Kamailio dispatches to them) and nothing is relayed.
- * - Outbound calls: the API process checks and stores the call, then asks the worker with the fewest calls
- *   to dial it (`dial`); the worker dials, carries the call and answers with how it ended.
+ * - Tasks by name (`run`, worker-messages.ts): the worker with the fewest calls dials an outbound call the API
+ *   process checked and stored, and carries it; or makes the demo's simulated calls. It answers when done.
  * - A worker that dies ends only its calls: those still in progress (the Call-IDs it carried) are ended and
- *   logged once as failed, from the database, its outbound calls are answered as lost, and it is started
+ *   logged once as failed, from the database, the tasks it had fail with the same error, and it is started
  *   again after a back-off (0.5 s doubling to 30 s; back to 0.5 s once a worker has run a minute). `/readyz`
  *   lists the workers' states.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { PlacedCall } from "@switchboard/api";
 import { sql } from "drizzle-orm";
 import type { AppContext } from "../../../app-context.ts";
 import { executeRows } from "../../../db/client.ts";
@@ -37,7 +36,13 @@ import {
   serializeSipMessage,
 } from "../sip/sip-message.ts";
 import type { SipServer, Source } from "../sip/sip-types.ts";
-import { type FromWorker, isMessage, type ToWorker } from "./worker-messages.ts";
+import {
+  type FromWorker,
+  isMessage,
+  type ToWorker,
+  type WorkerTaskKind,
+  type WorkerTasks,
+} from "./worker-messages.ts";
 
 const WORKER_ENTRY = fileURLToPath(new URL("../../../voice-worker.ts", import.meta.url));
 /** What the call log says of a call whose worker stopped. */
@@ -64,8 +69,11 @@ type Slot = {
   /** Call-IDs relayed to it (INVITEs it may not have answered yet among them). */
   assigned: Set<string>;
   sipPort: number | null;
-  /** Outbound calls it was asked to dial that have not ended: how to answer each. */
-  dials: Map<string, (result: PlacedCall | { lost: string }) => void>;
+  /** Tasks it was given that are not done: their kind, and how to answer each. */
+  tasks: Map<
+    string,
+    { kind: WorkerTaskKind; answer: (end: { result: unknown } | { failed: string }) => void }
+  >;
 };
 
 export function createVoiceWorkers(
@@ -83,7 +91,7 @@ export function createVoiceWorkers(
     timer: null,
     calls: new Set(),
     assigned: new Set(),
-    dials: new Map(),
+    tasks: new Map(),
     sipPort: config.voice.workerSipPort ? config.voice.workerSipPort + index : null,
   }));
   /** Each relayed Call-ID's worker; for an answered call, its INVITE and 2xx (to hang it up if the worker dies). */
@@ -95,6 +103,8 @@ export function createVoiceWorkers(
   let sip: SipServer | null = null;
   let stopping = false;
   const marking = new Set<Promise<void>>();
+  /** Who waits for a worker to be up (`up`). */
+  const waitingForUp = new Set<() => void>();
   const sweeper = setInterval(() => {
     const before = Date.now() - AFFINITY_IDLE_MS;
     for (const [callId, held] of affinity)
@@ -161,6 +171,7 @@ export function createVoiceWorkers(
     switch (message.t) {
       case "ready":
         slot.state = "up";
+        for (const wake of waitingForUp) wake();
         log.info({ worker: slot.index, pid: slot.child?.pid, sipPort: message.sipPort }, "voice worker up");
         return;
       case "sip:out": {
@@ -196,9 +207,11 @@ export function createVoiceWorkers(
         if (message.state === "live") slot.calls.add(message.callId);
         else slot.calls.delete(message.callId);
         return;
-      case "dialed":
-        slot.dials.get(message.id)?.(message.result);
-        slot.dials.delete(message.id);
+      case "task:done":
+        slot.tasks
+          .get(message.id)
+          ?.answer(message.error !== undefined ? { failed: message.error } : { result: message.result });
+        slot.tasks.delete(message.id);
         return;
     }
   }
@@ -211,24 +224,33 @@ export function createVoiceWorkers(
   /** The worker up with the fewest calls, or null. */
   function pick(): Slot | null {
     let best: Slot | null = null;
-    const load = (slot: Slot) => slot.assigned.size + slot.dials.size;
+    const load = (slot: Slot) => slot.assigned.size + slot.tasks.size;
     for (const slot of slots) if (slot.state === "up" && (!best || load(slot) < load(best))) best = slot;
     return best;
   }
 
   /**
-   * Has a worker dial the stored outbound call `id`: resolves with how it ended, or why it was lost (its
-   * worker stopped first). Null when no worker is up.
+   * Has the worker up with the fewest calls do a task: resolves with its result, or why it failed (the
+   * worker stopped first: WORKER_LOST_ERROR). Null when no worker is up.
    */
-  function dial(id: string, detect: boolean): Promise<PlacedCall | { lost: string }> | null {
+  function run<K extends WorkerTaskKind>(
+    kind: K,
+    input: WorkerTasks[K]["input"],
+  ): Promise<{ result: WorkerTasks[K]["result"] } | { failed: string }> | null {
     const slot = pick();
     if (!slot) return null;
-    const ended = new Promise<PlacedCall | { lost: string }>((resolve) => slot.dials.set(id, resolve));
-    if (!send(slot, { t: "dial", id, detect })) {
-      slot.dials.delete(id);
+    const id = randomToken();
+    const done = new Promise<{ result: WorkerTasks[K]["result"] } | { failed: string }>((resolve) =>
+      slot.tasks.set(id, {
+        kind,
+        answer: (end) => resolve(end as { result: WorkerTasks[K]["result"] } | { failed: string }),
+      }),
+    );
+    if (!send(slot, { t: "task", id, kind, input } as ToWorker)) {
+      slot.tasks.delete(id);
       return null;
     }
-    return ended;
+    return done;
   }
 
   /** The SIP server's relay hook: true when a worker took the message. */
@@ -263,9 +285,9 @@ export function createVoiceWorkers(
     for (const callId of lost) hangUp(callId);
     for (const callId of [...slot.assigned]) forget(callId);
     slot.calls.clear();
-    for (const answer of slot.dials.values()) answer({ lost: WORKER_LOST_ERROR });
-    const lostDials = slot.dials.size;
-    slot.dials.clear();
+    for (const task of slot.tasks.values()) task.answer({ failed: WORKER_LOST_ERROR });
+    const lostTasks = slot.tasks.size;
+    slot.tasks.clear();
     const ranMs = Date.now() - slot.startedAt;
     if (stopping) slot.state = "stopped";
     else {
@@ -275,7 +297,7 @@ export function createVoiceWorkers(
       slot.backoffMs = Math.min(MAX_BACKOFF_MS, slot.backoffMs * 2);
       slot.restarts++;
       log.error(
-        { worker: slot.index, code, signal, calls: lost.size, outboundCalls: lostDials, restartInMs: delay },
+        { worker: slot.index, code, signal, calls: lost.size, tasks: lostTasks, restartInMs: delay },
         "a voice worker stopped: its calls are logged as failed and it starts again",
       );
       slot.timer = setTimeout(() => spawn(slot), delay);
@@ -368,9 +390,26 @@ export function createVoiceWorkers(
     }
   }
 
+  /** Resolves true once a worker is up (at once if one is), false after `timeoutMs` or when stopping. */
+  function up(timeoutMs: number): Promise<boolean> {
+    if (slots.some((slot) => slot.state === "up")) return Promise.resolve(true);
+    if (stopping) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        waitingForUp.delete(wake);
+        resolve(!stopping && slots.some((slot) => slot.state === "up"));
+      };
+      const timer = setTimeout(wake, timeoutMs);
+      timer.unref();
+      waitingForUp.add(wake);
+    });
+  }
+
   return {
     relay,
-    dial,
+    run,
+    up,
     /** Forks the workers (they take calls once each says it is ready). `server`: the API's SIP server. */
     start(server: SipServer | null) {
       sip = server;
@@ -382,13 +421,14 @@ export function createVoiceWorkers(
         pid: slot.child?.pid ?? null,
         state: slot.state,
         calls: slot.calls.size,
-        outboundCalls: slot.dials.size,
+        outboundCalls: [...slot.tasks.values()].filter((task) => task.kind === "dial").length,
         restarts: slot.restarts,
         sipPort: slot.sipPort,
       })),
     /** Tells every worker to hang up its calls and exit; kills those still running after `graceMs`. */
     async stop(graceMs = 5000) {
       stopping = true;
+      for (const wake of waitingForUp) wake();
       clearInterval(sweeper);
       const exits = slots.map((slot) => {
         if (slot.timer) clearTimeout(slot.timer);

@@ -14,6 +14,8 @@ import { dialSip, type SipTestCall } from "../../../../test/sip-test-ua.ts";
 import { concat, demoFrontDesk, silence, spokenFixture } from "../../../../test/voice-fixtures.ts";
 import { toFrames } from "../../../audio/pcm.ts";
 import { accounts, conversationLogs, conversationMessages, conversations } from "../../../db/schema/index.ts";
+import { DEMO_CALLED_AGENT } from "../../../demo/seed.ts";
+import { DEMO_CALLERS, demoCallsJob } from "../demo-calls.ts";
 import { freeUdpPort } from "../sip/sipp.ts";
 import { WORKER_LOST_ERROR } from "./supervisor.ts";
 
@@ -331,6 +333,32 @@ describe("voice workers", () => {
         return call.status === "completed" ? call : undefined;
       }, "the next outbound call's end");
       expect(nextEnded.outcome).toBe("answered");
+    },
+    within(90_000),
+  );
+
+  it(
+    "the demo's simulated calls are made in a worker",
+    async () => {
+      await workersUp();
+      await app.context.jobs.send(demoCallsJob, { agentUsername: DEMO_CALLED_AGENT });
+      const first = DEMO_CALLERS[0]?.from ?? "";
+      const { uuid } = await until(async () => {
+        const [worker] = (await readyz()).workers;
+        const [row] = await app.context.database.db
+          .select()
+          .from(conversations)
+          .where(and(eq(conversations.fromAddress, first), eq(conversations.status, "active")));
+        return worker?.calls === 1 && row;
+      }, "the first demo call, carried by the worker");
+      // It talks with the agent there and is logged when it ends (the other two follow; the app's close
+      // stops them).
+      const [row] = await until(async () => {
+        const rows = await logRowsOf(uuid);
+        return rows[0]?.data.callOutcome ? rows : undefined;
+      }, "the first demo call's log row");
+      expect(row?.fromNumber).toBe(first);
+      expect(row?.data.callOutcome).not.toBe("failed");
     },
     within(90_000),
   );
