@@ -53,7 +53,7 @@ import { createUsageModule } from "./modules/usage/usage.module.ts";
 import { demoCallsJob } from "./modules/voice/demo-calls.ts";
 import { createSipModule } from "./modules/voice/sip/sip.module.ts";
 import type { SipServerOptions } from "./modules/voice/sip/sip-types.ts";
-import { createVoiceModule } from "./modules/voice/voice.module.ts";
+import { createVoiceModule, type VoiceModule } from "./modules/voice/voice.module.ts";
 import { createVoiceWorkers } from "./modules/voice/workers/supervisor.ts";
 import type { WorkerTaskHandlers } from "./modules/voice/workers/worker-messages.ts";
 import { createWalletModule, keepRawWebhookBodies } from "./modules/wallet/wallet.module.ts";
@@ -95,8 +95,8 @@ export type BuildOptions = {
     sipTransport?: SipServerOptions["transport"];
     /** Told of each call it carries (answered or placed), by its leg's call id. */
     onCall(callId: string, ended: Promise<unknown>): void;
-    /** Given how to do the tasks the API process hands it (worker-messages.ts). */
-    serve(handlers: WorkerTaskHandlers): void;
+    /** Given how to do the tasks the API process hands it and to start the calls it relays. */
+    serve(given: { tasks: WorkerTaskHandlers; startCall: VoiceModule["startCallSession"] }): void;
   };
 };
 
@@ -249,8 +249,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(voiceWorkers ? { outbound: { workers: voiceWorkers } } : {}),
   });
   worker?.serve({
-    dial: ({ callId, detect }) => numbers.outbound.dialStored(callId, detect),
-    demoCalls: ({ agentUsername }) => voice.demoCalls(agentUsername),
+    tasks: {
+      dial: ({ callId, detect }) => numbers.outbound.dialStored(callId, detect),
+      demoCalls: ({ agentUsername }) => voice.demoCalls(agentUsername),
+    },
+    startCall: voice.startCallSession,
   });
   // SIP developer settings: the edge's allow-lists, flood limits and captures, and our registrations to PBXs.
   const sipSettings = await createSipSettingsModule(context, {

@@ -8,6 +8,7 @@ import { buildApp } from "./app.ts";
 import { type DatabaseHandle, openPostgres, pgliteHandle } from "./db/client.ts";
 import { remotePglite } from "./db/remote-pglite.ts";
 import type { Source } from "./modules/voice/sip/sip-types.ts";
+import { createRelayedCalls } from "./modules/voice/workers/leg-relay.ts";
 import {
   type FromWorker,
   isMessage,
@@ -25,6 +26,7 @@ const send = (message: FromWorker | { t: "db" }) => {
 const sipHandlers = new Set<(data: Uint8Array, source: Source) => void>();
 let stop: (() => void) | null = null;
 let handlers: WorkerTaskHandlers | null = null;
+let relayedCalls: ReturnType<typeof createRelayedCalls> | null = null;
 let started = false;
 
 process.on("message", (message: unknown) => {
@@ -38,7 +40,8 @@ process.on("message", (message: unknown) => {
       );
       process.exit(1);
     });
-  } else if (message.t === "task") runTask(message);
+  } else if (message.t === "leg") relayedCalls?.feed(message.id, message.e);
+  else if (message.t === "task") runTask(message);
   else if (message.t === "stop") stop?.();
 });
 // The API process is gone (or closed the channel): nothing more to do here.
@@ -95,8 +98,9 @@ async function start(message: Extract<ToWorker, { t: "start" }>) {
             }),
           }
         : {}),
-      serve(given) {
-        handlers = given;
+      serve({ tasks, startCall }) {
+        handlers = tasks;
+        relayedCalls = createRelayedCalls({ startCall, send: (id, e) => send({ t: "session", id, e }) });
       },
       onCall(callId, ended) {
         send({ t: "call", callId, state: "live" });

@@ -50,8 +50,12 @@ export function createVoiceModule(
     providers?: { vad?: VadProvider; stt?: SttProvider; tts?: TtsProvider };
     /** A voice worker process: told of each call it carries (the API process ends them if it dies). */
     onCall?: (callId: string, ended: Promise<unknown>) => void;
-    /** The API process's voice workers: the demo's calls are made in one of them when one is up. */
+    /**
+     * The API process's voice workers: browser and Twilio calls run their pipeline in one of them when one
+     * is up (their socket stays here), and the demo's calls are made there.
+     */
     workers?: {
+      startSession(leg: CallLeg, options: StartCallOptions): CallSession | null;
       up(timeoutMs: number): Promise<boolean>;
       run(
         kind: "demoCalls",
@@ -124,6 +128,10 @@ export function createVoiceModule(
     return session;
   }
 
+  /** A call whose transport ends here (a WebSocket): its pipeline in a voice worker when one is up. */
+  const startNearest = (leg: CallLeg, options: StartCallOptions): CallSession =>
+    deps.workers?.startSession(leg, options) ?? startCall(leg, options);
+
   const usage = createUsageRepository(db);
   // The demo's calls stop when the module does (a voice worker closing hangs them up).
   const stopping = new AbortController();
@@ -160,7 +168,7 @@ export function createVoiceModule(
         agents: deps.agents,
         conversations,
         voice: voiceRepository,
-        startCallSession: startCall,
+        startCallSession: startNearest,
         previewVoice: createVoicePreviews(tts),
         liveCalls,
         recognition: stt,
@@ -168,7 +176,7 @@ export function createVoiceModule(
           deps.publicCallAgent ??
           (() => Promise.reject(new ApiError(404, "Calls from public pages are not available."))),
       }),
-      ...twilioVoiceRoutes({ voice: voiceRepository, startCallSession: startCall }),
+      ...twilioVoiceRoutes({ voice: voiceRepository, startCallSession: startNearest }),
     ],
     providers: { vad, stt, tts },
     startCallSession: startCall,

@@ -12,6 +12,8 @@
  *   on a port of its own instead (a SIP edge such as Kamailio dispatches to them) and nothing is relayed.
  * - Tasks by name (`run`, worker-messages.ts): the worker with the fewest calls dials an outbound call the API
  *   process checked and stored, and carries it; or makes the demo's simulated calls. It answers when done.
+ * - Browser and Twilio calls: their WebSocket stays here and the leg is relayed to the worker with the
+ *   fewest calls, which runs the pipeline (leg-relay.ts).
  * - A worker that dies ends only its calls: those still in progress (the Call-IDs it carried) are ended and
  *   logged once as failed, from the database, the tasks it had fail with the same error, and it is started
  *   again after a back-off (0.5 s doubling to 30 s; back to 0.5 s once a worker has run a minute). `/readyz`
@@ -24,6 +26,8 @@ import type { AppContext } from "../../../app-context.ts";
 import { executeRows } from "../../../db/client.ts";
 import { servePgliteTo } from "../../../db/remote-pglite.ts";
 import type { RealtimeHub } from "../../../realtime/realtime-hub.ts";
+import type { CallLeg } from "../call-leg.ts";
+import type { CallSession, StartCallOptions } from "../call-session-types.ts";
 import { randomToken, tagOf } from "../sip/sip-ids.ts";
 import {
   addressUri,
@@ -36,6 +40,7 @@ import {
   serializeSipMessage,
 } from "../sip/sip-message.ts";
 import type { SipServer, Source } from "../sip/sip-types.ts";
+import { type RelayedCall, relayToWorker } from "./leg-relay.ts";
 import {
   type FromWorker,
   isMessage,
@@ -69,6 +74,8 @@ type Slot = {
   /** Call-IDs relayed to it (INVITEs it may not have answered yet among them). */
   assigned: Set<string>;
   sipPort: number | null;
+  /** Calls whose leg is relayed to it (browser, Twilio), by relay id. */
+  relayed: Map<string, RelayedCall>;
   /** Tasks it was given that are not done: their kind, and how to answer each. */
   tasks: Map<
     string,
@@ -91,6 +98,7 @@ export function createVoiceWorkers(
     timer: null,
     calls: new Set(),
     assigned: new Set(),
+    relayed: new Map(),
     tasks: new Map(),
     sipPort: config.voice.workerSipPort ? config.voice.workerSipPort + index : null,
   }));
@@ -207,6 +215,9 @@ export function createVoiceWorkers(
         if (message.state === "live") slot.calls.add(message.callId);
         else slot.calls.delete(message.callId);
         return;
+      case "session":
+        slot.relayed.get(message.id)?.onEvent(message.e);
+        return;
       case "task:done":
         slot.tasks
           .get(message.id)
@@ -224,7 +235,7 @@ export function createVoiceWorkers(
   /** The worker up with the fewest calls, or null. */
   function pick(): Slot | null {
     let best: Slot | null = null;
-    const load = (slot: Slot) => slot.assigned.size + slot.tasks.size;
+    const load = (slot: Slot) => slot.assigned.size + slot.tasks.size + slot.relayed.size;
     for (const slot of slots) if (slot.state === "up" && (!best || load(slot) < load(best))) best = slot;
     return best;
   }
@@ -251,6 +262,25 @@ export function createVoiceWorkers(
       return null;
     }
     return done;
+  }
+
+  /**
+   * Runs a call's pipeline in the worker up with the fewest calls while its leg (a WebSocket's) stays here;
+   * null when no worker is up. The session ends as failed, and the leg is hung up, if the worker dies.
+   */
+  function startSession(leg: CallLeg, options: StartCallOptions): CallSession | null {
+    const slot = pick();
+    if (!slot) return null;
+    const id = randomToken();
+    const relayed = relayToWorker(
+      leg,
+      options,
+      (e) => send(slot, { t: "leg", id, e }),
+      () => slot.relayed.delete(id),
+    );
+    if (!relayed) return null;
+    slot.relayed.set(id, relayed);
+    return relayed.session;
   }
 
   /** The SIP server's relay hook: true when a worker took the message. */
@@ -285,6 +315,8 @@ export function createVoiceWorkers(
     for (const callId of lost) hangUp(callId);
     for (const callId of [...slot.assigned]) forget(callId);
     slot.calls.clear();
+    for (const relayed of [...slot.relayed.values()]) relayed.lost(WORKER_LOST_ERROR);
+    slot.relayed.clear();
     for (const task of slot.tasks.values()) task.answer({ failed: WORKER_LOST_ERROR });
     const lostTasks = slot.tasks.size;
     slot.tasks.clear();
@@ -410,6 +442,7 @@ export function createVoiceWorkers(
     relay,
     run,
     up,
+    startSession,
     /** Forks the workers (they take calls once each says it is ready). `server`: the API's SIP server. */
     start(server: SipServer | null) {
       sip = server;

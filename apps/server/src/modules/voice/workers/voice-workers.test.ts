@@ -9,6 +9,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { within } from "../../../../../../vitest.time-limits.ts";
+import { dialBrowser } from "../../../../test/browser-test-call.ts";
 import { buildTestApp } from "../../../../test/helpers.ts";
 import { dialSip, type SipTestCall } from "../../../../test/sip-test-ua.ts";
 import { concat, demoFrontDesk, silence, spokenFixture } from "../../../../test/voice-fixtures.ts";
@@ -337,6 +338,67 @@ describe("voice workers", () => {
     within(90_000),
   );
 
+  /** A browser test call to the API's socket, once the agent has greeted it. */
+  async function browserCall() {
+    const call = dialBrowser(base.replace(/^http/, "ws"), `token=${token}&agentId=${agentId}`);
+    const ready = await until(
+      async () => call.messages.find((m) => m.type === "ready") as { uuid: string } | undefined,
+      "the browser call ready",
+    );
+    await until(async () => call.captions("agent").length > 0, "the greeting's caption");
+    return { call, uuid: ready.uuid };
+  }
+
+  it(
+    "a browser call's socket stays with the API process; a worker runs its pipeline",
+    async () => {
+      await workersUp();
+      const { call, uuid } = await browserCall();
+      expect((await readyz()).workers[0]?.calls).toBe(1);
+      call.say(concat(question, silence(600)));
+      await until(
+        async () =>
+          call.captions("caller").some((text) => /children/i.test(text)) && call.captions("agent").length > 1,
+        "the answer's caption",
+      );
+      // The agent's audio reached the browser, paced by the API process's socket.
+      expect(call.frames.filter((frame) => frame.level > 0.01).length).toBeGreaterThan(50);
+      call.stop();
+      call.socket.close();
+      const [row] = await until(async () => {
+        const rows = await logRowsOf(uuid);
+        return rows.length === 1 && rows[0]?.data.callOutcome ? rows : undefined;
+      }, "the browser call's log row");
+      expect(row?.data).toMatchObject({ transport: "browser", callOutcome: "caller-hangup" });
+      await until(async () => (await readyz()).workers[0]?.calls === 0, "the worker's call ended");
+    },
+    within(60_000),
+  );
+
+  it(
+    "a worker killed mid browser call: the browser is told the call failed and it is logged once",
+    async () => {
+      const [before] = await workersUp();
+      const { call, uuid } = await browserCall();
+      process.kill(before?.pid ?? 0, "SIGKILL");
+      const ended = await until(
+        async () =>
+          call.messages.find((m) => m.type === "ended") as { outcome: string; reason: string } | undefined,
+        "the browser told the call ended",
+      );
+      expect(ended).toMatchObject({ outcome: "failed", reason: WORKER_LOST_ERROR });
+      await until(async () => call.closed, "the socket closed");
+      const rows = await until(async () => {
+        const found = await logRowsOf(uuid);
+        return found[0]?.data.callOutcome === "failed" ? found : undefined;
+      }, "the browser call logged as failed");
+      expect(rows).toHaveLength(1);
+      await workersUp();
+    },
+    within(60_000),
+  );
+
+  // Last: the demo's other calls go on in the worker until the app closes.
   it(
     "the demo's simulated calls are made in a worker",
     async () => {

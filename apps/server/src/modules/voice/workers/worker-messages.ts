@@ -1,6 +1,8 @@
 /** What the API process and its voice worker processes say over their IPC channel (besides db/remote-pglite.ts). */
 import type { PlacedCall } from "@switchboard/api";
 import type { Config } from "../../../config.ts";
+import type { CallLegInfo } from "../call-leg.ts";
+import type { CallSummary, StartCallOptions } from "../call-session-types.ts";
 import type { SipRemote } from "../sip/sip-types.ts";
 
 /** Work the API process hands to a worker by name: what it is given and what it answers when done. */
@@ -16,6 +18,35 @@ export type WorkerTaskHandlers = {
   [K in WorkerTaskKind]: (input: WorkerTasks[K]["input"]) => Promise<WorkerTasks[K]["result"]>;
 };
 
+/** A call's options as they cross to a worker: data only (captions come back as `transcript` events). */
+export type RelayedCallOptions = Omit<StartCallOptions, "onTranscript" | "logData"> & { captions: boolean };
+
+/**
+ * A call whose transport stays in the API process (a browser's or Twilio's WebSocket) and whose pipeline
+ * runs in a worker (leg-relay.ts): what the API process says of the leg.
+ */
+export type LegEvent =
+  | { k: "start"; info: CallLegInfo; options: RelayedCallOptions }
+  | { k: "audio"; frame: Int16Array }
+  | { k: "dtmf"; digit: string }
+  /** The far end hung up. */
+  | { k: "hangup" }
+  /** An agent frame went out to the caller `ago` ms before this was sent (frames since clear `gen`). */
+  | { k: "played"; gen: number; ago: number }
+  /** End the call from our side (the live calls' hang-up, the server stopping). */
+  | { k: "end"; reason?: string };
+
+/** ... and what the worker's pipeline says back. */
+export type SessionEvent =
+  | { k: "send"; frame: Int16Array }
+  /** Drop the frames queued (barge-in); `gen` counts the clears. */
+  | { k: "clear"; gen: number }
+  /** Hang the leg up. */
+  | { k: "hangup"; reason?: string }
+  | { k: "ready"; uuid: string | null }
+  | { k: "transcript"; role: "caller" | "agent"; text: string; final: boolean }
+  | { k: "ended"; summary: CallSummary };
+
 export type ToWorker =
   /** The first message: the worker builds its app from this configuration. */
   | { t: "start"; index: number; config: Config; sipPort: number | null; relayPort: number | null }
@@ -25,6 +56,8 @@ export type ToWorker =
   | {
       [K in WorkerTaskKind]: { t: "task"; id: string; kind: K; input: WorkerTasks[K]["input"] };
     }[WorkerTaskKind]
+  /** A relayed call's leg (`id`: the API process's name for it). */
+  | { t: "leg"; id: string; e: LegEvent }
   /** Hang up every call and exit. */
   | { t: "stop" };
 
@@ -35,6 +68,8 @@ export type FromWorker =
   | { t: "sip:out"; data: Uint8Array; to: SipRemote }
   /** A call the worker carries (by its leg's call id) started or ended: what is marked failed if it dies. */
   | { t: "call"; callId: string; state: "live" | "ended" }
+  /** A relayed call's pipeline. */
+  | { t: "session"; id: string; e: SessionEvent }
   /** A task it was given is done: its result, or why it failed. */
   | { t: "task:done"; id: string; result: unknown; error?: string };
 
