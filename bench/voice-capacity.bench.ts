@@ -7,13 +7,10 @@
 // first voiced answer packet), the pacer's skipped ticks and the server's CPU.
 // Steps: 2, 4, 6, 8, 10 calls (BENCH_SIZE=smoke: 2); VOICE_CALLS="4,8" for others. Stops after the first
 // step that fails.
-import { randomBytes } from "node:crypto";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { eq } from "drizzle-orm";
-import pg from "pg";
 import { buildApp } from "../apps/server/src/app.ts";
 import { rms, toFrames } from "../apps/server/src/audio/pcm.ts";
-import { openPglite, openPostgres } from "../apps/server/src/db/client.ts";
 import { accounts } from "../apps/server/src/db/schema/index.ts";
 import { createLatenessHistogram } from "../apps/server/src/modules/voice/sip/pacer.ts";
 import { type SipCallLeg, startSipServer } from "../apps/server/src/modules/voice/sip/sip-server.ts";
@@ -21,6 +18,7 @@ import { webrtcVad } from "../apps/server/src/providers/vad/webrtc-vad.ts";
 import { testConfig } from "../apps/server/test/helpers.ts";
 import { dialSip } from "../apps/server/test/sip-test-ua.ts";
 import { silence, spokenFixture } from "../apps/server/test/voice-fixtures.ts";
+import { benchDatabase } from "./postgres-server.ts";
 import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
@@ -41,20 +39,7 @@ const percentile = (values: number[], p: number) => {
 // BENCH_DATABASE_URL (a PostgreSQL server): the calls' writes run off the event loop, as in a deployment
 // that carries real traffic; by default the embedded PGlite, whose queries run on it. A database of its own,
 // dropped after.
-const serverUrl = process.env.BENCH_DATABASE_URL;
-const dbName = serverUrl ? `sb_bench_voice_${randomBytes(4).toString("hex")}` : null;
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(statement).finally(() => client.end());
-}
-let database: Awaited<ReturnType<typeof openPglite>>;
-if (serverUrl && dbName) {
-  await admin(`create database "${dbName}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${dbName}`;
-  database = await openPostgres(url.toString());
-} else database = await openPglite();
+const { database, drop: dropDatabase } = await benchDatabase("sb_bench_voice");
 const app = await buildApp(testConfig({ DEMO_DATA: "true" }), { database });
 const rows = await app.context.database.db.select().from(accounts).where(eq(accounts.accountType, "agent"));
 const frontDesk = rows.find((r) => (r.details as { agentName?: string }).agentName === "Front Desk");
@@ -118,7 +103,7 @@ await caller(questions.slice(0, 1));
 let passed = 0;
 let firstStepAnswered = 1;
 console.log(
-  `questions a call: ${QUESTIONS.length}${SMOKE ? " (BENCH_SIZE=smoke)" : ""}; database: ${dbName ? "PostgreSQL server" : "PGlite"}`,
+  `questions a call: ${QUESTIONS.length}${SMOKE ? " (BENCH_SIZE=smoke)" : ""}; database: ${database.kind === "postgres" ? "PostgreSQL server" : "PGlite"}`,
 );
 for (const calls of STEPS) {
   legs = [];
@@ -154,7 +139,7 @@ for (const calls of STEPS) {
 }
 await sip.close();
 await app.close();
-if (dbName) await admin(`drop database if exists "${dbName}" with (force)`);
+await dropDatabase();
 console.log(
   `concurrent calls carried with every answer, RTP p99 < ${TARGET_P99_MS} ms and nothing lost: ${passed || "none"} (steps tried: ${STEPS.join(", ")})`,
 );

@@ -11,20 +11,18 @@
 // of n voice worker processes, and the inbox list is asked over HTTP (fetch), so it measures the API
 // process beside the calls; BENCH_DATABASE_URL puts it on a PostgreSQL server (a database of its own).
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import pg from "pg";
 import { buildApp } from "../apps/server/src/app.ts";
-import { openPglite, openPostgres } from "../apps/server/src/db/client.ts";
 import { accounts } from "../apps/server/src/db/schema/index.ts";
 import { type SipCallLeg, startSipServer } from "../apps/server/src/modules/voice/sip/sip-server.ts";
 import { freeUdpPort } from "../apps/server/src/modules/voice/sip/sipp.ts";
 import { testConfig } from "../apps/server/test/helpers.ts";
 import { demoFrontDesk, silence, spokenFixture } from "../apps/server/test/voice-fixtures.ts";
+import { benchDatabase } from "./postgres-server.ts";
 import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
@@ -44,20 +42,7 @@ const speechUrl = await new Promise<string>((resolve) =>
 );
 
 const WORKERS = Number(process.env.VOICE_WORKERS ?? 0);
-const serverUrl = process.env.BENCH_DATABASE_URL;
-const dbName = serverUrl ? `sb_bench_hosted_${randomBytes(4).toString("hex")}` : null;
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(statement).finally(() => client.end());
-}
-let database: Awaited<ReturnType<typeof openPglite>>;
-if (serverUrl && dbName) {
-  await admin(`create database "${dbName}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${dbName}`;
-  database = await openPostgres(url.toString());
-} else database = await openPglite();
+const { database, drop: dropDatabase } = await benchDatabase("sb_bench_hosted");
 const workerSipPort = WORKERS > 0 ? await freeUdpPort() : 0;
 const app = await buildApp(
   testConfig({
@@ -224,4 +209,4 @@ for (const calls of STEPS) {
 await sip?.close();
 await app.close();
 standIn.kill();
-if (serverUrl && dbName) await admin(`drop database "${dbName}" with (force)`);
+await dropDatabase();
