@@ -3,7 +3,6 @@
  * process's configuration as a voice worker and carries SIP calls until it is told to stop or the API
  * process goes away. Its database is the API's PGlite over the IPC channel, or PostgreSQL directly.
  */
-
 import { buildApp } from "./app.ts";
 import { type DatabaseHandle, openPostgres, pgliteHandle } from "./db/client.ts";
 import { remotePglite } from "./db/remote-pglite.ts";

@@ -13,6 +13,10 @@ export type OutboundCallRow = typeof outboundCalls.$inferSelect;
 export type SandboxCalleeRow = typeof sandboxCallees.$inferSelect;
 
 export function createNumbersRepository(db: Database) {
+  async function findCallById(id: string) {
+    const [row] = await db.select().from(outboundCalls).where(eq(outboundCalls.id, id)).limit(1);
+    return row ?? null;
+  }
   return {
     async listLive(orgId: number) {
       return db
@@ -163,18 +167,14 @@ export function createNumbersRepository(db: Database) {
         .limit(1);
       return row ?? null;
     },
-    async findCallById(id: string) {
-      const [row] = await db.select().from(outboundCalls).where(eq(outboundCalls.id, id)).limit(1);
-      return row ?? null;
-    },
+    findCallById,
     /** Ends a call that is not ended yet as failed (its carrier is gone); the row as it then is. */
     async failUnendedCall(id: string, error: string) {
       await db
         .update(outboundCalls)
         .set({ status: "completed", outcome: "failed", error, endedAt: new Date() })
         .where(and(eq(outboundCalls.id, id), ne(outboundCalls.status, "completed")));
-      const [row] = await db.select().from(outboundCalls).where(eq(outboundCalls.id, id)).limit(1);
-      return row ?? null;
+      return findCallById(id);
     },
     async listCalls(orgId: number) {
       return db

@@ -484,7 +484,8 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
       status: "dialing",
       variables: input.variables ?? {},
     });
-    const remote = deps.workers?.run("dial", { callId: call.id, detect: input.detectMachine !== false });
+    const detect = input.detectMachine !== false;
+    const remote = deps.workers?.run("dial", { callId: call.id, detect });
     if (remote) {
       const done = remote.then(async (ended) => {
         if ("result" in ended) return ended.result;
@@ -493,7 +494,7 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
       });
       return { call, done };
     }
-    return { call, done: launch(call, trunk, input.detectMachine !== false) };
+    return { call, done: launch(call, trunk, detect) };
   }
 
   /** Runs a stored call here until it ends; the server hangs it up (or stops dialling) when it stops. */

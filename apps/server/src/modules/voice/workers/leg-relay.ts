@@ -171,7 +171,5 @@ export function createRelayedCalls(deps: {
       if (e.k === "start") start(id, e);
       else calls.get(id)?.feed(e);
     },
-    /** Relayed calls in progress. */
-    size: () => calls.size,
   };
 }

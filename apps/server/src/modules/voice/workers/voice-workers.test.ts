@@ -100,6 +100,13 @@ const outboundCall = async (callId: string) =>
 const logRowsOf = (uuid: string) =>
   app.context.database.db.select().from(conversationLogs).where(eq(conversationLogs.uuid, uuid));
 
+/** The call's log rows, once they say it failed. */
+const loggedAsFailed = (uuid: string) =>
+  until(async () => {
+    const found = await logRowsOf(uuid);
+    return found[0]?.data.callOutcome === "failed" ? found : undefined;
+  }, `the call ${uuid} logged as failed`);
+
 beforeAll(async () => {
   // A stand-in for a hosted recogniser (answers after 150 ms), so the test does not depend on offline speed.
   stand = http.createServer((request, response) => {
@@ -221,10 +228,7 @@ describe("voice workers", () => {
       })();
       process.kill(before?.pid ?? 0, "SIGKILL");
 
-      const rows = await until(async () => {
-        const found = await logRowsOf(uuid);
-        return found[0]?.data.callOutcome === "failed" ? found : undefined;
-      }, "the call logged as failed");
+      const rows = await loggedAsFailed(uuid);
       expect(rows).toHaveLength(1);
       expect(rows[0]?.data.error).toBe(WORKER_LOST_ERROR);
       const [ended] = await app.context.database.db
@@ -320,10 +324,7 @@ describe("voice workers", () => {
         return call.status === "completed" ? call : undefined;
       }, "the outbound call ended");
       expect(failed).toMatchObject({ outcome: "failed", error: WORKER_LOST_ERROR });
-      const rows = await until(async () => {
-        const found = await logRowsOf(uuid);
-        return found[0]?.data.callOutcome === "failed" ? found : undefined;
-      }, "the call's conversation logged as failed");
+      const rows = await loggedAsFailed(uuid);
       expect(rows).toHaveLength(1);
 
       const after = await workersUp();
@@ -388,10 +389,7 @@ describe("voice workers", () => {
       );
       expect(ended).toMatchObject({ outcome: "failed", reason: WORKER_LOST_ERROR });
       await until(async () => call.closed, "the socket closed");
-      const rows = await until(async () => {
-        const found = await logRowsOf(uuid);
-        return found[0]?.data.callOutcome === "failed" ? found : undefined;
-      }, "the browser call logged as failed");
+      const rows = await loggedAsFailed(uuid);
       expect(rows).toHaveLength(1);
       await workersUp();
     },
