@@ -487,10 +487,22 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
     const detect = input.detectMachine !== false;
     const remote = deps.workers?.run("dial", { callId: call.id, detect });
     if (remote) {
-      const done = remote.then(async (ended) => {
+      // Never rejects, as a call run here (`launch`): the API's route does not wait for it.
+      const done = remote.then(async (ended): Promise<PlacedCall> => {
         if ("result" in ended) return ended.result;
-        const row = await repo.failUnendedCall(call.id, ended.failed);
-        return row ? placedCallOf(row) : { callId: call.id, outcome: "failed" as const, durationSeconds: 0 };
+        const failed = {
+          callId: call.id,
+          outcome: "failed" as const,
+          durationSeconds: 0,
+          error: ended.failed,
+        };
+        try {
+          const row = await repo.failUnendedCall(call.id, ended.failed);
+          return row ? placedCallOf(row) : failed;
+        } catch (error) {
+          log.error({ err: error, callId: call.id }, "could not store the end of an outbound call");
+          return failed;
+        }
       });
       return { call, done };
     }
