@@ -1,3 +1,4 @@
+import type { QueryClient } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
@@ -8,12 +9,12 @@ import { type HostProfile, MAIN_HOST_PROFILE } from "../lib/host-profile.ts";
 export function renderAt(
   path: string,
   element: ReactNode,
-  options: { hostProfile?: HostProfile; routes?: RouteObject[] } = {},
+  options: { hostProfile?: HostProfile; routes?: RouteObject[]; queryClient?: QueryClient } = {},
 ) {
   const router = createMemoryRouter(options.routes ?? [{ path: "*", element }], { initialEntries: [path] });
   const view = render(
     <Providers
-      queryClient={createQueryClient()}
+      queryClient={options.queryClient ?? createQueryClient()}
       hostProfile={options.hostProfile ?? MAIN_HOST_PROFILE}
       env="test"
     >

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { within as withinMs } from "../../../../../vitest.time-limits.ts";
+import { createQueryClient } from "../../app/providers.tsx";
 import { fakeAccount, signInAs } from "../../test/accounts.ts";
 import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
@@ -56,6 +57,32 @@ describe("the link page's editors", () => {
       () => expect(screen.queryByRole("dialog", { name: "Edit your page's links" })).toBeNull(),
       LOAD,
     );
+  });
+
+  it("editPage keeps a link the owner added when the saved links arrive again", async () => {
+    let visits = 0;
+    const calls = signInAs(undefined, {
+      // Each answer differs (the page is being visited): a new answer is new data for the form.
+      "GET /api/v1/account/links": () => ({
+        ...linksAnswer([{ id: 1, title: "Book", url: "https://book.example" }]),
+        username: `bluebird-dental-${visits++}`,
+      }),
+    });
+    const queryClient = createQueryClient();
+    renderAt("/app/settings?editPage=true", null, { routes, queryClient });
+    const dialog = await screen.findByRole("dialog", { name: "Edit your page's links" }, LOAD);
+    await within(dialog).findByDisplayValue("Book", {}, LOAD);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Add link" }));
+    fireEvent.change(within(dialog).getByLabelText("Link 2 title"), { target: { value: "Prices" } });
+
+    // A background refetch (the page was cached, or another change invalidated it) answers afterwards.
+    const fetches = () =>
+      calls.filter((c) => c.method === "GET" && c.url.pathname === "/api/v1/account/links");
+    const before = fetches().length;
+    await queryClient.invalidateQueries();
+    await waitFor(() => expect(fetches().length).toBeGreaterThan(before), LOAD);
+    expect((within(dialog).getByLabelText("Link 2 title") as HTMLInputElement).value).toBe("Prices");
+    expect(within(dialog).getByDisplayValue("Book")).toBeTruthy();
   });
 
   it("editPageProfile saves the name on the page and the bio, and leaves the links as they are", async () => {

@@ -2,7 +2,7 @@ import { ActionIcon, Button, Group, Stack, Switch, Text, Textarea, TextInput, Ti
 import IconArrowDown from "@tabler/icons-react/dist/esm/icons/IconArrowDown.mjs";
 import IconArrowUp from "@tabler/icons-react/dist/esm/icons/IconArrowUp.mjs";
 import IconTrash from "@tabler/icons-react/dist/esm/icons/IconTrash.mjs";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { useAccountState } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
@@ -25,18 +25,25 @@ export function LinkPageForm({ showBio = true, onSaved }: { showBio?: boolean; o
   const [draft, setDraft] = useState<DraftLink[] | null>(null);
   const [bio, setBio] = useState("");
   const [published, setPublished] = useState(true);
+  // Once the owner has changed something, data arriving later (a background refetch of a cached page) must
+  // not reset the form: it would silently drop a link just added.
+  const edited = useRef(false);
 
   useEffect(() => {
-    if (!links.data) return;
+    if (!links.data || edited.current) return;
     setDraft(links.data.links.map((l) => ({ key: `link-${l.id}`, ...l })));
     setBio(links.data.linksConfig.bio);
     setPublished(links.data.linksConfig.published);
   }, [links.data]);
 
+  const edit = (change: (all: DraftLink[] | null) => DraftLink[] | null) => {
+    edited.current = true;
+    setDraft(change);
+  };
   const update = (key: string, patch: Partial<DraftLink>) =>
-    setDraft((all) => all?.map((l) => (l.key === key ? { ...l, ...patch } : l)) ?? all);
+    edit((all) => all?.map((l) => (l.key === key ? { ...l, ...patch } : l)) ?? all);
   const move = (index: number, by: number) =>
-    setDraft((all) => {
+    edit((all) => {
       if (!all) return all;
       const next = [...all];
       const [item] = next.splice(index, 1);
@@ -52,6 +59,7 @@ export function LinkPageForm({ showBio = true, onSaved }: { showBio?: boolean; o
       },
       {
         onSuccess: () => {
+          edited.current = false;
           toast.success("Public page saved.");
           onSaved?.();
         },
@@ -68,7 +76,10 @@ export function LinkPageForm({ showBio = true, onSaved }: { showBio?: boolean; o
         label="Public: anyone with the link can see the page"
         checked={published}
         disabled={!canEdit}
-        onChange={(event) => setPublished(event.currentTarget.checked)}
+        onChange={(event) => {
+          edited.current = true;
+          setPublished(event.currentTarget.checked);
+        }}
       />
       {showBio ? (
         <Textarea
@@ -79,7 +90,10 @@ export function LinkPageForm({ showBio = true, onSaved }: { showBio?: boolean; o
           minRows={2}
           value={bio}
           disabled={!canEdit}
-          onChange={(event) => setBio(event.currentTarget.value)}
+          onChange={(event) => {
+            edited.current = true;
+            setBio(event.currentTarget.value);
+          }}
         />
       ) : null}
       <Title order={3} size="h5">
@@ -129,7 +143,7 @@ export function LinkPageForm({ showBio = true, onSaved }: { showBio?: boolean; o
                   variant="subtle"
                   color="red"
                   aria-label={`Remove link ${index + 1}`}
-                  onClick={() => setDraft(draft.filter((l) => l.key !== link.key))}
+                  onClick={() => edit((all) => all?.filter((l) => l.key !== link.key) ?? all)}
                 >
                   <IconTrash size={16} />
                 </ActionIcon>
@@ -142,7 +156,7 @@ export function LinkPageForm({ showBio = true, onSaved }: { showBio?: boolean; o
         <Group>
           <Button
             variant="default"
-            onClick={() => setDraft([...draft, { key: keyOf(), title: "", url: "", clicks: 0 }])}
+            onClick={() => edit((all) => [...(all ?? []), { key: keyOf(), title: "", url: "", clicks: 0 }])}
           >
             Add link
           </Button>
