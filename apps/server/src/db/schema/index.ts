@@ -1,4 +1,5 @@
 export * from "./accounts.ts";
+export * from "./agent-tests.ts";
 export * from "./agents.ts";
 export * from "./auth.ts";
 export * from "./billing.ts";
