@@ -73,9 +73,14 @@ export const voiceCall = defineRoute({
 export const CALL_SETTINGS_DEFAULTS = {
   endpointSilenceMs: 500,
   bargeInMinSpeechMs: 400,
-  recordCalls: false,
+  recordCalls: true,
+  recordingNotice: "This call may be recorded.",
   transferDestinations: [],
 } as const;
+
+/** Longest recording notice: a sentence or two, said before the greeting of every recorded call. */
+export const RECORDING_NOTICE_MAX = 300;
+export const RECORDING_NOTICE_MESSAGE = `Enter a recording notice of 1 to ${RECORDING_NOTICE_MAX} characters; callers hear it before the greeting.`;
 
 export const TRANSFER_DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 
@@ -108,8 +113,21 @@ export const callSettingsFieldsSchema = z.object({
   endpointSilenceMs: z.number().int().min(200).max(3000),
   /** Interruption sensitivity: how long the caller must talk over the agent to stop it (shorter: a backchannel). */
   bargeInMinSpeechMs: z.number().int().min(60).max(2000),
-  /** Record calls: a stereo WAV (caller left, agent right) linked from the call in Calls. */
+  /**
+   * Record calls (on by default): a stereo WAV (caller left, agent right) played in the call's details in
+   * Calls. A recorded call opens with `recordingNotice`.
+   */
   recordCalls: z.boolean(),
+  /**
+   * Said before the greeting of every recorded call (the caller's notice that it is recorded), and stored
+   * as the agent's first words; its `{variables}` are filled like the greeting's, and one without a value
+   * is left out with its clause. Not said when calls are not recorded.
+   */
+  recordingNotice: z
+    .string()
+    .trim()
+    .min(1, RECORDING_NOTICE_MESSAGE)
+    .max(RECORDING_NOTICE_MAX, RECORDING_NOTICE_MESSAGE),
   /** Where the agent may transfer calls (the transferCall tool names one of these). */
   transferDestinations: z.array(transferDestinationSchema).max(20),
 });
@@ -143,7 +161,7 @@ export const getCallSettings = defineRoute({
   method: "GET",
   path: "/api/v1/voice/settings",
   summary:
-    "The agent's call settings (agentId below the target, or the target agent): end-of-turn silence, interruption sensitivity, recording.",
+    "The agent's call settings (agentId below the target, or the target agent): end-of-turn silence, interruption sensitivity, recording (on by default) and the recording notice said before the greeting of recorded calls.",
   tag: "Voice",
   auth: "token",
   permission: "canViewOrg",

@@ -16,7 +16,7 @@ import { createCallRecorder } from "./call-recording.ts";
 import { freeUdpPort } from "./sip/sipp.ts";
 
 /**
- * Call recordings: off by default, switched on per agent (`saveCallSettings`), a stereo WAV in the file
+ * Call recordings: on by default, switched off per agent (`saveCallSettings`), a stereo WAV in the file
  * storage (caller left, agent right, on one clock) linked from the call's log row.
  */
 
@@ -114,34 +114,40 @@ describe("the recorder", () => {
 });
 
 describe("call recordings", () => {
-  it("are off by default, and an agent's owner switches them on", async () => {
+  it("are on by default, and an agent's owner switches them off and on again", async () => {
     const client = testClient(app)(token);
+    const notice = api.CALL_SETTINGS_DEFAULTS.recordingNotice;
     const before = await client.call(api.getCallSettings, { query: { agentId: frontDesk.id } });
     expect(before.settings).toEqual({
       endpointSilenceMs: 500,
       bargeInMinSpeechMs: 400,
-      recordCalls: false,
+      recordCalls: true,
+      recordingNotice: notice,
       transferDestinations: [],
     });
     const saved = await client.call(api.saveCallSettings, {
-      body: { agentId: frontDesk.id, recordCalls: true, endpointSilenceMs: 700 },
+      body: { agentId: frontDesk.id, recordCalls: false, endpointSilenceMs: 700 },
     });
     expect(saved.settings).toEqual({
       endpointSilenceMs: 700,
       bargeInMinSpeechMs: 400,
-      recordCalls: true,
+      recordCalls: false,
+      recordingNotice: notice,
       transferDestinations: [],
     });
     await expectRefusal(
       client.call(api.saveCallSettings, { body: { agentId: frontDesk.id, endpointSilenceMs: 50 } }),
       400,
     );
-    await client.call(api.saveCallSettings, { body: { agentId: frontDesk.id, endpointSilenceMs: 500 } });
+    await client.call(api.saveCallSettings, {
+      body: { agentId: frontDesk.id, endpointSilenceMs: 500, recordCalls: true },
+    });
     const after = await client.call(api.getCallSettings, { query: { agentId: frontDesk.id } });
     expect(after.settings).toEqual({
       endpointSilenceMs: 500,
       bargeInMinSpeechMs: 400,
       recordCalls: true,
+      recordingNotice: notice,
       transferDestinations: [],
     });
   });

@@ -1,4 +1,8 @@
-import { transferDestinationSchema } from "@switchboard/api";
+import {
+  CALL_SETTINGS_DEFAULTS,
+  callSettingsFieldsSchema,
+  transferDestinationSchema,
+} from "@switchboard/api";
 import { z } from "zod";
 import { FRAME_MS } from "../../audio/audio-format.ts";
 
@@ -27,8 +31,15 @@ export const callSettingsSchema = z.object({
     .min(10)
     .max(4 * 3600)
     .catch(1800),
-  /** Record calls: a stereo WAV (caller left, agent right) linked from the call's log row. Off by default. */
-  recordCalls: z.boolean().catch(false),
+  /**
+   * Record calls: a stereo WAV (caller left, agent right) linked from the call's log row. On unless the
+   * agent's owner switched it off (an agent that never set it records).
+   */
+  recordCalls: z.boolean().catch(CALL_SETTINGS_DEFAULTS.recordCalls),
+  /** Said before the greeting of a recorded call (recording-notice.ts). */
+  recordingNotice: callSettingsFieldsSchema.shape.recordingNotice.catch(
+    CALL_SETTINGS_DEFAULTS.recordingNotice,
+  ),
   /**
    * How long a caller turn's recognition may take before the turn is given up (a recogniser that hangs or
    * is overloaded): the agent then asks the caller to repeat.

@@ -10,6 +10,7 @@ import { finish } from "./call-end.ts";
 import type { CallContext, TurnTiming } from "./call-session-types.ts";
 import { runTransfer } from "./call-transfer.ts";
 import { createSentenceSplitter } from "./endpointer.ts";
+import { recordingNoticeOf } from "./recording-notice.ts";
 
 /** What the agent says when a tool keeps the caller waiting longer than `fillerAfterMs`. */
 const FILLERS: Record<string, string> = {
@@ -143,10 +144,16 @@ export async function sayLine(ctx: CallContext, text: string) {
   await current.finished;
 }
 
-/** The agent speaks first: its greeting, streamed like an answer. */
+/**
+ * The agent speaks first: on a recorded call the recording notice (its own line and message), then its
+ * greeting, streamed like an answer.
+ */
 export async function greet(ctx: CallContext) {
   const { subject, model } = ctx;
   if (!subject || !model) return;
+  const notice = recordingNoticeOf(ctx.settings, ctx.recorder !== null, subject.campaign.variables);
+  if (notice) await sayLine(ctx, notice);
+  if (ctx.finished) return;
   const greeting = speak(ctx);
   const splitter = createSentenceSplitter();
   try {

@@ -9,7 +9,8 @@ import { DEMO_CALLED_AGENT } from "../../demo/seed.ts";
 import { DEMO_CALLERS, demoCallsJob } from "./demo-calls.ts";
 
 // Issue #23 item 2: the demo's latest calls are made by simulated callers through the real call pipeline,
-// so what the owner opens on Calls is what a real call leaves.
+// so what the owner opens on Calls is what a real call leaves. Issue 32 item 21: like real calls (recorded by
+// default), each has a recording, and opens with the recording notice.
 
 let app: FastifyInstance;
 
@@ -27,7 +28,7 @@ describe("the demo calls", () => {
     expect(testConfig().demoCalls).toBe(false);
   });
 
-  it("ring the Front Desk, talk with it, and show on Calls with their transcripts; like the rest of the demo's history, they are not charged", {
+  it("ring the Front Desk, talk with it, and show on Calls with their recordings and transcripts; like the rest of the demo's history, they are not charged", {
     timeout: within(180_000),
   }, async () => {
     const { ownerToken, orgId } = await demoFrontDesk(app);
@@ -43,11 +44,17 @@ describe("the demo calls", () => {
     for (const [index, row] of logs.entries()) {
       expect(row.channel).toBe("voice");
       expect(Number(row.duration)).toBeGreaterThan(2);
+      expect(row.recordingUrl).toMatch(/\/files\/recordings\/[0-9a-f]+\.wav$/);
+      const file = await app.inject({ method: "GET", url: new URL(String(row.recordingUrl)).pathname });
+      expect(file.headers["content-type"]).toBe("audio/wav");
+      // As long as the call (the duration is whole seconds, the recording from the answer to the hang-up).
+      expect(Math.abs((file.rawPayload.length - 44) / 64_000 - Number(row.duration))).toBeLessThan(2);
       const transcript = await owner.call(api.getConversationTranscript, {
         params: { roomId: String(row.roomId), uuid: String(row.uuid) },
       });
       expect(transcript.info).toMatchObject({ channel: "voice", status: "ended" });
-      const [greeting, ...turns] = transcript.conversation;
+      const [notice, greeting, ...turns] = transcript.conversation;
+      expect(notice).toMatchObject({ role: "assistant", text: api.CALL_SETTINGS_DEFAULTS.recordingNotice });
       expect(greeting).toMatchObject({
         role: "assistant",
         text: "Thank you for calling Bluebird Dental, how can I help you today?",

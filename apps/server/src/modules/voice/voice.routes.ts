@@ -44,6 +44,7 @@ export function voiceRoutes(deps: {
         endpointSilenceMs: all.endpointSilenceMs,
         bargeInMinSpeechMs: all.bargeInMinSpeechMs,
         recordCalls: all.recordCalls,
+        recordingNotice: all.recordingNotice,
         transferDestinations: all.transferDestinations,
       },
     };
