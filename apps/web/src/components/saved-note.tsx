@@ -1,10 +1,10 @@
 import { Badge, Text } from "@mantine/core";
 import IconCheck from "@tabler/icons-react/dist/esm/icons/IconCheck.mjs";
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
+import { useTimeFormat } from "../lib/use-time-format.ts";
 
 /** "Saved at 5:13 PM" beside a form's button: the saved state in place, not only a passing toast. */
 export function SavedNote({ at, label = "Saved" }: { at: number | null; label?: string }) {
+  const times = useTimeFormat();
   if (at === null) return null;
   return (
     <Text
@@ -14,7 +14,7 @@ export function SavedNote({ at, label = "Saved" }: { at: number | null; label?: 
       data-testid="saved-note"
       style={{ display: "inline-flex", gap: 4 }}
     >
-      <IconCheck size={16} aria-hidden /> {label} at {timeFormat.format(at)}
+      <IconCheck size={16} aria-hidden /> {label} at {times.format(at, "time")}
     </Text>
   );
 }

@@ -3,8 +3,7 @@ import type { Account } from "@switchboard/api";
 import { formatPhoneNumber } from "@switchboard/core";
 import type { ReactNode } from "react";
 import { accountTypeLabel } from "../../lib/account-path.ts";
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 
 function imageOf(account: Account): string | null {
   const image = account.details.image;
@@ -13,11 +12,12 @@ function imageOf(account: Account): string | null {
 
 /** Name, type, status and the main fields of an account (info, takeover and admin overlays). */
 export function AccountSummary({ account, extra = [] }: { account: Account; extra?: [string, ReactNode][] }) {
+  const times = useTimeFormat();
   const rows: [string, ReactNode][] = [
     ["Username", account.username],
     ["E-mail", account.email ?? "—"],
     ["Phone", account.phoneNumber ? formatPhoneNumber(account.phoneNumber) : "—"],
-    ["Created", dateFormat.format(new Date(account.timestamp))],
+    ["Created", times.format(account.timestamp, "date")],
     ["Account id", String(account.id)],
     ...(account.externalAccountId
       ? ([["External account id", account.externalAccountId]] as [string, ReactNode][])

@@ -18,6 +18,7 @@ import { EmptyState, ErrorState, LoadingState } from "../../components/query-sta
 import { accountAppPath, accountTypeLabel } from "../../lib/account-path.ts";
 import { useAccountState } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { INFO_OVERLAY, LIST_LABELS, listKindsFor, TAKEOVER_OVERLAY } from "./account-kinds.ts";
 import {
@@ -31,8 +32,6 @@ import { CallsForReviewPanel } from "./calls-for-review.tsx";
 
 /** The super admin's tab of flagged calls (`?tab=review`). */
 const REVIEW_TAB = "review";
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 function CreateButton({ kind }: { kind: ListKind }) {
   const { view } = useAccountState();
@@ -110,6 +109,7 @@ function RowActions({ item }: { item: AccountListItem }) {
 
 /** One list with paging (20 a page): loading, empty and error states. */
 export function AccountListPanel({ kind }: { kind: ListKind }) {
+  const times = useTimeFormat();
   const { view } = useAccountState();
   const [page, setPage] = useState(0);
   const [includeDisabled, setIncludeDisabled] = useState(false);
@@ -188,7 +188,7 @@ export function AccountListPanel({ kind }: { kind: ListKind }) {
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm">{dateFormat.format(new Date(item.timestamp))}</Text>
+                    <Text size="sm">{times.format(item.timestamp, "date")}</Text>
                   </Table.Td>
                   <Table.Td>
                     <RowActions item={item} />

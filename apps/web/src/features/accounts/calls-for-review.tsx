@@ -5,13 +5,12 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { accountAppPath } from "../../lib/account-path.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { adminCall } from "./api.ts";
 
 /** Calls for review a page. */
 export const REVIEW_PAGE_SIZE = 20;
-
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 function duration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
@@ -50,6 +49,7 @@ export function useCallsForReview(page: number) {
  * reviewReason — newest first, with the way to their transcript and to the organisation (refunds).
  */
 export function CallsForReviewPanel() {
+  const times = useTimeFormat();
   const [page, setPage] = useState(1);
   const overlays = useOverlays();
   const query = useCallsForReview(page);
@@ -90,7 +90,7 @@ export function CallsForReviewPanel() {
                 <Table.Tr key={call.uuid} data-testid="review-row">
                   <Table.Td>
                     <Text size="sm" style={{ whiteSpace: "nowrap" }}>
-                      {when.format(new Date(call.timestamp))}
+                      {times.format(call.timestamp, "dateTime")}
                     </Text>
                   </Table.Td>
                   <Table.Td>

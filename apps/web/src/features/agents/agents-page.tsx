@@ -18,6 +18,7 @@ import IconStar from "@tabler/icons-react/dist/esm/icons/IconStar.mjs";
 import IconStarFilled from "@tabler/icons-react/dist/esm/icons/IconStarFilled.mjs";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { useAccountState, usePermission } from "../../lib/account-state.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import {
   type AccountListItem,
@@ -27,8 +28,6 @@ import {
   useToggleFavorite,
 } from "./api.ts";
 import { TemplatesSection } from "./templates/templates-section.tsx";
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 function FavoriteToggle({ agent, starred }: { agent: AccountListItem; starred: boolean }) {
   const toggle = useToggleFavorite();
@@ -104,6 +103,7 @@ function AgentCard({ agent, starred }: { agent: AccountListItem; starred: boolea
 }
 
 function AgentTable({ agents, favorites }: { agents: AccountListItem[]; favorites: number[] }) {
+  const times = useTimeFormat();
   const overlays = useOverlays();
   return (
     <Table verticalSpacing="sm" highlightOnHover aria-label="All agents">
@@ -143,7 +143,7 @@ function AgentTable({ agents, favorites }: { agents: AccountListItem[]; favorite
             <Table.Td visibleFrom="xs" style={{ whiteSpace: "nowrap" }}>
               {agent.switchboardPhoneNumber ? formatPhoneNumber(agent.switchboardPhoneNumber) : "—"}
             </Table.Td>
-            <Table.Td visibleFrom="sm">{dateFormat.format(new Date(agent.timestamp))}</Table.Td>
+            <Table.Td visibleFrom="sm">{times.format(agent.timestamp, "date")}</Table.Td>
             <Table.Td>
               <Group gap={4} justify="flex-end" wrap="nowrap">
                 <Button

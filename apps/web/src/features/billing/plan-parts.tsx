@@ -12,6 +12,7 @@ import {
 } from "@mantine/core";
 import type { ProductPlan } from "@switchboard/api";
 import { ActionError } from "../../components/query-state.tsx";
+import { formatCalendarDay } from "../../lib/time-format.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useSubscribe } from "./api.ts";
 
@@ -21,16 +22,9 @@ export const formatCents = (cents: number) => usdFormat.format(cents / 100);
  * A day of billing (a period's start or end, a renewal): billing periods run over whole UTC days (the
  * server's billing-period.ts), so their days are read in UTC wherever the browser is.
  */
-export const formatDay = (ms: number) =>
-  new Date(ms).toLocaleDateString("en-US", {
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-    timeZone: "UTC",
-  });
+export const formatDay = (ms: number) => formatCalendarDay(ms, { month: "long" });
 
-const shortDay = (ms: number) =>
-  new Date(ms).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+const shortDay = (ms: number) => formatCalendarDay(ms, { withYear: false });
 
 /** A billing period as its first and last day ("Nov 27 – Dec 26"): it ends the day before `endMs`. */
 export const periodDays = (startMs: number, endMs: number) =>

@@ -1,5 +1,6 @@
 import { Card, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { formatCalendarDay } from "../../lib/time-format.ts";
 import { usePeriodUsage } from "./api.ts";
 import { formatCents } from "./plan-parts.tsx";
 
@@ -16,12 +17,7 @@ const BUCKETS: { key: Bucket; label: string; unit: string; per: number }[] = [
 ];
 
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 4 });
-const day = (iso: string) =>
-  new Date(`${iso}T00:00:00Z`).toLocaleDateString("en-US", {
-    month: "short",
-    day: "numeric",
-    timeZone: "UTC",
-  });
+const day = (iso: string) => formatCalendarDay(iso, { withYear: false });
 
 /**
  * The current billing period's usage per bucket: quantity, what the next unit costs by the plan's tiers, and

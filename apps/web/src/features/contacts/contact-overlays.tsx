@@ -9,6 +9,7 @@ import { appPath } from "../../lib/account-path.ts";
 import { usePermission } from "../../lib/account-state.ts";
 import { markSaved } from "../../lib/saved-marks.ts";
 import { toast } from "../../lib/toast.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import type { ComposeState } from "../inbox/compose.tsx";
@@ -24,8 +25,6 @@ import {
 import { ContactForm, loadedKeysOf } from "./contact-form.tsx";
 import { primaryAddress, shownAddresses, useContactSearch } from "./contact-list.tsx";
 import { CONTACT_PICK_VALUE, contactPickWanted, pickContact } from "./contact-pick.ts";
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** Loads the contact an overlay value names and renders `children` with it (loading, error, not found). */
 function WithContact({
@@ -155,6 +154,7 @@ function StartConversation({ contact }: { contact: Contact }) {
 
 /** `?previewContact=<id>`: the contact, its conversations in the inbox, edit and delete. */
 export function PreviewContactOverlay({ value }: OverlayComponentProps) {
+  const times = useTimeFormat();
   const overlays = useOverlays();
   const canEdit = usePermission("canEditOrg");
   const { accountPrefix } = useAppPath();
@@ -195,7 +195,7 @@ export function PreviewContactOverlay({ value }: OverlayComponentProps) {
                     </Text>
                     {room.lastMessageAt ? (
                       <Text size="xs" c="dimmed">
-                        {timeFormat.format(new Date(room.lastMessageAt))}
+                        {times.format(room.lastMessageAt, "dateTime")}
                       </Text>
                     ) : null}
                   </Stack>
@@ -211,7 +211,7 @@ export function PreviewContactOverlay({ value }: OverlayComponentProps) {
             )}
           </Stack>
           <Text size="xs" c="dimmed">
-            Updated {timeFormat.format(new Date(contact.updatedAt))}
+            Updated {times.format(contact.updatedAt, "dateTime")}
           </Text>
           {canEdit ? (
             <Group gap="xs">

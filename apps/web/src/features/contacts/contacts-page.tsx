@@ -16,13 +16,13 @@ import { EmptyState, ErrorState, LoadingState } from "../../components/query-sta
 import { SavedBadge } from "../../components/saved-note.tsx";
 import { usePermission } from "../../lib/account-state.ts";
 import { useSavedMark } from "../../lib/saved-marks.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import type { Contact } from "./api.ts";
 import { shownAddresses, useContactSearch } from "./contact-list.tsx";
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-
 function ContactRow({ contact, canEdit }: { contact: Contact; canEdit: boolean }) {
+  const times = useTimeFormat();
   const overlays = useOverlays();
   const id = String(contact.id);
   const addresses = shownAddresses(contact);
@@ -63,7 +63,7 @@ function ContactRow({ contact, canEdit }: { contact: Contact; canEdit: boolean }
           </Stack>
         )}
       </Table.Td>
-      <Table.Td>{dateFormat.format(new Date(contact.updatedAt))}</Table.Td>
+      <Table.Td>{times.format(contact.updatedAt, "date")}</Table.Td>
       <Table.Td>
         <Group gap={4} justify="flex-end" wrap="nowrap">
           {canEdit ? (

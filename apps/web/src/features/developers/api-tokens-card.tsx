@@ -17,10 +17,10 @@ import { ConfirmButton } from "../../components/confirm/confirm-button.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from "./api.ts";
 import { ShownOnce } from "./shown-once.tsx";
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const TYPE_LABELS: Record<ApiTokenType, string> = { full: "Full access", readOnly: "Read only" };
 
 /**
@@ -28,6 +28,7 @@ const TYPE_LABELS: Record<ApiTokenType, string> = { full: "Full access", readOnl
  * their last use, revoked at once.
  */
 export function ApiTokensCard() {
+  const times = useTimeFormat();
   const tokens = useApiTokens();
   const create = useCreateApiToken();
   const revoke = useRevokeApiToken();
@@ -114,7 +115,7 @@ export function ApiTokensCard() {
                     <Table.Td>
                       <Text size="sm">{token.description || "—"}</Text>
                       <Text size="xs" c="dimmed">
-                        {timeFormat.format(token.createdAt)}
+                        {times.format(token.createdAt, "dateTime")}
                         {token.createdBy ? ` by ${token.createdBy}` : ""}
                       </Text>
                     </Table.Td>
@@ -126,7 +127,7 @@ export function ApiTokensCard() {
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">
-                        {token.lastUsedAt ? timeFormat.format(token.lastUsedAt) : "Never"}
+                        {token.lastUsedAt ? times.format(token.lastUsedAt, "dateTime") : "Never"}
                       </Text>
                     </Table.Td>
                     <Table.Td>

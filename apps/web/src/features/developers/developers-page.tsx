@@ -16,6 +16,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { errorMessage } from "../../lib/shell-api.ts";
 import { toast } from "../../lib/toast.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { useHandset, useInboxRealtime, useSimulateInbound } from "../inbox/api.ts";
 import { SandboxDialPad } from "../numbers/sandbox-phone.tsx";
 import { ApiTokensCard } from "./api-tokens-card.tsx";
@@ -28,13 +29,13 @@ import {
 import { WebhooksCard } from "./webhooks-card.tsx";
 
 const HANDSET_KEY = "phone-simulator-number";
-const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
 
 /**
  * The phone simulator of the sandbox carrier: a simulated handset that texts the organisation's agent
  * numbers (the same path a carrier's webhook takes) and shows what the agents and people send back.
  */
 function PhoneSimulator() {
+  const times = useTimeFormat();
   useInboxRealtime();
   const [handset, setHandset] = useState(() => window.localStorage.getItem(HANDSET_KEY) ?? "+15035550199");
   const [number, setNumber] = useState(handset);
@@ -160,7 +161,7 @@ function PhoneSimulator() {
                   {m.direction === "inbound"
                     ? `to ${formatPhoneNumber(m.to)}`
                     : `from ${formatPhoneNumber(m.from)}`}{" "}
-                  · {timeFormat.format(m.createdAt)}
+                  · {times.format(m.createdAt, "time")}
                 </Text>
               </Stack>
             ))}

@@ -26,6 +26,7 @@ import { ConfirmButton } from "../../components/confirm/confirm-button.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { useOrganizationAgents } from "../agents/api.ts";
 import {
   fetchSipCapture,
@@ -42,8 +43,6 @@ import {
   useSipRegistration,
   useSipRoutes,
 } from "./sip-api.ts";
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 
 function CardTitle({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -366,6 +365,7 @@ const STATE_LABELS: Record<SipRegistrationState, string> = {
 
 /** Our server registered as an extension of the business's PBX: calls to it reach the chosen agent. */
 export function SipRegistrationCard() {
+  const times = useTimeFormat();
   const registration = useSipRegistration();
   const agents = useOrganizationAgents();
   const save = useSaveSipRegistration();
@@ -427,7 +427,7 @@ export function SipRegistrationCard() {
             </Text>
             {current.expiresAt ? (
               <Text size="xs" c="dimmed">
-                until {timeFormat.format(current.expiresAt)}
+                until {times.format(current.expiresAt, "dateTimeSeconds")}
               </Text>
             ) : null}
             {current.lastError ? (
@@ -657,6 +657,7 @@ function SipCapturesDialog({ sipCallId, onClose }: { sipCallId: string | null; o
 
 /** Recent calls' SIP messages (kept for the retention period), refused sources marked. */
 export function SipCapturesCard() {
+  const times = useTimeFormat();
   const calls = useSipCaptureCalls();
   const [open, setOpen] = useState<string | null>(null);
   return (
@@ -691,7 +692,7 @@ export function SipCapturesCard() {
               <Table.Tbody>
                 {calls.data.calls.map((call) => (
                   <Table.Tr key={call.sipCallId} data-testid="sip-capture-row">
-                    <Table.Td>{timeFormat.format(call.firstAt)}</Table.Td>
+                    <Table.Td>{times.format(call.firstAt, "dateTimeSeconds")}</Table.Td>
                     <Table.Td>
                       <Text size="sm">
                         {call.method} <Code>{call.requestUri}</Code>

@@ -18,6 +18,7 @@ import { ActionError, EmptyState, ErrorState, LoadingState } from "../../compone
 import { usePermission } from "../../lib/account-state.ts";
 import { errorMessage } from "../../lib/shell-api.ts";
 import { toast } from "../../lib/toast.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import {
   useCreateWebhook,
   useDeleteWebhook,
@@ -30,7 +31,6 @@ import {
 } from "./api.ts";
 import { ShownOnce } from "./shown-once.tsx";
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeStyle: "medium" });
 const TYPE_OPTIONS = [
   { value: "all", label: "All events" },
   ...WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type })),
@@ -186,6 +186,7 @@ const STATUS_COLOR: Record<WebhookDelivery["status"], string> = {
 };
 
 function Deliveries() {
+  const times = useTimeFormat();
   const deliveries = useWebhookDeliveries();
   const resend = useResendDelivery();
   if (deliveries.isPending) return <LoadingState label="Loading the deliveries…" />;
@@ -227,7 +228,7 @@ function Deliveries() {
                   </Badge>
                   {delivery.status === "pending" && delivery.nextAttemptAt ? (
                     <Text size="xs" c="dimmed">
-                      next {timeFormat.format(delivery.nextAttemptAt)}
+                      next {times.format(delivery.nextAttemptAt, "shortDateTimeSeconds")}
                     </Text>
                   ) : null}
                 </Table.Td>
@@ -241,7 +242,7 @@ function Deliveries() {
                         : delivery.attempts
                             .map(
                               (attempt) =>
-                                `${timeFormat.format(attempt.at)} · ${attempt.status ?? "no answer"} · ${attempt.durationMs} ms${
+                                `${times.format(attempt.at, "shortDateTimeSeconds")} · ${attempt.status ?? "no answer"} · ${attempt.durationMs} ms${
                                   attempt.error ? ` · ${attempt.error}` : ""
                                 }${attempt.excerpt ? ` · “${attempt.excerpt.slice(0, 80)}”` : ""}`,
                             )
@@ -256,7 +257,7 @@ function Deliveries() {
                   </Tooltip>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="xs">{timeFormat.format(delivery.createdAt)}</Text>
+                  <Text size="xs">{times.format(delivery.createdAt, "shortDateTimeSeconds")}</Text>
                 </Table.Td>
                 <Table.Td>
                   <Button

@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { useLocation } from "react-router";
 import { ActionError } from "../../components/query-state.tsx";
 import { apiClient } from "../../lib/api-client.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 
 /** Local storage key of the spec: when the form was last sent (its thank-you stays until a new message). */
@@ -31,6 +32,7 @@ function readSubmitted(): number | null {
  * the page it was sent from goes with it.
  */
 export function SupportFormOverlay({ close }: OverlayComponentProps) {
+  const times = useTimeFormat();
   const location = useLocation();
   const [topic, setTopic] = useState<(typeof SUPPORT_TOPICS)[number]>("question");
   const [message, setMessage] = useState("");
@@ -75,7 +77,7 @@ export function SupportFormOverlay({ close }: OverlayComponentProps) {
         </Text>
         {earlier ? (
           <Text size="sm" c="dimmed">
-            You last wrote to us on {new Date(earlier).toLocaleString()}.
+            You last wrote to us on {times.format(earlier, "dateTime")}.
           </Text>
         ) : null}
         <Select

@@ -1,9 +1,8 @@
 import { ActionIcon, Badge, Group, Menu, Paper, Stack, Text } from "@mantine/core";
 import { REACTIONS } from "@switchboard/api";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { type ConversationDetail, type InboxMessage, useReaction } from "./api.ts";
 import { MessageMedia } from "./message-media.tsx";
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeStyle: "short" });
 
 function roleLabel(message: InboxMessage, detail: ConversationDetail): string {
   if (message.role === "user") return detail.conversation.displayName;
@@ -12,6 +11,7 @@ function roleLabel(message: InboxMessage, detail: ConversationDetail): string {
 }
 
 export function MessageBubble(props: { message: InboxMessage; detail: ConversationDetail }) {
+  const times = useTimeFormat();
   const { message, detail } = props;
   const react = useReaction();
   const outside = message.role === "user";
@@ -28,7 +28,7 @@ export function MessageBubble(props: { message: InboxMessage; detail: Conversati
       data-role={message.role}
     >
       <Text size="xs" c="dimmed">
-        {roleLabel(message, detail)} · {timeFormat.format(message.createdAt)}
+        {roleLabel(message, detail)} · {times.format(message.createdAt, "shortDateTime")}
         {message.deliveryStatus && !outside ? ` · ${message.deliveryStatus}` : ""}
       </Text>
       <Paper

@@ -30,6 +30,7 @@ import { ConfirmButton } from "../../components/confirm/confirm-button.tsx";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import {
   useAddDocuments,
   useCreateKnowledgeBase,
@@ -49,7 +50,6 @@ const STATE_COLORS: Record<KbDocument["state"], string> = {
   indexed: "green",
   failed: "red",
 };
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeStyle: "short" });
 
 function progressText(progress: KbProgress): string {
   if (progress.total === 0) return "No documents yet";
@@ -310,6 +310,7 @@ function AddByText({ id }: { id: number }) {
 }
 
 function DocumentRow({ kbId, document, canEdit }: { kbId: number; document: KbDocument; canEdit: boolean }) {
+  const times = useTimeFormat();
   const refresh = useRefreshDocument(kbId);
   const remove = useDeleteDocument(kbId);
   const source =
@@ -352,7 +353,7 @@ function DocumentRow({ kbId, document, canEdit }: { kbId: number; document: KbDo
       </Table.Td>
       <Table.Td>
         <Text size="xs" c="dimmed">
-          {document.indexedAt ? timeFormat.format(document.indexedAt) : "—"}
+          {document.indexedAt ? times.format(document.indexedAt, "shortDateTime") : "—"}
         </Text>
       </Table.Td>
       {canEdit ? (

@@ -1,4 +1,5 @@
 import { formatPhoneNumber, humanizeFieldName, isLogFixedField, LOG_FIELD_LABELS } from "@switchboard/core";
+import { formatCalendarDay, formatInstant } from "../../lib/time-format.ts";
 
 /** Column header of a field: the fixed fields' own labels, other fields in words. */
 export function fieldLabel(field: string, labels: Readonly<Record<string, string>> = {}): string {
@@ -15,62 +16,22 @@ export function formatDuration(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function formatOf(timeZone: string | undefined, dateOnly: boolean): Intl.DateTimeFormat {
-  const key = `${timeZone ?? ""}|${dateOnly}`;
-  let format = formats.get(key);
-  if (!format) {
-    try {
-      format = new Intl.DateTimeFormat(undefined, {
-        dateStyle: "medium",
-        ...(dateOnly ? {} : { timeStyle: "short" }),
-        ...(timeZone ? { timeZone } : {}),
-      });
-    } catch {
-      // A zone this browser does not know: its own.
-      format = new Intl.DateTimeFormat(undefined, {
-        dateStyle: "medium",
-        ...(dateOnly ? {} : { timeStyle: "short" }),
-      });
-    }
-    formats.set(key, format);
-  }
-  return format;
-}
-
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?[+-]\d{2}:?\d{2}$/;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * A date or time of a call as people read it, in the time zone of the account it belongs to (the row's
- * agent) when known. Without one, a time written with its offset (an appointment the agent booked:
- * `2026-12-01T10:00:00-08:00`) keeps its own wall-clock time, and other instants use the browser's zone. A
- * plain `YYYY-MM-DD` is a calendar day. Text that is no date is shown as it is.
+ * A date or time of a call as people read it: in the account's time zone (else the browser's), with the
+ * zone's abbreviation when it is not the browser's (lib/time-format.ts). A plain `YYYY-MM-DD` is a calendar
+ * day. Text that is no date is shown as it is.
  */
 export function formatDateValue(value: string | number, timeZone?: string | null): string {
-  if (typeof value === "string") {
-    const day = DATE_ONLY.exec(value)?.slice(1).map(Number);
-    if (day) return formatOf("UTC", true).format(Date.UTC(day[0] ?? 0, (day[1] ?? 1) - 1, day[2] ?? 1));
-    const ms = Date.parse(value);
-    if (Number.isNaN(ms)) return value;
-    if (timeZone) return formatOf(timeZone, false).format(ms);
-    const zoned = WITH_OFFSET.exec(value)
-      ?.slice(1)
-      .map((part) => Number(part ?? 0));
-    if (zoned) {
-      const [y = 0, mo = 1, d = 1, h = 0, mi = 0, sec = 0] = zoned;
-      return formatOf("UTC", false).format(Date.UTC(y, mo - 1, d, h, mi, sec));
-    }
-    return formatOf(undefined, false).format(ms);
-  }
-  return formatOf(timeZone ?? undefined, false).format(value);
+  if (typeof value === "string" && DATE_ONLY.test(value)) return formatCalendarDay(value);
+  return formatInstant(value, "dateTime", { account: timeZone });
 }
 
 export type CellContext = {
   /** The field's type as GET /api/v2/logs/fields inferred it. */
   type?: string | undefined;
-  /** The time zone of the row's account (its agent), when known. */
+  /** The account's time zone (null: the browser's). */
   timeZone?: string | null | undefined;
 };
 

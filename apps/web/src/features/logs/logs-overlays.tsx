@@ -27,6 +27,7 @@ import { useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { errorMessage } from "../../lib/shell-api.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import type { OverlayName } from "../../overlays/overlay-names.ts";
 import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { searchWithoutOverlay } from "../../overlays/overlay-query.ts";
@@ -290,6 +291,7 @@ export function CallTranscriptOverlay({ value }: OverlayComponentProps) {
   const roomId = at > 0 ? value.slice(0, at) : "";
   const uuid = at > 0 ? value.slice(at + 1) : "";
   const transcript = useTranscript(roomId, uuid);
+  const { format } = useTimeFormat();
   if (!roomId || !uuid) return <Alert color="red">Failed to fetch conversation</Alert>;
   if (transcript.isPending) return <LoadingState label="Loading the transcript…" />;
   if (transcript.isError)
@@ -307,7 +309,7 @@ export function CallTranscriptOverlay({ value }: OverlayComponentProps) {
           {info.status}
         </Badge>
         <Text size="sm" c="dimmed">
-          {new Date(info.startedAt).toLocaleString()}
+          {format(info.startedAt, "dateTime")}
         </Text>
       </Group>
       {conversation.length === 0 ? <Text c="dimmed">No messages in this conversation.</Text> : null}

@@ -25,9 +25,10 @@ import { useCallback, useDeferredValue, useMemo, useState } from "react";
 import { EmptyState, LoadingState } from "../../components/query-state.tsx";
 import { usePermission } from "../../lib/account-state.ts";
 import { useRowsInBatches } from "../../lib/rows-in-batches.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { LiveCallsButton } from "../voice/live-calls-button.tsx";
-import { useAgentTimeZones, useLogFields, useLogs } from "./api.ts";
+import { useLogFields, useLogs } from "./api.ts";
 import { CallRow } from "./call-row.tsx";
 import { DateRangePicker } from "./date-range-picker.tsx";
 import { ExportButtons } from "./export-buttons.tsx";
@@ -96,22 +97,11 @@ export function LogsPage() {
     () => Object.fromEntries((fields.data?.fields ?? []).map((field) => [field.name, field.type])),
     [fields.data],
   );
-  const agentIds = useMemo(
-    () =>
-      [...new Set(rows.map((row) => row.agentId))].filter(
-        (id): id is number => typeof id === "number" && id > 0,
-      ),
-    [rows],
-  );
-  // The agents' time zones arrive after the rows: the table's second render is deferred too.
-  const zones = useDeferredValue(useAgentTimeZones(agentIds));
-  // Dates and times of a row in its agent's time zone (issue #23 item 6).
+  // Dates and times in the account's time zone, as everywhere in the app (issue 32 item 10).
+  const { accountZone } = useTimeFormat();
   const cellContext = useCallback(
-    (field: string, row: Row): CellContext => ({
-      type: types[field],
-      timeZone: typeof row.agentId === "number" ? zones[row.agentId] : undefined,
-    }),
-    [types, zones],
+    (field: string, _row: Row): CellContext => ({ type: types[field], timeZone: accountZone }),
+    [types, accountZone],
   );
   const openTranscript = useCallback(
     (row: Row) => overlays.open("callTranscript", `${String(row.roomId)}/${String(row.uuid)}`),

@@ -1,7 +1,6 @@
 import { Group, Paper, Text } from "@mantine/core";
 import type { ReactNode } from "react";
-
-const time = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 
 /** One turn of a call's transcript: the agent's on the left and tinted, the caller's on the right. */
 export function TranscriptBubble({
@@ -14,6 +13,7 @@ export function TranscriptBubble({
   children: ReactNode;
 }) {
   const agent = who === "agent";
+  const { format } = useTimeFormat();
   return (
     <Paper
       withBorder
@@ -27,7 +27,7 @@ export function TranscriptBubble({
           {agent ? "Agent" : who === "caller" ? "Caller" : who}
         </Text>
         <Text size="xs" c="dimmed">
-          {time.format(at)}
+          {format(at, "time")}
         </Text>
       </Group>
       {children}

@@ -5,11 +5,10 @@ import { ActionError, EmptyState, ErrorState, LoadingState } from "../../compone
 import { useAccountState } from "../../lib/account-state.ts";
 import { bodySchemaOf, useSchemaForm } from "../../lib/schema-form.ts";
 import { toast } from "../../lib/toast.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { useInviteMember, useMembers, useRemoveMember } from "./api.ts";
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 function NotAllowed() {
   return <Text>Members are not available for the account in view.</Text>;
@@ -17,6 +16,7 @@ function NotAllowed() {
 
 /** `?members`: the owners and admins of the account in view; invite and remove (canManageUsers). */
 export function MembersOverlay({ name }: OverlayComponentProps) {
+  const times = useTimeFormat();
   const { view } = useAccountState();
   const overlays = useOverlays();
   const members = useMembers();
@@ -79,11 +79,11 @@ export function MembersOverlay({ name }: OverlayComponentProps) {
                         Invited
                       </Badge>
                       <Text size="xs" c="dimmed">
-                        {dateFormat.format(new Date(user.timestamp))}
+                        {times.format(user.timestamp, "date")}
                       </Text>
                     </Group>
                   ) : (
-                    dateFormat.format(new Date(user.timestamp))
+                    times.format(user.timestamp, "date")
                   )}
                 </Table.Td>
                 <Table.Td ta="right">

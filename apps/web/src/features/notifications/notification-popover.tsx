@@ -1,15 +1,16 @@
 import { Button, Group, Popover, ScrollArea, Stack, Text, UnstyledButton } from "@mantine/core";
 import type { AppNotification } from "@switchboard/api";
 import { ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { type TimeFormat, useTimeFormat } from "../../lib/use-time-format.ts";
 import { BellButton, type NotificationList } from "./bell-button.tsx";
 
-function when(ms: number): string {
+function when(ms: number, times: TimeFormat): string {
   const minutes = Math.round((Date.now() - ms) / 60_000);
   if (minutes < 1) return "just now";
   if (minutes < 60) return `${minutes} min ago`;
   const hours = Math.round(minutes / 60);
   if (hours < 24) return `${hours} h ago`;
-  return new Date(ms).toLocaleDateString();
+  return times.format(ms, "date");
 }
 
 /**
@@ -33,6 +34,7 @@ export function NotificationPopover({
   clear: (body: { clear?: number; clearAll?: boolean }) => void;
   open: (item: AppNotification) => void;
 }) {
+  const times = useTimeFormat();
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-end" width={340} shadow="md" withinPortal>
       <Popover.Target>
@@ -71,7 +73,7 @@ export function NotificationPopover({
                       </Text>
                     ) : null}
                     <Text size="xs" c="dimmed">
-                      {when(item.updatedAt)}
+                      {when(item.updatedAt, times)}
                     </Text>
                   </UnstyledButton>
                   <Button

@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { useAccountKey, useLoadedAccount } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 
 const FEATURES: Record<AccessFeature, { label: string; why: string }> = {
@@ -13,9 +14,6 @@ const FEATURES: Record<AccessFeature, { label: string; why: string }> = {
     why: "With text messaging your agent answers texts to its number, and you can text people from the inbox.",
   },
 };
-
-const formatDateTime = (at: number) =>
-  new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(at);
 
 function useAccessRequest(feature: AccessFeature) {
   const [accountId, viewingAs] = useAccountKey();
@@ -30,6 +28,7 @@ function useAccessRequest(feature: AccessFeature) {
  * platform's administrators) to turn text messaging on; says when it was asked, and when it is on.
  */
 export function RequestAccessOverlay({ close }: OverlayComponentProps) {
+  const times = useTimeFormat();
   // Text messaging is the one feature asked for so far (`?requestAccess=sms`, or without a value).
   const feature: AccessFeature = "sms";
   const { label, why } = FEATURES[feature];
@@ -65,7 +64,8 @@ export function RequestAccessOverlay({ close }: OverlayComponentProps) {
     return (
       <Stack gap="sm">
         <Alert color="blue" variant="light" role="status" title="Request sent">
-          {send.data?.message ?? `You asked for ${label} on ${formatDateTime(current.requestedAt)}.`}
+          {send.data?.message ??
+            `You asked for ${label} on ${times.format(current.requestedAt, "dateTime")}.`}
         </Alert>
         <Text size="sm">
           Your partner and the platform's administrators have it. You will be able to use {label} as soon as

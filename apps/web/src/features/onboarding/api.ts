@@ -13,6 +13,7 @@ import { findTimezoneByValue, type OnboardingTemplate, type TemplateField } from
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
+import { browserTimeZone } from "../../lib/time-format.ts";
 import { draftInstructions } from "./draft-instructions.ts";
 import type { SavedOnboarding } from "./onboarding-persistence.ts";
 import { voiceLanguage } from "./voices.ts";
@@ -49,14 +50,8 @@ export function saveOnboardingSettings(value: SavedOnboarding) {
   return apiClient.call(saveAccountSetting, { body: { settings: { onboarding: value } } });
 }
 
-/** This browser's IANA zone, if it has one. */
-function browserZone(): string | undefined {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** This browser's IANA zone. */
+const browserZone = (): string | undefined => browserTimeZone();
 
 /**
  * The IANA zone the runtime uses for a time-zone table value: the browser's own zone when the chosen row

@@ -5,47 +5,20 @@ import { useMemo } from "react";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
+import { formatInOwnZone } from "../../lib/time-format.ts";
 import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { overlayAccountId } from "../accounts/account-kinds.ts";
 import { useAgentTimeZones } from "../logs/api.ts";
 
-type Formats = { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat; zone: Intl.DateTimeFormat };
-
 /** Times read in the agent's time zone (where the caller booked), else in this browser's. */
-const cache = new Map<string, Formats>();
-
-function formatsFor(timeZone: string | undefined): Formats {
-  const cached = cache.get(timeZone ?? "");
-  if (cached) return cached;
-  const formats = buildFormats(timeZone);
-  cache.set(timeZone ?? "", formats);
-  return formats;
-}
-
-function buildFormats(timeZone: string | undefined): Formats {
-  const zone = timeZone && Intl.supportedValuesOf("timeZone").includes(timeZone) ? timeZone : undefined;
-  return {
-    day: new Intl.DateTimeFormat(undefined, {
-      weekday: "long",
-      month: "long",
-      day: "numeric",
-      timeZone: zone,
-    }),
-    time: new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit", timeZone: zone }),
-    zone: new Intl.DateTimeFormat(undefined, { timeZoneName: "long", timeZone: zone }),
-  };
-}
-
-function zoneName(formats: Formats): string {
-  return formats.zone.formatToParts(new Date()).find((part) => part.type === "timeZoneName")?.value ?? "";
-}
+type Formats = ReturnType<typeof formatInOwnZone>;
 
 /** The bookings by day, each on the day of its own agent's zone. */
 function byDay(bookings: Booking[], formatsOf: (booking: Booking) => Formats): [string, Booking[]][] {
   const days = new Map<string, Booking[]>();
   for (const booking of [...bookings].sort((a, b) => a.start - b.start)) {
-    const day = formatsOf(booking).day.format(new Date(booking.start));
+    const day = formatsOf(booking).day;
     days.set(day, [...(days.get(day) ?? []), booking]);
   }
   return [...days.entries()];
@@ -67,8 +40,8 @@ export function ScheduleOverlay({ value }: OverlayComponentProps) {
     [schedule.data],
   );
   const zones = useAgentTimeZones(agentId ? [agentId] : agentIds);
-  const formatsOf = (booking: Booking) => formatsFor(zones[booking.agentId]);
-  const shownZones = [...new Set((schedule.data?.bookings ?? []).map((b) => zoneName(formatsOf(b))))];
+  const formatsOf = (booking: Booking) => formatInOwnZone(booking.start, zones[booking.agentId]);
+  const shownZones = [...new Set((schedule.data?.bookings ?? []).map((b) => formatsOf(b).zoneName))];
   if (schedule.isPending) return <LoadingState label="Loading the schedule…" />;
   if (schedule.isError) return <ErrorState error={schedule.error} onRetry={() => void schedule.refetch()} />;
   if (schedule.data.bookings.length === 0)
@@ -101,8 +74,7 @@ export function ScheduleOverlay({ value }: OverlayComponentProps) {
               {bookings.map((booking) => (
                 <Table.Tr key={booking.id} data-testid="booking">
                   <Table.Td w={150}>
-                    {formatsOf(booking).time.format(new Date(booking.start))} –{" "}
-                    {formatsOf(booking).time.format(new Date(booking.end))}
+                    {formatsOf(booking).time} – {formatInOwnZone(booking.end, zones[booking.agentId]).time}
                   </Table.Td>
                   <Table.Td>
                     <Group gap="xs">

@@ -5,6 +5,7 @@ import { ActionError } from "../../components/query-state.tsx";
 import { apiClient } from "../../lib/api-client.ts";
 import { useMobileApp } from "../../lib/environment.tsx";
 import { newRequestId, requestNative } from "../../lib/native-bridge.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 
 /** What the native app answers to `syncContacts` and `registerPush` (README: the mobile app's contract). */
 type SyncAnswer = { synced?: number; error?: string } | null;
@@ -14,9 +15,6 @@ const NO_ANSWER = "The app did not answer. Update the app and try again.";
 /** Check-in kinds this card reads and writes: the app's push registration, the last contacts sync. */
 const APP = "app";
 const CONTACTS = "contactsSync";
-
-const when = (at: number) =>
-  new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(at);
 
 function useCheckIn(kind: string) {
   return useQuery({
@@ -31,6 +29,7 @@ function useCheckIn(kind: string) {
  * the card shows when it last happened.
  */
 export function MobileAppCard() {
+  const times = useTimeFormat();
   const mobileApp = useMobileApp();
   const queryClient = useQueryClient();
   const app = useCheckIn(APP);
@@ -88,7 +87,7 @@ export function MobileAppCard() {
             {sync.isSuccess
               ? `Synced ${sync.data.toLocaleString()} ${sync.data === 1 ? "contact" : "contacts"} to this phone.`
               : contacts.data
-                ? `Last synced ${when(contacts.data.at)}.`
+                ? `Last synced ${times.format(contacts.data.at, "dateTime")}.`
                 : "Copy the organisation's contacts to this phone's address book, so calls and texts show their names."}
           </Text>
           <ActionError error={sync.error} />
@@ -102,7 +101,7 @@ export function MobileAppCard() {
           <Text fw={500}>Notifications</Text>
           <Text size="sm" aria-live="polite">
             {pushOn && app.data
-              ? `Notifications are on for this phone (since ${when(app.data.at)}).`
+              ? `Notifications are on for this phone (since ${times.format(app.data.at, "dateTime")}).`
               : "Get a notification on this phone for new messages, missed calls and finished task lists."}
           </Text>
           <ActionError error={push.error} />

@@ -6,6 +6,7 @@ import { renderSVG } from "uqr";
 import { ActionError } from "../../components/query-state.tsx";
 import { apiClient } from "../../lib/api-client.ts";
 import { useMobileApp } from "../../lib/environment.tsx";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { MobileAppCard } from "./mobile-app-card.tsx";
 
@@ -19,7 +20,7 @@ function phoneLink(oneTimeToken: string): string {
 
 function SignInCode({ url, expiresAt }: { url: string; expiresAt: string }) {
   const qr = useMemo(() => renderSVG(url, { border: 2 }), [url]);
-  const until = new Intl.DateTimeFormat(undefined, { timeStyle: "short" }).format(new Date(expiresAt));
+  const until = useTimeFormat().format(expiresAt, "time");
   return (
     <Stack gap="xs" align="center">
       <Box

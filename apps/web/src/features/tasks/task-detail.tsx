@@ -3,12 +3,10 @@ import { formatPhoneNumber } from "@switchboard/core";
 import { Link } from "react-router";
 import { useAppPath } from "../../lib/account-context.ts";
 import { appPath } from "../../lib/account-path.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import type { TaskDetail } from "./api.ts";
 import { OUTCOME_LABELS, STATE_COLORS, STATE_LABELS } from "./task-format.ts";
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-const clock = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
 
 const ROLE_LABELS: Record<string, string> = { assistant: "Agent", user: "Person", operator: "Team" };
 
@@ -27,6 +25,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 
 /** The conversation the task produced, turn by turn, with links to it in the inbox and the call logs. */
 function Transcript({ task }: { task: TaskDetail }) {
+  const times = useTimeFormat();
   const overlays = useOverlays();
   const { accountPrefix } = useAppPath();
   return (
@@ -78,7 +77,7 @@ function Transcript({ task }: { task: TaskDetail }) {
                 {ROLE_LABELS[line.role] ?? line.role}
               </Text>
               <Text size="xs" c="dimmed">
-                {clock.format(line.at)}
+                {times.format(line.at, "time")}
               </Text>
             </Group>
             <Text size="sm" style={{ whiteSpace: "pre-wrap" }}>
@@ -93,6 +92,7 @@ function Transcript({ task }: { task: TaskDetail }) {
 
 /** One task: the person, state and outcome, its attempts, and the conversation it produced. */
 export function TaskDetailView({ task }: { task: TaskDetail }) {
+  const times = useTimeFormat();
   return (
     <Stack gap="md">
       <Stack gap={4}>
@@ -125,7 +125,7 @@ export function TaskDetailView({ task }: { task: TaskDetail }) {
           </Fact>
         ) : null}
         {task.nextAttemptAt ? (
-          <Fact label="Next attempt">{timeFormat.format(task.nextAttemptAt)}</Fact>
+          <Fact label="Next attempt">{times.format(task.nextAttemptAt, "dateTime")}</Fact>
         ) : null}
         {task.answeredBy ? (
           <Fact label="Answered by">
@@ -149,7 +149,7 @@ export function TaskDetailView({ task }: { task: TaskDetail }) {
               {task.history.map((attempt) => (
                 <Table.Tr key={attempt.attempt}>
                   <Table.Td>{attempt.attempt}</Table.Td>
-                  <Table.Td>{timeFormat.format(attempt.startedAt)}</Table.Td>
+                  <Table.Td>{times.format(attempt.startedAt, "dateTime")}</Table.Td>
                   <Table.Td>
                     {attempt.outcome
                       ? (OUTCOME_LABELS[attempt.outcome as keyof typeof OUTCOME_LABELS] ?? attempt.outcome)

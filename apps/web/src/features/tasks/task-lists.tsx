@@ -4,6 +4,7 @@ import { confirm } from "../../components/confirm/confirm-store.ts";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { type TaskList, useChangeTaskList, useTaskLists } from "./api.ts";
 import { LIST_STATE_LABELS, listActions, listProgress, outcomeSummary } from "./task-format.ts";
 
@@ -16,7 +17,6 @@ const PROGRESS_PARTS = [
   { key: "cancelled", label: "cancelled", color: "orange" },
   { key: "running", label: "running", color: "blue" },
 ] as const;
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 function ListCard({
   list,
@@ -27,6 +27,7 @@ function ListCard({
   selected: boolean;
   onSelect: (listId: number | null) => void;
 }) {
+  const times = useTimeFormat();
   const canEdit = usePermission("canEditOrg");
   const change = useChangeTaskList();
   const progress = listProgress(list.counts);
@@ -58,7 +59,7 @@ function ListCard({
             </Text>
             <Text size="xs" c="dimmed">
               {list.channel === "call" ? "Calls" : "Texts"} by {list.agentName ?? `agent ${list.agentId}`} ·{" "}
-              {dateFormat.format(list.createdAt)}
+              {times.format(list.createdAt, "dateTime")}
             </Text>
           </Stack>
           <Badge

@@ -14,16 +14,16 @@ import { TASK_OUTCOMES, TASK_STATES, type TaskOutcome, type TaskState } from "@s
 import { countOf, formatPhoneNumber } from "@switchboard/core";
 import type { ReactNode } from "react";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { TASKS_PAGE_SIZE, type Task, type TaskFilters, useTasks } from "./api.ts";
 import { OUTCOME_LABELS, STATE_COLORS, STATE_LABELS } from "./task-format.ts";
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 const stateOptions = TASK_STATES.map((state) => ({ value: state, label: STATE_LABELS[state] }));
 const outcomeOptions = TASK_OUTCOMES.map((outcome) => ({ value: outcome, label: OUTCOME_LABELS[outcome] }));
 
 function TaskRow({ task }: { task: Task }) {
+  const times = useTimeFormat();
   const overlays = useOverlays();
   const who = task.name || formatPhoneNumber(task.phoneNumber);
   return (
@@ -60,7 +60,9 @@ function TaskRow({ task }: { task: Task }) {
         ) : null}
       </Table.Td>
       <Table.Td visibleFrom="md">
-        <Text size="sm">{timeFormat.format(task.completedAt ?? task.nextAttemptAt ?? task.createdAt)}</Text>
+        <Text size="sm">
+          {times.format(task.completedAt ?? task.nextAttemptAt ?? task.createdAt, "dateTime")}
+        </Text>
         <Text size="xs" c="dimmed">
           {task.attempts} of {countOf(task.maxAttempts, "attempt")}
         </Text>

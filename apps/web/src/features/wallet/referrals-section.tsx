@@ -15,10 +15,9 @@ import { REFERRAL_PARAM } from "@switchboard/api";
 import { ActionError, EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { usePermission } from "../../lib/account-state.ts";
 import { toast } from "../../lib/toast.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { useClaimRewards, useReferralRewards } from "./api.ts";
 import { formatCents, kindLabel } from "./format.ts";
-
-const dayFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 
 /**
  * The Wallet page's Referrals section: the account's referral link (the sign-up page with `target`), how
@@ -26,6 +25,7 @@ const dayFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
  * wallet.
  */
 export function ReferralsSection() {
+  const times = useTimeFormat();
   const rewards = useReferralRewards();
   const claim = useClaimRewards();
   const canManage = usePermission("canManageBilling");
@@ -144,7 +144,7 @@ export function ReferralsSection() {
                 <Table.Tbody>
                   {data.rewards.map((reward) => (
                     <Table.Tr key={reward.id} data-testid="referral-reward">
-                      <Table.Td>{dayFormat.format(reward.createdAt)}</Table.Td>
+                      <Table.Td>{times.format(reward.createdAt, "date")}</Table.Td>
                       <Table.Td>{reward.referredName}</Table.Td>
                       <Table.Td>
                         {kindLabel(reward.paymentKind)} {formatCents(reward.paymentCents)}

@@ -1,11 +1,11 @@
 import { Stack, Table, Text } from "@mantine/core";
 import type { WalletTransaction } from "@switchboard/api";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import { formatCents, formatSats, kindLabel } from "./format.ts";
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** Wallet transactions: date, what, and the change of the balance (or of the funds on hold). */
 export function TransactionRows({ transactions }: { transactions: WalletTransaction[] }) {
+  const times = useTimeFormat();
   return (
     <Table.ScrollContainer minWidth={420}>
       <Table verticalSpacing="sm" aria-label="Recent transactions">
@@ -26,7 +26,7 @@ export function TransactionRows({ transactions }: { transactions: WalletTransact
             return (
               <Table.Tr key={tx.id} data-testid="wallet-transaction">
                 <Table.Td>
-                  <Text size="sm">{timeFormat.format(tx.createdAt)}</Text>
+                  <Text size="sm">{times.format(tx.createdAt, "dateTime")}</Text>
                 </Table.Td>
                 <Table.Td>
                   <Stack gap={2}>

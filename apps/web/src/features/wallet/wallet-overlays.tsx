@@ -1,14 +1,13 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text } from "@mantine/core";
 import { EmptyState, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { usePermission } from "../../lib/account-state.ts";
+import { useTimeFormat } from "../../lib/use-time-format.ts";
 import type { OverlayComponentProps } from "../../overlays/overlay-props.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 import { isMarketRate, useExchangeRate, useTransactionPages, useWallet, useWithdrawals } from "./api.ts";
 import { formatCents, formatSats } from "./format.ts";
 import { TransactionRows } from "./transaction-rows.tsx";
 import { withdrawalStatusColor, withdrawalStatusLabel } from "./withdraw-overlay.tsx";
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** The transactions overlay (spec §2.1): every transaction of the wallet, newest first, a page at a time. */
 export function TransactionsOverlay(_props: OverlayComponentProps) {
@@ -112,6 +111,7 @@ export function BalancesOverlay(_props: OverlayComponentProps) {
 
 /** The wallet overlay (spec §2.1): the balance, the latest withdrawals, and the wallet's actions. */
 export function WalletOverlay({ name }: OverlayComponentProps) {
+  const times = useTimeFormat();
   const wallet = useWallet();
   const withdrawals = useWithdrawals();
   const overlays = useOverlays();
@@ -175,7 +175,7 @@ export function WalletOverlay({ name }: OverlayComponentProps) {
               {recent.map((w) => (
                 <Table.Tr key={w.id} data-testid="withdrawal-row">
                   <Table.Td>
-                    <Text size="sm">{timeFormat.format(w.createdAt)}</Text>
+                    <Text size="sm">{times.format(w.createdAt, "dateTime")}</Text>
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm">

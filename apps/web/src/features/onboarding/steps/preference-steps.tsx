@@ -1,6 +1,7 @@
 import { Button, Group, Radio, Select, SimpleGrid, Stack, Text } from "@mantine/core";
 import { findTimezoneByUtc, resolveTimezone, TIMEZONES } from "@switchboard/core";
 import { useState } from "react";
+import { browserTimeZone } from "../../../lib/time-format.ts";
 import { VoicePreviewButton } from "../../voice/voice-preview-button.tsx";
 import type { OnboardingWizard } from "../use-onboarding.ts";
 import { DEFAULT_VOICE_ID, languageLabel, VOICE_CHOICES } from "../voices.ts";
@@ -10,12 +11,7 @@ const TIMEZONE_OPTIONS = TIMEZONES.map((entry) => ({ value: entry.value, label: 
 
 /** The browser's own zone as a row of the table, else UTC. */
 function browserTimezone(): string {
-  try {
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    return (zone && findTimezoneByUtc(zone)?.value) || resolveTimezone("UTC").value;
-  } catch {
-    return resolveTimezone("UTC").value;
-  }
+  return findTimezoneByUtc(browserTimeZone())?.value ?? resolveTimezone("UTC").value;
 }
 
 /** SELECT_TIMEZONE: the time zone the agent books and speaks in (core's time-zone table). */

@@ -3,14 +3,16 @@ import { useState } from "react";
 import { confirm } from "../../../../components/confirm/confirm-store.ts";
 import { ActionError } from "../../../../components/query-state.tsx";
 import { toast } from "../../../../lib/toast.ts";
+import { type TimeFormat, useTimeFormat } from "../../../../lib/use-time-format.ts";
 import type { PanelProps } from "../panels.ts";
 
-function when(ms: number | null): string {
-  return ms ? new Date(ms).toLocaleString() : "never";
+function when(ms: number | null, times: TimeFormat): string {
+  return ms ? times.format(ms, "dateTime") : "never";
 }
 
 /** Staging and production: publish staging, or revert staging to what is live. */
 export function PublishPanel({ editor, state }: PanelProps) {
+  const times = useTimeFormat();
   const [revertError, setRevertError] = useState<unknown>(null);
   const unpublished = !state.production || !state.staging.published || !state.draft.published;
   const publish = async () => {
@@ -42,8 +44,8 @@ export function PublishPanel({ editor, state }: PanelProps) {
           : "This agent has never been published: callers do not reach it yet."}
       </Text>
       <Text size="sm" c="dimmed">
-        Draft last saved: {when(state.staging.updatedAt)}. Live since:{" "}
-        {when(state.production?.updatedAt ?? null)}.
+        Draft last saved: {when(state.staging.updatedAt, times)}. Live since:{" "}
+        {when(state.production?.updatedAt ?? null, times)}.
       </Text>
       <Group>
         <Button loading={state.publishing} onClick={() => void publish()} disabled={!unpublished}>

@@ -16,6 +16,7 @@ import { useState } from "react";
 import { confirm } from "../../../../components/confirm/confirm-store.ts";
 import { ActionError, ErrorState, LoadingState } from "../../../../components/query-state.tsx";
 import { toast } from "../../../../lib/toast.ts";
+import { useTimeFormat } from "../../../../lib/use-time-format.ts";
 import { useOverlays } from "../../../../overlays/use-overlays.tsx";
 import { restoreVersion, useCreateVersion, useRenameVersion, useVersions } from "../../api.ts";
 import { compareValue } from "../compare-sides.ts";
@@ -61,6 +62,7 @@ function RenameVersion({
 
 /** Versions: snapshots of the whole configuration to make, rename, restore and compare. */
 export function VersionsPanel({ agentId, editor }: PanelProps) {
+  const times = useTimeFormat();
   const versions = useVersions(agentId);
   const create = useCreateVersion(agentId);
   const overlays = useOverlays();
@@ -186,7 +188,7 @@ export function VersionsPanel({ agentId, editor }: PanelProps) {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm">{new Date(version.createdAt).toLocaleString()}</Text>
+                    <Text size="sm">{times.format(version.createdAt, "dateTime")}</Text>
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm">{version.source}</Text>
