@@ -334,6 +334,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await tasks.start();
     await usage.start();
     await billing.start();
+    await runtime.quietTexts.start();
   }
   await voice.start();
   if (voiceWorkers) {

@@ -132,6 +132,12 @@ const envSchema = z.object({
     .int()
     .positive({ message: "must be a positive number of milliseconds" })
     .default(30_000),
+  TEXT_ANALYSIS_QUIET_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1, { message: "must be a whole number of seconds from 1 to 86400" })
+    .max(86_400, { message: "must be a whole number of seconds from 1 to 86400" })
+    .default(1800),
   LLM_MAX_RETRIES: z.coerce
     .number()
     .int()
@@ -387,6 +393,11 @@ export type Config = {
   /** Key for HMACs (verification codes); from SECRET_KEY, else generated once and kept in the database. */
   secretKey: string | undefined;
   llm: LlmConfig;
+  /**
+   * A text conversation (SMS, web chat) has no hang-up: it is analysed once it has been quiet this long, and
+   * again after each later quiet spell.
+   */
+  textAnalysisQuietMs: number;
   /** Longest wait for a tool that calls out (the webhook app). */
   toolTimeoutMs: number;
   sms: SmsConfig;
@@ -636,6 +647,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxRetries: v.LLM_MAX_RETRIES,
       maxSteps: v.LLM_MAX_STEPS,
     },
+    textAnalysisQuietMs: v.TEXT_ANALYSIS_QUIET_SECONDS * 1000,
     toolTimeoutMs: v.TOOL_TIMEOUT_MS,
     sms:
       v.SMS_PROVIDER === "twilio"

@@ -19,6 +19,7 @@ import type { AgentLookups } from "./agent-lookups.ts";
 import { displayName } from "./agent-turn.ts";
 import type { ConversationsRepository } from "./conversations.repository.ts";
 import { analyzeConversationJob } from "./jobs.ts";
+import { analysable } from "./quiet-texts.ts";
 
 /**
  * Post-call analysis (issue 35 item 3). When a call or a chat ends, a job (`analyzeConversationJob`) reads
@@ -410,6 +411,8 @@ type Deps = {
   jobs: JobRunner;
   webhooks?: WebhookEvents;
   log: FastifyBaseLogger;
+  /** A text conversation quiet this long may be analysed before it ends (quiet-texts.ts). */
+  textQuietMs?: number;
   now?: () => number;
 };
 
@@ -436,10 +439,14 @@ export function createCallAnalysis(deps: Deps) {
     }
   }
 
-  /** The job: analyses one ended conversation and writes the analysis where the log row's readers look. */
+  /**
+   * The job: analyses one ended conversation (or a text one gone quiet) and writes the analysis where the log
+   * row's readers look.
+   */
   async function analyze(uuid: string): Promise<CallAnalysis | null> {
     const conversation = await conversations.findConversation(uuid);
-    if (conversation?.status !== "ended") return null;
+    if (!conversation || !analysable(conversation, now(), deps.textQuietMs ?? Number.POSITIVE_INFINITY))
+      return null;
     const log = await conversations.findLog(uuid);
     if (!log) return null;
     const agent = await deps.access.loadAccount(conversation.agentAccountId);

@@ -21,3 +21,22 @@ export const analyzeConversationJob = defineJob({
     concurrency: 2,
   },
 });
+
+/**
+ * Text conversations (SMS, web chat) have no hang-up: this check queues the analysis of those that went
+ * quiet (quiet-texts.ts), then queues itself for the next check. One is queued at start (`short` on one key:
+ * at most one waits, so every instance may ask).
+ */
+export const quietTextsJob = defineJob({
+  name: "runtime-quiet-texts",
+  payload: z.object({}),
+  key: () => "quiet-texts",
+  options: {
+    policy: "short",
+    retryLimit: 3,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    expireInSeconds: 5 * 60,
+    concurrency: 1,
+  },
+});

@@ -14,6 +14,7 @@ import { createConversationsRepository } from "./conversations.repository.ts";
 import { analyzeConversationJob } from "./jobs.ts";
 import { createModelSettingsRepository } from "./model-settings.repository.ts";
 import { createModelSettingsService } from "./model-settings.service.ts";
+import { createQuietTexts } from "./quiet-texts.ts";
 import { runtimeRoutes } from "./runtime.routes.ts";
 import { createRuntimeService } from "./runtime.service.ts";
 import { createTestChatService } from "./test-chat.service.ts";
@@ -89,11 +90,19 @@ export function createRuntimeModule(
     access: context.access,
     jobs: context.jobs,
     log: context.log,
+    textQuietMs: context.config.textAnalysisQuietMs,
     ...(deps.webhooks ? { webhooks: deps.webhooks } : {}),
     ...(deps.now ? { now: deps.now } : {}),
   });
   context.jobs.register(analyzeConversationJob, async ({ uuid }) => {
     await analysis.analyze(uuid);
+  });
+  const quietTexts = createQuietTexts({
+    db,
+    jobs: context.jobs,
+    quietMs: context.config.textAnalysisQuietMs,
+    log: context.log,
+    ...(deps.now ? { now: deps.now } : {}),
   });
   const testChat = createTestChatService({
     agents: deps.agents,
@@ -116,6 +125,7 @@ export function createRuntimeModule(
     models,
     turns,
     analysis,
+    quietTexts,
     routes: runtimeRoutes({ runtime, testChat, drafts, models }),
   };
 }
