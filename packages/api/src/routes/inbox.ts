@@ -59,6 +59,11 @@ export const inboxMessageSchema = z.object({
   reactions: z.array(reactionSchema),
   /** ms epoch */
   createdAt: z.number(),
+  /**
+   * The call this line was said on (its conversation's uuid): a person's calls share their thread with their
+   * texts. Null or absent for a text.
+   */
+  callUuid: z.string().nullable().optional(),
 });
 export type InboxMessage = z.infer<typeof inboxMessageSchema>;
 

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { formatPhoneNumber } from "@switchboard/core";
 import type { AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { displayName } from "../runtime/agent-turn.ts";
@@ -45,26 +44,15 @@ export function createInboxAgentText(deps: InboxDeps, views: InboxViews, sending
     const stage = await sending.stageOf(agent, orgId);
     const agentNumber = agent.switchboardPhoneNumber ?? agent.username;
     const created = await deps.transaction(async (t) => {
-      let room = await t.repo.findSmsRoom(agent.id, to);
-      if (!room) {
-        room = await t.conversations.createRoom(
-          {
-            id: randomUUID(),
-            orgId,
-            agentAccountId: agent.id,
-            channel: "sms",
-            kind: "live",
-            externalAddress: to,
-            title: formatPhoneNumber(to),
-          },
-          [
-            { kind: "agent", accountId: agent.id, displayName: displayName(agent, "agentName") },
-            { kind: "external", address: to },
-          ],
-        );
-      }
+      let { room } = await t.conversations.personRoom({
+        orgId,
+        agentAccountId: agent.id,
+        address: to,
+        channel: "sms",
+        agentName: displayName(agent, "agentName"),
+      });
       // A new conversation of its own: what the task produced, in the logs with its id.
-      const current = await t.repo.activeConversation(room.id);
+      const current = await t.repo.textConversation(room.id);
       if (current && current.status === "active")
         await t.conversations.updateConversation(current.uuid, {
           status: "ended",

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { PUBLIC_CHAT_PER_HOUR, PUBLIC_CHAT_PER_MINUTE, PUBLIC_MESSAGES } from "@switchboard/api";
-import { formatPhoneNumber, normalizeAddress } from "@switchboard/core";
+import { normalizeAddress } from "@switchboard/core";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { AccountRow } from "../../access/access.ts";
 import { conversationMessages } from "../../db/schema/index.ts";
@@ -74,25 +74,15 @@ export function createInboxInbound(
       });
       if (!carrier) return "duplicate" as const;
       if (!agent || orgId === null) return "no agent" as const;
-      let room = await t.repo.findSmsRoom(agent.id, from);
-      if (!room) {
-        room = await t.conversations.createRoom(
-          {
-            id: randomUUID(),
-            orgId,
-            agentAccountId: agent.id,
-            channel: "sms",
-            kind: "live",
-            externalAddress: from,
-            title: formatPhoneNumber(from),
-            folder: blocked ? "agent" : "priority",
-          },
-          [
-            { kind: "agent", accountId: agent.id, displayName: displayName(agent, "agentName") },
-            { kind: "external", address: from, displayName: sms.carrierName ?? null },
-          ],
-        );
-      }
+      let { room } = await t.conversations.personRoom({
+        orgId,
+        agentAccountId: agent.id,
+        address: from,
+        channel: "sms",
+        folder: blocked ? "agent" : "priority",
+        personName: sms.carrierName ?? null,
+        agentName: displayName(agent, "agentName"),
+      });
       const conversation = await sessionFor(t, room, agent, "inbound", stage);
       const message = await t.conversations.insertMessage({
         orgId,
@@ -235,7 +225,7 @@ export function createInboxInbound(
     if (room.externalAddress && (await repo.isBlocked(room.orgId, room.externalAddress))) return false;
     const agent = await deps.access.loadAccount(room.agentAccountId);
     if (!agent) return false;
-    const conversation: ConversationRow | null = await repo.activeConversation(room.id);
+    const conversation: ConversationRow | null = await repo.textConversation(room.id);
     if (conversation?.status !== "active") return false;
     const last = (await deps.conversations.conversationMessages(conversation.uuid, 1))[0];
     // Answered already, or a person wrote last.

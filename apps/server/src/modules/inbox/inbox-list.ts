@@ -57,7 +57,7 @@ export function createInboxLists(deps: InboxDeps, views: InboxViews) {
       ]),
     ]);
     const participants = await repo.participants(room.id);
-    const conversation = await repo.activeConversation(room.id);
+    const conversation = await repo.textConversation(room.id);
     const viewer = access.caller.user.id;
     return {
       success: true,

@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { INBOX_MESSAGES, type InboxFolder } from "@switchboard/api";
-import { formatPhoneNumber, normalizeAddress } from "@switchboard/core";
+import { normalizeAddress } from "@switchboard/core";
 import type { Access } from "../../access/access.ts";
 import { ApiError, badRequest, notFound } from "../../http/api-error.ts";
 import { displayName } from "../runtime/agent-turn.ts";
@@ -103,23 +102,15 @@ export function createInboxRooms(deps: InboxDeps, views: InboxViews) {
     const agent = await defaultAgent(access, scope, body.agentId).catch(() => null);
     if (!agent?.switchboardPhoneNumber || agent.organizationId !== scope.orgId) throw cannot();
     if (await repo.isBlocked(scope.orgId, address)) throw cannot();
-    const existing = await repo.findSmsRoom(agent.id, address);
-    if (existing) return { success: true as const, roomId: existing.id, created: false };
-    const room = await deps.conversations.createRoom(
-      {
-        id: randomUUID(),
-        orgId: scope.orgId,
-        agentAccountId: agent.id,
-        channel: "sms",
-        kind: "live",
-        externalAddress: address,
-        title: formatPhoneNumber(address),
-        // A conversation a person starts is theirs: the AI agent stays off until they switch it on.
-        aiAgentEnabled: false,
-      },
-      [
-        { kind: "agent", accountId: agent.id, displayName: displayName(agent, "agentName") },
-        { kind: "external", address },
+    const { room, created } = await deps.conversations.personRoom({
+      orgId: scope.orgId,
+      agentAccountId: agent.id,
+      address,
+      channel: "sms",
+      // A conversation a person starts is theirs: the AI agent stays off until they switch it on.
+      aiAgentEnabled: false,
+      agentName: displayName(agent, "agentName"),
+      users: [
         {
           kind: "user",
           userId: access.caller.user.id,
@@ -127,9 +118,9 @@ export function createInboxRooms(deps: InboxDeps, views: InboxViews) {
           displayName: access.caller.user.fullName,
         },
       ],
-    );
+    });
     await publishRoom(room);
-    return { success: true as const, roomId: room.id, created: true };
+    return { success: true as const, roomId: room.id, created };
   }
 
   async function getBlock(access: Access, id: string, both: boolean) {

@@ -36,7 +36,7 @@ export function createInboxSending(deps: InboxDeps, views: InboxViews) {
     direction: "inbound" | "outbound",
     stage: "production" | "staging",
   ) {
-    const current = await t.repo.activeConversation(room.id);
+    const current = await t.repo.textConversation(room.id);
     if (current && current.status === "active" && now() - current.lastActivityAt.getTime() < SESSION_IDLE_MS)
       return current;
     if (current && current.status === "active")

@@ -90,7 +90,7 @@ export function createInboxViews(deps: InboxDeps) {
   }
 
   function toMessage(
-    row: MessageRow,
+    row: MessageRow & { channel?: RoomRow["channel"] | null },
     reactions: ReactionRow[],
     names: Map<number, string>,
     viewerId: number | null,
@@ -111,6 +111,7 @@ export function createInboxViews(deps: InboxDeps) {
         .filter((r) => r.messageId === row.id)
         .map((r) => ({ reaction: r.reaction, userId: r.userId, mine: r.userId === viewerId })),
       createdAt: row.createdAt.getTime(),
+      callUuid: row.channel === "voice" ? row.conversationUuid : null,
     };
   }
 

@@ -22,6 +22,8 @@ import {
 
 export type RoomRow = typeof rooms.$inferSelect;
 export type MessageRow = typeof conversationMessages.$inferSelect;
+/** A message of a room with the channel of the conversation it belongs to. */
+export type ThreadMessage = MessageRow & { channel: RoomRow["channel"] | null };
 export type ReactionRow = typeof messageReactions.$inferSelect;
 
 /** A room of the list with what the list shows: the caller's read state, contact, agent, unread count. */
@@ -251,23 +253,6 @@ export function createInboxRepository(db: Database) {
       return row ?? null;
     },
 
-    async findSmsRoom(agentId: number, address: string): Promise<RoomRow | null> {
-      const [row] = await db
-        .select()
-        .from(rooms)
-        .where(
-          and(
-            eq(rooms.agentAccountId, agentId),
-            eq(rooms.externalAddress, address),
-            eq(rooms.channel, "sms"),
-            eq(rooms.kind, "live"),
-          ),
-        )
-        .orderBy(desc(rooms.createdAt))
-        .limit(1);
-      return row ?? null;
-    },
-
     async updateRoom(
       roomId: string,
       patch: Partial<
@@ -283,14 +268,16 @@ export function createInboxRepository(db: Database) {
     },
 
     /** Messages of a room, newest `limit`, oldest first. */
-    async roomMessages(roomId: string, limit: number): Promise<MessageRow[]> {
+    /** The room's latest messages, oldest first, each with its conversation's channel (a call's, a text's). */
+    async roomMessages(roomId: string, limit: number): Promise<ThreadMessage[]> {
       const rows = await db
-        .select()
+        .select({ message: conversationMessages, channel: conversations.channel })
         .from(conversationMessages)
+        .leftJoin(conversations, eq(conversations.uuid, conversationMessages.conversationUuid))
         .where(eq(conversationMessages.roomId, roomId))
         .orderBy(desc(conversationMessages.id))
         .limit(limit);
-      return rows.reverse();
+      return rows.reverse().map((row) => ({ ...row.message, channel: row.channel }));
     },
 
     async findMessage(id: number): Promise<MessageRow | null> {
@@ -577,11 +564,15 @@ export function createInboxRepository(db: Database) {
         .orderBy(accounts.id);
     },
 
-    async activeConversation(roomId: string) {
+    /**
+     * The room's latest text (or web chat) conversation: the session a new message joins or the AI agent
+     * answers. A person's calls share the room (their thread) but are conversations of their own.
+     */
+    async textConversation(roomId: string) {
       const [row] = await db
         .select()
         .from(conversations)
-        .where(eq(conversations.roomId, roomId))
+        .where(and(eq(conversations.roomId, roomId), ne(conversations.channel, "voice")))
         .orderBy(desc(conversations.startedAt))
         .limit(1);
       return row ?? null;

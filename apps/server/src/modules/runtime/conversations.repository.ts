@@ -1,5 +1,13 @@
-import { type RedactionSettings, redactDeep, redactionEnabled, redactionSettingsOf } from "@switchboard/core";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import {
+  formatPhoneNumber,
+  normalizeAddress,
+  type RedactionSettings,
+  redactDeep,
+  redactionEnabled,
+  redactionSettingsOf,
+} from "@switchboard/core";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import {
   accounts,
@@ -19,6 +27,28 @@ export type NewMessage = typeof conversationMessages.$inferInsert;
 export type LogRowValues = Omit<typeof conversationLogs.$inferInsert, "id" | "updatedAt" | "channel"> & {
   channel: NonNullable<(typeof conversationLogs.$inferInsert)["channel"]>;
 };
+/** A room's participants as `createRoom` takes them. */
+export type NewParticipant = Omit<typeof roomParticipants.$inferInsert, "roomId" | "orgId">;
+/** Who reached (or is reaching) a person by phone, and how: what `personRoom` needs to find or make their thread. */
+export type PersonContact = {
+  orgId: number;
+  agentAccountId: number;
+  /** The person's address as it came (a carrier's, a task's): compared in E.164 when it is a phone number. */
+  address: string;
+  /** How this contact reaches them; each conversation keeps its own channel whatever the room's. */
+  channel: "sms" | "voice";
+  /** For a new room only. */
+  folder?: RoomRow["folder"];
+  aiAgentEnabled?: boolean;
+  /** For a new room that is nobody's thread (an address that is no phone number): what it is called. */
+  title?: string;
+  /** For a new room only: the person's name as the carrier gave it. */
+  personName?: string | null;
+  /** For a new room only: the agent's name as the room shows it. */
+  agentName: string;
+  /** For a new room only: people of the organisation in it from the start (the user starting it). */
+  users?: NewParticipant[];
+};
 export type UsageValues = Omit<typeof runtimeUsage.$inferInsert, "id" | "createdAt">;
 
 /** Log data keys that are the system's own, never what someone said: not redacted. */
@@ -31,6 +61,20 @@ const SYSTEM_LOG_KEYS = new Set([
   "transport",
   "warning",
 ]);
+
+async function createRoomIn(
+  tx: Database,
+  values: typeof rooms.$inferInsert,
+  participants: NewParticipant[],
+): Promise<RoomRow> {
+  const [room] = await tx.insert(rooms).values(values).returning();
+  if (!room) throw new Error("room insert failed");
+  if (participants.length > 0)
+    await tx
+      .insert(roomParticipants)
+      .values(participants.map((p) => ({ ...p, roomId: room.id, orgId: room.orgId })));
+  return room;
+}
 
 /**
  * Rooms, their participants, conversations, messages, log rows and metered usage. What people said is
@@ -70,18 +114,69 @@ export function createConversationsRepository(db: Database) {
 
   return {
     redactionOf,
-    async createRoom(
-      values: typeof rooms.$inferInsert,
-      participants: Omit<typeof roomParticipants.$inferInsert, "roomId" | "orgId">[],
-    ): Promise<RoomRow> {
+    async createRoom(values: typeof rooms.$inferInsert, participants: NewParticipant[]): Promise<RoomRow> {
+      return db.transaction((tx) => createRoomIn(tx, values, participants));
+    },
+
+    /**
+     * A person's one inbox thread with an agent: the live text-or-call room of that agent and the person's
+     * number (E.164), found or made under a lock on the pair, so two at once make one. Texts and calls, outbound
+     * (tasks) or inbound, whichever came first, land in it; each keeps its own conversation and channel (Calls
+     * and metrics read those). A room a text reaches is a texting room (channel sms): its replies are texted. A
+     * call from an address that is no phone number (a browser) is nobody's thread: a room of its own. `created`
+     * says whether the room is new; a room found closed or archived opens again.
+     */
+    async personRoom(person: PersonContact): Promise<{ room: RoomRow; created: boolean }> {
+      const normalized = normalizeAddress(person.address);
+      const phone = normalized?.kind === "phone";
+      const address = phone ? (normalized?.address as string) : person.address.trim();
+      const create = (tx: Database) =>
+        createRoomIn(
+          tx,
+          {
+            id: randomUUID(),
+            orgId: person.orgId,
+            agentAccountId: person.agentAccountId,
+            channel: person.channel,
+            kind: "live",
+            externalAddress: address,
+            title: phone ? formatPhoneNumber(address) : (person.title ?? address),
+            ...(person.folder ? { folder: person.folder } : {}),
+            ...(person.aiAgentEnabled !== undefined ? { aiAgentEnabled: person.aiAgentEnabled } : {}),
+          },
+          [
+            { kind: "agent", accountId: person.agentAccountId, displayName: person.agentName },
+            { kind: "external", address, ...(person.personName ? { displayName: person.personName } : {}) },
+            ...(person.users ?? []),
+          ],
+        );
+      if (!phone && person.channel === "voice")
+        return { room: await db.transaction((tx) => create(tx)), created: true };
       return db.transaction(async (tx) => {
-        const [room] = await tx.insert(rooms).values(values).returning();
-        if (!room) throw new Error("room insert failed");
-        if (participants.length > 0)
-          await tx
-            .insert(roomParticipants)
-            .values(participants.map((p) => ({ ...p, roomId: room.id, orgId: room.orgId })));
-        return room;
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(hashtext(${`person-room:${person.agentAccountId}:${address}`}))`,
+        );
+        const [found] = await tx
+          .select()
+          .from(rooms)
+          .where(
+            and(
+              eq(rooms.agentAccountId, person.agentAccountId),
+              eq(rooms.externalAddress, address),
+              eq(rooms.kind, "live"),
+              inArray(rooms.channel, ["sms", "voice"]),
+            ),
+          )
+          // The texting room first (older data may hold a call's room beside it), then the newest.
+          .orderBy(sql`${rooms.channel} = 'sms' desc`, desc(rooms.createdAt))
+          .limit(1);
+        if (!found) return { room: await create(tx), created: true };
+        const patch: Partial<Pick<RoomRow, "channel" | "status">> = {};
+        if (person.channel === "sms" && found.channel !== "sms") patch.channel = "sms";
+        if (found.status !== "open") patch.status = "open";
+        if (Object.keys(patch).length === 0) return { room: found, created: false };
+        const [room] = await tx.update(rooms).set(patch).where(eq(rooms.id, found.id)).returning();
+        return { room: room ?? found, created: false };
       });
     },
 

@@ -45,21 +45,36 @@ export function setUpCall(ctx: CallContext) {
     const { info } = leg;
     const outbound = options.direction === "outbound";
     const external = outbound ? info.to : info.from;
-    const room = await conversations.createRoom(
-      {
-        id: randomUUID(),
-        orgId: agent.organizationId,
-        agentAccountId: agent.id,
-        channel: "voice",
-        kind: options.roomKind ?? "live",
-        externalAddress: external,
-        title: outbound ? `Call to ${external}` : `Call from ${external}`,
-      },
-      [
-        { kind: "agent", accountId: agent.id, displayName: displayName(agent, "agentName") },
-        { kind: "external", address: external },
-      ],
-    );
+    const title = outbound ? `Call to ${external}` : `Call from ${external}`;
+    const agentName = displayName(agent, "agentName");
+    // A live call joins the person's thread (their texts, their other calls); a test call has a room of its own.
+    const room =
+      (options.roomKind ?? "live") === "live"
+        ? (
+            await conversations.personRoom({
+              orgId: agent.organizationId,
+              agentAccountId: agent.id,
+              address: external,
+              channel: "voice",
+              title,
+              agentName,
+            })
+          ).room
+        : await conversations.createRoom(
+            {
+              id: randomUUID(),
+              orgId: agent.organizationId,
+              agentAccountId: agent.id,
+              channel: "voice",
+              kind: "test",
+              externalAddress: external,
+              title,
+            },
+            [
+              { kind: "agent", accountId: agent.id, displayName: agentName },
+              { kind: "external", address: external },
+            ],
+          );
     const conversation = await conversations.createConversation({
       uuid: randomUUID(),
       orgId: agent.organizationId,
