@@ -1,7 +1,7 @@
 import { PERMISSION_FLAGS, REDACTION_KINDS, SETTING_FOR_FLAG, VIEWING_AS_VALUES } from "@switchboard/core";
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
-import { emailSchema, phoneNumberSchema } from "./auth.ts";
+import { emailSchema, phoneNumberSchema, timeZoneSchema } from "./auth.ts";
 
 /** User-facing messages of these routes; each key is its code in the catalogue (packages/api messages.ts). */
 export const ACCOUNT_MESSAGES = {
@@ -179,6 +179,8 @@ export const accountSettingsPatchSchema = z
       PARTNER_SETTING_KEYS.map((key) => [key, z.boolean().nullable().optional()]),
     ) as Record<(typeof PARTNER_SETTING_KEYS)[number], z.ZodOptional<z.ZodNullable<z.ZodBoolean>>>),
     redaction: redactionSettingsSchema.nullable().optional(),
+    /** The account's time zone: every date and time the app shows is in it (null: the browser's). */
+    timeZone: timeZoneSchema.nullable().optional(),
   })
   .catchall(z.unknown())
   .refine((value) => Object.keys(value).length <= 100, { message: "At most 100 settings per change." })

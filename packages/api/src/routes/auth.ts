@@ -1,3 +1,4 @@
+import { isValidTimeZone } from "@switchboard/core";
 import { z } from "zod";
 import { idSchema } from "../fields.ts";
 import { defineRoute } from "../route.ts";
@@ -58,6 +59,14 @@ export const sessionSchema = z.object({
 });
 export type Session = z.infer<typeof sessionSchema>;
 
+/** An IANA time zone name (`America/Chicago`) Intl knows. */
+export const timeZoneSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine(isValidTimeZone, { message: "Choose a time zone such as America/Chicago." });
+
 export const signupEmail = defineRoute({
   id: "signupEmail",
   method: "POST",
@@ -75,6 +84,8 @@ export const signupEmail = defineRoute({
     tempUserToken: z.string().max(200).optional(),
     /** The referral link's `target`: the username of the account that referred this sign-up. */
     target: z.string().trim().max(60).optional(),
+    /** The signing-up browser's IANA time zone: the new organisation's (its `settings.timeZone`). */
+    timeZone: timeZoneSchema.optional(),
   }),
   response: ok,
 });

@@ -1,4 +1,5 @@
 import { AUTH_MESSAGES, normaliseHost, type Session, SIGNIN_SENT_MESSAGES } from "@switchboard/api";
+import { isValidTimeZone } from "@switchboard/core";
 import type { AccountRow, Caller } from "../../access/access.ts";
 import { hashCode, hashToken, newCode, newToken, sameHash } from "../../access/secrets.ts";
 import { ApiError } from "../../http/api-error.ts";
@@ -200,6 +201,10 @@ export function createAuthService(deps: Deps) {
           phoneNumber: typeof payload.number === "string" && payload.number ? payload.number : null,
           externalAccountId: typeof payload.externalAccountId === "string" ? payload.externalAccountId : null,
           details: { orgName: businessName ?? name ?? email, fullName: name ?? undefined },
+          // The zone of the browser that signed up: the organisation's dates and times read in it, not UTC.
+          ...(typeof payload.timeZone === "string" && isValidTimeZone(payload.timeZone)
+            ? { settings: { timeZone: payload.timeZone } }
+            : {}),
         },
         { userId },
       );

@@ -10,6 +10,7 @@ import {
 } from "@switchboard/api";
 import { apiClient } from "../../lib/api-client.ts";
 import { readSession, saveSession } from "../../lib/session.ts";
+import { browserTimeZone } from "../../lib/time-format.ts";
 
 export type SignInChannel = "email" | "phone";
 
@@ -67,7 +68,8 @@ export function storedTempUserToken(): string | undefined {
 export async function requestSignUpCode(fields: SignUpFields): Promise<string | undefined> {
   const tempUserToken = storedTempUserToken();
   const answer = await apiClient.call(signupEmail, {
-    body: { ...fields, ...(tempUserToken ? { tempUserToken } : {}) },
+    // The browser's zone becomes the new organisation's: its dates and times read as the person expects.
+    body: { ...fields, timeZone: browserTimeZone(), ...(tempUserToken ? { tempUserToken } : {}) },
   });
   return answer.message;
 }
