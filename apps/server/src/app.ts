@@ -28,6 +28,7 @@ import { createJobRunner } from "./jobs/runner.ts";
 import { createLogger } from "./logger.ts";
 import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
 import { createAdminUsersModule } from "./modules/admin-users/admin-users.module.ts";
+import { createAgentTestsModule } from "./modules/agent-tests/agent-tests.module.ts";
 import { createAgentsModule } from "./modules/agents/agents.module.ts";
 import { createApiTokensModule } from "./modules/api-tokens/api-tokens.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
@@ -241,6 +242,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     realtime: inbox.realtime,
     publicCallAgent: profiles.profiles.publicCallAgent,
   });
+  // Agent test suites: their scenarios' calls go through voice's pipeline (in a voice worker when one is up).
+  const agentTests = createAgentTestsModule(context, { agents: agents.agents, runtime, voice });
   // SIP calls on SIP_PORT; listed after voice so it stops first (hanging up its calls into the sessions).
   // Phone numbers and outbound calls (the agent calls out through voice's pipeline).
   const numbers = createNumbersModule(context, {
@@ -252,6 +255,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     tasks: {
       dial: ({ callId, detect }) => numbers.outbound.dialStored(callId, detect),
       demoCalls: ({ agentUsername }) => voice.demoCalls(agentUsername),
+      scenarioCall: (input) => voice.scenarioCall(input),
     },
     startCall: voice.startCallSession,
   });
@@ -305,6 +309,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     apiTokens,
     knowledgeBase,
     agents,
+    agentTests,
     calendars,
     runtime,
     inbox,

@@ -11,7 +11,8 @@ import path from "node:path";
  *   PostgreSQL server too. The rest (parsers, providers, SIP framing, pure rules) run no SQL, so a second
  *   database adds nothing to them.
  */
-const REAL_TIME = /\b(dialSip|createFakeCallLeg|setSandboxCallee|sipp|kamailio|SIGKILL|demoCallsJob)\b/;
+const REAL_TIME =
+  /\b(dialSip|createFakeCallLeg|setSandboxCallee|sipp|kamailio|SIGKILL|demoCallsJob|agentTestRunJob)\b/;
 const OPENS_A_DATABASE = /\b(createTestDatabase|buildTestApp|createSharedTestDatabase|DATABASE_URL)\b/;
 
 function testFiles(dir: string): string[] {

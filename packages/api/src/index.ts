@@ -8,6 +8,7 @@ export * from "./route.ts";
 export * from "./route-table.ts";
 export * from "./routes/accounts.ts";
 export * from "./routes/admin-users.ts";
+export * from "./routes/agent-tests.ts";
 export * from "./routes/agents.ts";
 export * from "./routes/apps.ts";
 export * from "./routes/auth.ts";

@@ -1,5 +1,6 @@
 import { ACCOUNT_MESSAGES } from "./routes/accounts.ts";
 import { ADMIN_USER_MESSAGES } from "./routes/admin-users.ts";
+import { AGENT_TEST_MESSAGES } from "./routes/agent-tests.ts";
 import { AGENT_MESSAGES } from "./routes/agents.ts";
 import { APP_MESSAGES } from "./routes/apps.ts";
 import { AUTH_MESSAGES } from "./routes/auth.ts";
@@ -32,6 +33,7 @@ export const MESSAGE_CATALOGUE = {
   calendars: CALENDAR_MESSAGES,
   adminUsers: ADMIN_USER_MESSAGES,
   agents: AGENT_MESSAGES,
+  agentTests: AGENT_TEST_MESSAGES,
   apps: APP_MESSAGES,
   carrier: CARRIER_MESSAGES,
   contacts: CONTACT_MESSAGES,

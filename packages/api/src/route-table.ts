@@ -1,6 +1,7 @@
 import type { RouteDefinition } from "./route.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
 import { adminUsersRoutes } from "./routes/admin-users.ts";
+import { agentTestRoutes } from "./routes/agent-tests.ts";
 import { agentVersionRoutes, campaignRoutes } from "./routes/agents.ts";
 import { appRoutes } from "./routes/apps.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -38,6 +39,7 @@ export const routeTable: readonly RouteDefinition[] = [
   ...domainsRoutes,
   ...campaignRoutes,
   ...agentVersionRoutes,
+  ...agentTestRoutes,
   ...templateRoutes,
   ...eventRuleRoutes,
   ...appRoutes,

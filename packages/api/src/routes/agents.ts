@@ -230,11 +230,16 @@ export const publishAgent = defineRoute({
   method: "POST",
   path: "/api/v2/agent/publish",
   summary:
-    "Publish the agent's staging campaign to production. With `revision`, only the staging copy the caller saw (else 409 with the current one).",
+    "Publish the agent's staging campaign to production. With `revision`, only the staging copy the caller saw (else 409 with the current one). A required test scenario that has not passed on this revision refuses it (409, `failingTests`) unless `overrideTests`.",
   tag: "Agents",
   auth: "token",
   permission: "canEditOrg",
-  body: z.object({ ...agentRef, revision: revisionSchema.optional() }),
+  body: z.object({
+    ...agentRef,
+    revision: revisionSchema.optional(),
+    /** Publish although a required test scenario has not passed on this version (agent-tests). */
+    overrideTests: z.boolean().default(false),
+  }),
   response: campaignsAnswer,
 });
 

@@ -8,7 +8,9 @@ export function agentsRoutes(agents: AgentsService) {
   return [
     handle(api.getCampaigns, ({ query }, { access }) => agents.getCampaigns(access, query.agentId)),
     handle(api.saveCampaign, ({ body }, { access }) => agents.saveCampaign(access, body)),
-    handle(api.publishAgent, ({ body }, { access }) => agents.publish(access, body.agentId, body.revision)),
+    handle(api.publishAgent, ({ body }, { access }) =>
+      agents.publish(access, body.agentId, body.revision, body.overrideTests),
+    ),
     handle(api.revertAgent, ({ body }, { access }) => agents.revert(access, body.agentId)),
     handle(api.detachAgentFromTemplate, ({ body }, { access }) => agents.detach(access, body.agentId)),
     handle(api.listAgentVersions, ({ params, query }, { access }) =>

@@ -27,6 +27,9 @@ import { isTemplateVisible } from "./template-visibility.ts";
 
 const TEMPLATE_NOT_FOUND = "Template not found";
 
+/** Throws (an ApiError) when the agent's staging copy at `revision` may not be published yet. */
+export type PublishCheck = (agent: AgentRef, revision: number) => Promise<void>;
+
 export const DEFAULT_CAMPAIGN: CampaignFields = {
   agentInstructions: "",
   published: true,
@@ -219,10 +222,14 @@ export function createAgentsService(deps: Deps) {
     return { success: true as const, campaign: toCampaign(ref, "staging", row) };
   }
 
+  /** What holds publishing (the agent's test suite): refuses a staging revision, else resolves. */
+  let publishCheck: PublishCheck | null = null;
+
   async function publish(
     access: Access,
     agentId: number | undefined,
     revision?: number,
+    overrideTests = false,
   ): Promise<CampaignsAnswer> {
     const { ref } = await resolveAgent(access, agentId, "canEditOrg");
     const stagingRow = await repo.findConfig(ref, "staging");
@@ -230,6 +237,7 @@ export function createAgentsService(deps: Deps) {
       throw conflict(STALE_SAVE_MESSAGE, { current: toCampaign(ref, "staging", stagingRow) });
     const staging = campaignFields(stagingRow?.config);
     if (!staging.agentInstructions.trim()) throw badRequest(PROMPT_REQUIRED_MESSAGE);
+    if (!overrideTests) await publishCheck?.(ref, stagingRow?.revision ?? 0);
     await repo.writeConfigs(ref, [
       { stage: "production", config: { ...staging, published: true } },
       ...(staging.published ? [] : [{ stage: "staging" as const, config: { ...staging, published: true } }]),
@@ -331,6 +339,10 @@ export function createAgentsService(deps: Deps) {
 
   return {
     resolveAgent,
+    /** Sets what may hold a publish (the agent test suites); an override skips it. */
+    usePublishCheck(check: PublishCheck) {
+      publishCheck = check;
+    },
     campaignsOf,
     overwrite,
     getCampaigns,

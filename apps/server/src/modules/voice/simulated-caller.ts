@@ -30,6 +30,8 @@ export type SimulatedCallerStats = {
   linesSaid: number;
   /** Agent frames that reached the caller (its speech). */
   agentFramesHeard: number;
+  /** ms from the call's start to the agent's first frame reaching the caller (its greeting), else null. */
+  firstHeardMs: number | null;
   hungUpBy: "caller" | "agent" | null;
 };
 
@@ -53,7 +55,12 @@ export async function simulatedCaller(options: SimulatedCallerOptions): Promise<
   const lines: Int16Array[][] = [];
   for (const line of options.lines) lines.push(await speechFrames(options.tts, line));
 
-  const stats: SimulatedCallerStats = { linesSaid: 0, agentFramesHeard: 0, hungUpBy: null };
+  const stats: SimulatedCallerStats = {
+    linesSaid: 0,
+    agentFramesHeard: 0,
+    firstHeardMs: null,
+    hungUpBy: null,
+  };
   const silence = new Int16Array(FRAME_SAMPLES);
   let speaking: Int16Array[] = [];
   /** When the caller last finished a line (or the call started). */
@@ -73,6 +80,7 @@ export async function simulatedCaller(options: SimulatedCallerOptions): Promise<
       const now = Date.now();
       if (heard) {
         stats.agentFramesHeard++;
+        stats.firstHeardMs ??= now - started;
         agentSpokeThisTurn = true;
         lastAgentFrameAt = now;
       }

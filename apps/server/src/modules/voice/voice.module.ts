@@ -19,11 +19,13 @@ import { type CallSession, type StartCallOptions, startCallSession } from "./cal
 import type { TransferDialer } from "./call-session-types.ts";
 import { demoCallsJob, makeDemoCalls } from "./demo-calls.ts";
 import { createLiveCalls } from "./live-calls.ts";
+import { makeScenarioCall, type ScenarioCallInput, type ScenarioCallResult } from "./scenario-calls.ts";
 import { sttFromConfig, ttsFromConfig } from "./speech-providers.ts";
 import { twilioVoiceRoutes } from "./twilio/twilio.routes.ts";
 import { createVoiceRepository } from "./voice.repository.ts";
 import { voiceRoutes } from "./voice.routes.ts";
 import { createVoicePreviews } from "./voice-preview.ts";
+import type { WorkerTasks } from "./workers/worker-messages.ts";
 
 /**
  * Wires calls: the speech providers (offline defaults: WebRTC VAD, pocketsphinx, espeak-ng) and the call
@@ -57,10 +59,10 @@ export function createVoiceModule(
     workers?: {
       startSession(leg: CallLeg, options: StartCallOptions): CallSession | null;
       up(timeoutMs: number): Promise<boolean>;
-      run(
-        kind: "demoCalls",
-        input: { agentUsername: string },
-      ): Promise<{ result: { calls: number } } | { failed: string }> | null;
+      run<K extends "demoCalls" | "scenarioCall">(
+        kind: K,
+        input: WorkerTasks[K]["input"],
+      ): Promise<{ result: WorkerTasks[K]["result"] } | { failed: string }> | null;
     };
   },
 ) {
@@ -135,12 +137,14 @@ export function createVoiceModule(
   const usage = createUsageRepository(db);
   // The demo's calls stop when the module does (a voice worker closing hangs them up).
   const stopping = new AbortController();
+  /** The simulated callers' voice (Festival's, which the recogniser hears best). */
+  const callerTts = festivalTts({ nice: context.config.voice.childNice });
   async function demoCalls(agentUsername: string, signal?: AbortSignal): Promise<{ calls: number }> {
     const summaries = await makeDemoCalls(
       {
         voice: voiceRepository,
         chargeFrom: usage.chargeFrom,
-        callerTts: festivalTts({ nice: context.config.voice.childNice }),
+        callerTts,
         tts,
         unavailable: speechMissing,
         startCall,
@@ -150,6 +154,24 @@ export function createVoiceModule(
       signal ? AbortSignal.any([signal, stopping.signal]) : stopping.signal,
     );
     return { calls: summaries.length };
+  }
+  /** A test scenario's call, made here (a voice worker's task). */
+  const scenarioCall = (input: ScenarioCallInput, signal?: AbortSignal): Promise<ScenarioCallResult> =>
+    makeScenarioCall(
+      { callerTts: callerTts.unavailable() ? tts : callerTts, unavailable: speechMissing, startCall },
+      input,
+      signal ? AbortSignal.any([signal, stopping.signal]) : stopping.signal,
+    );
+  /** A test scenario's call, in a voice worker when one is up, else here. */
+  async function runScenarioCall(
+    input: ScenarioCallInput,
+    signal?: AbortSignal,
+  ): Promise<ScenarioCallResult> {
+    const remote = deps.workers?.run("scenarioCall", input);
+    if (!remote) return scenarioCall(input, signal);
+    const ended = await remote;
+    if ("failed" in ended) throw new Error(ended.failed);
+    return ended.result;
   }
   context.jobs.register(demoCallsJob, async ({ agentUsername }, attempt) => {
     // Queued as the server starts: its workers may still be starting.
@@ -182,6 +204,8 @@ export function createVoiceModule(
     startCallSession: startCall,
     /** The demo's simulated calls to an agent, made here (a voice worker's task). */
     demoCalls,
+    scenarioCall,
+    runScenarioCall,
     liveCalls,
     /** How transfers reach their destinations (the numbers module's outbound calls). */
     useTransferDialer(dialer: TransferDialer) {

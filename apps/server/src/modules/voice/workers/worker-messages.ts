@@ -3,6 +3,7 @@ import type { PlacedCall } from "@switchboard/api";
 import type { Config } from "../../../config.ts";
 import type { CallLegInfo } from "../call-leg.ts";
 import type { CallSummary, StartCallOptions } from "../call-session-types.ts";
+import type { ScenarioCallInput, ScenarioCallResult } from "../scenario-calls.ts";
 import type { SipRemote } from "../sip/sip-types.ts";
 
 /** Work the API process hands to a worker by name: what it is given and what it answers when done. */
@@ -11,6 +12,8 @@ export type WorkerTasks = {
   dial: { input: { callId: string; detect: boolean }; result: PlacedCall };
   /** The demo's simulated calls to the agent `agentUsername` (voice/demo-calls.ts): how many were made. */
   demoCalls: { input: { agentUsername: string }; result: { calls: number } };
+  /** A test scenario's simulated call to an agent's staging copy (voice/scenario-calls.ts). */
+  scenarioCall: { input: ScenarioCallInput; result: ScenarioCallResult };
 };
 export type WorkerTaskKind = keyof WorkerTasks;
 /** How a worker does each task. */
