@@ -31,9 +31,9 @@ import {
   useSetAiAgent,
   useUnarchive,
 } from "./api.ts";
-import { MessageBubble } from "./message-bubble.tsx";
 import { usePhoneContactLookup } from "./phone-contact-lookup.ts";
 import { Reply } from "./reply.tsx";
+import { ThreadMessages } from "./thread-entries.tsx";
 
 export function ConversationView(props: { roomId: string; folder: InboxFolder; onClose: () => void }) {
   const conversation = useConversation(props.roomId);
@@ -173,9 +173,7 @@ export function ConversationView(props: { roomId: string; folder: InboxFolder; o
               No messages yet.
             </Text>
           ) : (
-            detail.messages.map((message) => (
-              <MessageBubble key={message.id} message={message} detail={detail} />
-            ))
+            <ThreadMessages detail={detail} />
           )}
         </Stack>
       </ScrollArea>
