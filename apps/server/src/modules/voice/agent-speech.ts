@@ -111,8 +111,8 @@ export function stopSpeech(ctx: CallContext, current: Speech) {
   if (ctx.speech === current) ctx.speech = null;
 }
 
-/** Resolves when the leg has played everything queued (or the call ended). */
-export async function drained(ctx: CallContext) {
-  while (!ctx.finished && (ctx.leg.queuedFrames() > 0 || ctx.paused))
+/** Resolves when the leg has played everything queued but `leftFrames` (or the call ended). */
+export async function drained(ctx: CallContext, leftFrames = 0) {
+  while (!ctx.finished && (ctx.leg.queuedFrames() > leftFrames || ctx.paused))
     await new Promise((r) => setTimeout(r, 20));
 }

@@ -45,6 +45,15 @@ beforeAll(async () => {
   const row = agents.find((r) => (r.details as { agentName?: string }).agentName === "Front Desk");
   if (!row) throw new Error("demo Front Desk agent missing");
   frontDesk = row.id;
+  // These calls are about the browser's transport and the greeting: not recorded, so they open with the
+  // greeting (a recorded call's notice before it: recording-notice.test.ts).
+  const saved = await app.inject({
+    method: "POST",
+    url: "/api/v1/voice/settings",
+    headers: { authorization: `Bearer ${token}` },
+    payload: { agentId: frontDesk, recordCalls: false },
+  });
+  if (saved.statusCode !== 200) throw new Error(`could not switch recording off: ${saved.body}`);
 });
 afterAll(async () => {
   await app.close();

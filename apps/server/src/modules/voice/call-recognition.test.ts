@@ -73,12 +73,15 @@ async function transcript(uuid: string) {
   return messages.map((m) => ({ role: m.role, text: m.text }));
 }
 
-/** A call past its greeting, with the settings given. */
+/**
+ * A call past its greeting, with the settings given; not recorded, so the greeting is the first thing said
+ * (a recorded call's notice before it: recording-notice.test.ts).
+ */
 async function callPastGreeting(settings: Record<string, number> = {}) {
   const fake = createFakeCallLeg({ speed: 3 });
   const session = app.voice.startCallSession(fake.leg, {
     agentAccountId: frontDesk,
-    settings: { idlePromptSeconds: 0, ...settings },
+    settings: { idlePromptSeconds: 0, recordCalls: false, ...settings },
   });
   const uuid = (await session.ready) as string;
   await fake.untilAgentDone(300);

@@ -13,6 +13,10 @@ import { createConversationsRepository } from "../runtime/conversations.reposito
 
 const GREETING = "Thank you for calling Bluebird Dental, how can I help you today?";
 const ANSWER = "Yes, we see children from age 3, and their first visit is free.";
+/** Calls are recorded by default, and a recorded call opens with the recording notice. */
+const NOTICE = "This call may be recorded.";
+/** For what happens over the greeting: a call that is not recorded opens with it (no notice before). */
+const UNRECORDED = { recordCalls: false };
 
 let app: FastifyInstance;
 let frontDesk: number;
@@ -61,6 +65,7 @@ describe("a call", () => {
       expect(summary.turns.map((t) => t.text)).toEqual(["do you see children"]);
 
       expect(await transcript(uuid as string)).toEqual([
+        { role: "assistant", text: NOTICE, error: null },
         { role: "assistant", text: GREETING, error: null },
         { role: "user", text: "do you see children", error: null },
         { role: "assistant", text: ANSWER, error: null },
@@ -87,7 +92,10 @@ describe("a call", () => {
     "stops talking within 100 ms when the caller barges in, keeping only what was heard",
     async () => {
       const fake = createFakeCallLeg({ speed: 3 });
-      const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk });
+      const session = app.voice.startCallSession(fake.leg, {
+        agentAccountId: frontDesk,
+        settings: UNRECORDED,
+      });
       const uuid = (await session.ready) as string;
       await fake.untilAgentPlayed(50); // a second into the greeting
       const { startTick } = fake.say(concat(question, silence(1200)));
@@ -121,7 +129,10 @@ describe("a call", () => {
     "goes on talking through a backchannel",
     async () => {
       const fake = createFakeCallLeg({ speed: 3 });
-      const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk });
+      const session = app.voice.startCallSession(fake.leg, {
+        agentAccountId: frontDesk,
+        settings: UNRECORDED,
+      });
       const uuid = (await session.ready) as string;
       await fake.untilAgentPlayed(40);
       const { startTick } = fake.say(concat(backchannel, silence(300)));

@@ -457,7 +457,7 @@ describe("a slow tool", () => {
     const fake = createFakeCallLeg({ speed: 2 });
     const session = app.voice.startCallSession(fake.leg, {
       agentAccountId: agentId,
-      settings: { fillerAfterMs, idlePromptSeconds: 0 },
+      settings: { fillerAfterMs, idlePromptSeconds: 0, recordCalls: false },
       onTranscript: (role, text, final) => {
         if (role === "agent" && final) said.push(text);
       },

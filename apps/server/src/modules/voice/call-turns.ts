@@ -22,6 +22,9 @@ const FILLERS: Record<string, string> = {
 /** Tools that wait on the caller or the line themselves, or are instant: no filler. */
 const NO_FILLER = new Set(["transferCall", "endCall", "sendDtmf", "collectDigits", "saveData"]);
 
+/** The last second of the recording notice (20 ms frames), over which the greeting is synthesised. */
+const NOTICE_OVERLAP_FRAMES = 50;
+
 /** Caller turns are answered one after another, in order. */
 export function queueTurn(ctx: CallContext, work: () => Promise<void>) {
   ctx.chain = ctx.chain
@@ -145,14 +148,22 @@ export async function sayLine(ctx: CallContext, text: string) {
 }
 
 /**
- * The agent speaks first: on a recorded call the recording notice (its own line and message), then its
- * greeting, streamed like an answer.
+ * The agent speaks first: on a recorded call the recording notice (its own line and message, played out
+ * first), then its greeting, streamed like an answer.
  */
 export async function greet(ctx: CallContext) {
   const { subject, model } = ctx;
   if (!subject || !model) return;
   const notice = recordingNoticeOf(ctx.settings, ctx.recorder !== null, subject.campaign.variables);
-  if (notice) await sayLine(ctx, notice);
+  if (notice) {
+    const bargeIns = ctx.bargeIns;
+    await sayLine(ctx, notice);
+    // Played out, but for its last second (time to synthesise the greeting with no gap after it), before the
+    // greeting starts: an interruption until then cuts the notice's stored text to what was heard.
+    await drained(ctx, NOTICE_OVERLAP_FRAMES);
+    // The caller talked over it: they are answered, not greeted over.
+    if (ctx.bargeIns !== bargeIns) return;
+  }
   if (ctx.finished) return;
   const greeting = speak(ctx);
   const splitter = createSentenceSplitter();

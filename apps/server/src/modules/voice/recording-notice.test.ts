@@ -3,9 +3,9 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { within } from "../../../../../vitest.time-limits.ts";
 import { testClient } from "../../../test/api-client.ts";
-import { createFakeCallLeg } from "../../../test/fake-call-leg.ts";
+import { createFakeCallLeg, voicedOnsetTick } from "../../../test/fake-call-leg.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
-import { demoFrontDesk } from "../../../test/voice-fixtures.ts";
+import { concat, demoFrontDesk, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
 import type { accounts } from "../../db/schema/index.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
 import { recordingNoticeText } from "./recording-notice.ts";
@@ -18,9 +18,13 @@ const NOTICE = "This call may be recorded.";
 let app: FastifyInstance;
 let frontDesk: typeof accounts.$inferSelect;
 let token: string;
+let question: Int16Array;
 
 beforeAll(async () => {
-  app = await buildTestApp({ DEMO_DATA: "true" });
+  [app, question] = await Promise.all([
+    buildTestApp({ DEMO_DATA: "true" }),
+    spokenFixture("Do you see children?"),
+  ]);
   ({ agent: frontDesk, ownerToken: token } = await demoFrontDesk(app));
 }, within(120_000));
 afterAll(async () => {
@@ -102,6 +106,45 @@ describe("call recording by default", () => {
         const call = await shortCall();
         expect(call.transcript[0]).toEqual(["assistant", "Bluebird Dental records its calls for quality."]);
         expect(call.summary.recordingUrl).toBeTruthy();
+      } finally {
+        await saveSettings({ recordingNotice: NOTICE });
+      }
+    },
+    within(60_000),
+  );
+
+  it(
+    "keeps only what was heard of a notice the caller talks over, and answers them without greeting over them",
+    async () => {
+      const long =
+        "This call is recorded for quality and training, and by staying on the line you agree to the recording.";
+      expect((await saveSettings({ recordingNotice: long })).statusCode).toBe(200);
+      try {
+        const fake = createFakeCallLeg({ speed: 3 });
+        const session = app.voice.startCallSession(fake.leg, { agentAccountId: frontDesk.id });
+        const uuid = (await session.ready) as string;
+        await fake.untilAgentPlayed(40);
+        const { startTick } = fake.say(concat(question, silence(1200)));
+        await fake.untilTick(voicedOnsetTick(question, startTick) + 120);
+        await fake.untilAgentDone(300);
+        fake.callerHangsUp();
+        const summary = await session.ended;
+        const messages = await createConversationsRepository(app.context.database.db).conversationMessages(
+          uuid,
+        );
+        expect(summary.bargeIns).toBe(1);
+        const [notice, ...rest] = messages.map((m) => ({ role: m.role, text: m.text, error: m.error }));
+        expect(notice?.error).toBe("Interrupted by the caller.");
+        expect(notice?.text.length).toBeLessThan(long.length);
+        expect(long.startsWith(notice?.text ?? "-")).toBe(true);
+        expect(rest).toEqual([
+          { role: "user", text: "do you see children", error: null },
+          {
+            role: "assistant",
+            text: "Yes, we see children from age 3, and their first visit is free.",
+            error: null,
+          },
+        ]);
       } finally {
         await saveSettings({ recordingNotice: NOTICE });
       }
