@@ -5,6 +5,7 @@ CREATE TABLE "agent_test_results" (
 	"scenario_id" integer NOT NULL,
 	"agent_account_id" integer NOT NULL,
 	"revision" integer NOT NULL,
+	"config_hash" text NOT NULL,
 	"verdict" text NOT NULL,
 	"detail" jsonb NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
@@ -15,6 +16,7 @@ CREATE TABLE "agent_test_runs" (
 	"org_id" integer NOT NULL,
 	"agent_account_id" integer NOT NULL,
 	"revision" integer NOT NULL,
+	"config_hash" text NOT NULL,
 	"status" text DEFAULT 'running' NOT NULL,
 	"total" integer NOT NULL,
 	"error" text,
@@ -40,6 +42,6 @@ ALTER TABLE "agent_test_results" ADD CONSTRAINT "agent_test_results_scenario_id_
 ALTER TABLE "agent_test_runs" ADD CONSTRAINT "agent_test_runs_agent_account_id_accounts_id_fk" FOREIGN KEY ("agent_account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "agent_test_scenarios" ADD CONSTRAINT "agent_test_scenarios_agent_account_id_accounts_id_fk" FOREIGN KEY ("agent_account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "agent_test_results_org_idx" ON "agent_test_results" USING btree ("org_id","run_id");--> statement-breakpoint
-CREATE INDEX "agent_test_results_scenario_idx" ON "agent_test_results" USING btree ("scenario_id","revision");--> statement-breakpoint
+CREATE INDEX "agent_test_results_scenario_idx" ON "agent_test_results" USING btree ("scenario_id","config_hash");--> statement-breakpoint
 CREATE INDEX "agent_test_runs_org_idx" ON "agent_test_runs" USING btree ("org_id","agent_account_id","started_at");--> statement-breakpoint
 CREATE INDEX "agent_test_scenarios_org_idx" ON "agent_test_scenarios" USING btree ("org_id","agent_account_id");

@@ -24,7 +24,10 @@ export const agentTestScenarios = pgTable(
   (t) => [index("agent_test_scenarios_org_idx").on(t.orgId, t.agentAccountId)],
 );
 
-/** One run of an agent's scenarios, against the staging copy at `revision`: its progress and end. */
+/**
+ * One run of an agent's scenarios, against the staging copy at `revision` (a save without a change, such as
+ * the one before a publish, makes a new revision of the same configuration: `config_hash` tells them apart).
+ */
 export const agentTestRuns = pgTable(
   "agent_test_runs",
   {
@@ -34,6 +37,8 @@ export const agentTestRuns = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull(),
+    /** The tested configuration's fingerprint (agent-tests/config-fingerprint.ts): what publishing compares. */
+    configHash: text("config_hash").notNull(),
     status: text("status").$type<"running" | "done" | "failed">().notNull().default("running"),
     total: integer("total").notNull(),
     error: text("error"),
@@ -60,12 +65,13 @@ export const agentTestResults = pgTable(
       .references(() => agentTestScenarios.id, { onDelete: "cascade" }),
     agentAccountId: integer("agent_account_id").notNull(),
     revision: integer("revision").notNull(),
+    configHash: text("config_hash").notNull(),
     verdict: text("verdict").$type<"passed" | "failed" | "error">().notNull(),
     detail: jsonb("detail").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("agent_test_results_org_idx").on(t.orgId, t.runId),
-    index("agent_test_results_scenario_idx").on(t.scenarioId, t.revision),
+    index("agent_test_results_scenario_idx").on(t.scenarioId, t.configHash),
   ],
 );

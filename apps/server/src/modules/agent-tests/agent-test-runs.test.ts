@@ -124,6 +124,9 @@ describe("an agent's test suite", () => {
     const passed = await runTests();
     expect(passed.results[0]).toMatchObject({ verdict: "passed", revision: fixedRevision });
     expect(passed.results[0]?.transcript.at(-1)?.text).toContain("front desk");
+    // The editor saves before it publishes: a new revision of the same configuration keeps its results.
+    const resaved = await save(FIXED_PROMPT);
+    expect(resaved).toBeGreaterThan(fixedRevision);
     const published = await owner.call(api.publishAgent, { body: { agentId } });
     expect(published.production?.agentInstructions).toBe(FIXED_PROMPT);
 

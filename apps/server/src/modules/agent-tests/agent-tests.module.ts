@@ -24,7 +24,7 @@ export function createAgentTestsModule(
   const tests = createAgentTestsService({
     repo,
     agents: deps.agents,
-    stagingRevision: async (agent) => (await deps.agents.campaignsOf(agent)).staging.revision,
+    staging: async (agent) => (await deps.agents.campaignsOf(agent)).staging,
     usesSandbox: async (orgId) => (await deps.runtime.models.modelFor(orgId)).provider === "sandbox",
     queueRun: async (runId, agentId) => void (await context.jobs.send(agentTestRunJob, { runId, agentId })),
   });

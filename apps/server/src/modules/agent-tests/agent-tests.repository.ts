@@ -67,10 +67,14 @@ export function createAgentTestsRepository(db: Database) {
       return row !== undefined;
     },
 
-    async insertRun(agent: AgentKey, revision: number, total: number): Promise<RunRow> {
+    async insertRun(
+      agent: AgentKey,
+      tested: { revision: number; configHash: string },
+      total: number,
+    ): Promise<RunRow> {
       const [row] = await db
         .insert(agentTestRuns)
-        .values({ orgId: agent.orgId, agentAccountId: agent.id, revision, total })
+        .values({ orgId: agent.orgId, agentAccountId: agent.id, ...tested, total })
         .returning();
       if (!row) throw new Error("the run was not stored");
       return row;
@@ -128,8 +132,8 @@ export function createAgentTestsRepository(db: Database) {
         .orderBy(agentTestResults.id);
     },
 
-    /** Each scenario's newest result at `revision`. */
-    async latestResultsAt(agent: AgentKey, revision: number): Promise<ResultRow[]> {
+    /** Each scenario's newest result on the configuration `configHash`. */
+    async latestResultsOn(agent: AgentKey, configHash: string): Promise<ResultRow[]> {
       return db
         .selectDistinctOn([agentTestResults.scenarioId])
         .from(agentTestResults)
@@ -137,7 +141,7 @@ export function createAgentTestsRepository(db: Database) {
           and(
             eq(agentTestResults.orgId, agent.orgId),
             eq(agentTestResults.agentAccountId, agent.id),
-            eq(agentTestResults.revision, revision),
+            eq(agentTestResults.configHash, configHash),
           ),
         )
         .orderBy(agentTestResults.scenarioId, desc(agentTestResults.id));

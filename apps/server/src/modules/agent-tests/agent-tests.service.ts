@@ -1,6 +1,7 @@
 import {
   AGENT_TEST_LIMITS,
   AGENT_TEST_MESSAGES,
+  type Campaign,
   type TestResult,
   type TestRun,
   type TestScenario,
@@ -16,6 +17,7 @@ import type {
   RunRow,
   ScenarioRow,
 } from "./agent-tests.repository.ts";
+import { configFingerprint } from "./config-fingerprint.ts";
 import { RUN_STOPPED } from "./test-runner.ts";
 
 /** What can and cannot be judged on the sandbox model (no model configured). */
@@ -30,8 +32,8 @@ const RUNS_LISTED = 10;
 export type AgentTestsServiceDeps = {
   repo: AgentTestsRepository;
   agents: Pick<AgentsService, "resolveAgent">;
-  /** The agent's staging revision (0 when never saved). */
-  stagingRevision: (agent: AgentKey) => Promise<number>;
+  /** The agent's staging copy as it is now. */
+  staging: (agent: AgentKey) => Promise<Campaign>;
   /** Whether the organisation's agents answer with the sandbox model. */
   usesSandbox: (orgId: number) => Promise<boolean>;
   /** Queues the run's job. */
@@ -94,14 +96,14 @@ export function createAgentTestsService(deps: AgentTestsServiceDeps) {
 
   async function list(access: Access, agentId: number) {
     const agent = await agentOf(access, agentId, "canViewOrg");
-    const [scenarios, runs, revision] = await Promise.all([
+    const [scenarios, runs, staging] = await Promise.all([
       repo.scenarios(agent),
       repo.latestRuns(agent, RUNS_LISTED),
-      deps.stagingRevision(agent),
+      deps.staging(agent),
     ]);
     return {
       success: true as const,
-      revision,
+      revision: staging.revision,
       scenarios: scenarios.map(toScenario),
       runs: await runsOf(agent, runs),
     };
@@ -135,7 +137,12 @@ export function createAgentTestsService(deps: AgentTestsServiceDeps) {
     if (running) await repo.finishRun(running.id, "failed", RUN_STOPPED);
     const total = await repo.countScenarios(agent);
     if (total === 0) throw badRequest(AGENT_TEST_MESSAGES.noScenarios);
-    const row = await repo.insertRun(agent, await deps.stagingRevision(agent), total);
+    const staging = await deps.staging(agent);
+    const row = await repo.insertRun(
+      agent,
+      { revision: staging.revision, configHash: configFingerprint(staging) },
+      total,
+    );
     await deps.queueRun(row.id, agent.id);
     const [answer] = await runsOf(agent, [row]);
     return { success: true as const, run: answer as TestRun };
@@ -150,13 +157,17 @@ export function createAgentTestsService(deps: AgentTestsServiceDeps) {
   }
 
   /**
-   * Publishing's hold: every required scenario must have passed on the staging revision being published, in
-   * a result newer than the scenario's last change. Refuses (409) naming those that did not.
+   * Publishing's hold: every required scenario must have passed on the staging configuration being published
+   * (whatever revision carried it), in a result newer than the scenario's last change. Refuses (409) naming
+   * those that did not.
    */
-  async function checkPublish(agent: AgentKey, revision: number): Promise<void> {
+  async function checkPublish(agent: AgentKey): Promise<void> {
     const required = (await repo.scenarios(agent)).filter((scenario) => scenario.required);
     if (required.length === 0) return;
-    const latest = new Map((await repo.latestResultsAt(agent, revision)).map((row) => [row.scenarioId, row]));
+    const configHash = configFingerprint(await deps.staging(agent));
+    const latest = new Map(
+      (await repo.latestResultsOn(agent, configHash)).map((row) => [row.scenarioId, row]),
+    );
     const failing = required.flatMap((scenario) => {
       const result = latest.get(scenario.id);
       if (result && result.createdAt >= scenario.updatedAt && result.verdict === "passed") return [];

@@ -128,6 +128,7 @@ export async function carryOutRun(deps: TestRunnerDeps, runId: number, signal: A
         scenarioId: scenario.id,
         agentAccountId: run.agentAccountId,
         revision: run.revision,
+        configHash: run.configHash,
         verdict: result.verdict,
         detail: result,
       });

@@ -27,8 +27,8 @@ import { isTemplateVisible } from "./template-visibility.ts";
 
 const TEMPLATE_NOT_FOUND = "Template not found";
 
-/** Throws (an ApiError) when the agent's staging copy at `revision` may not be published yet. */
-export type PublishCheck = (agent: AgentRef, revision: number) => Promise<void>;
+/** Throws (an ApiError) when the agent's staging copy may not be published yet. */
+export type PublishCheck = (agent: AgentRef) => Promise<void>;
 
 export const DEFAULT_CAMPAIGN: CampaignFields = {
   agentInstructions: "",
@@ -237,7 +237,7 @@ export function createAgentsService(deps: Deps) {
       throw conflict(STALE_SAVE_MESSAGE, { current: toCampaign(ref, "staging", stagingRow) });
     const staging = campaignFields(stagingRow?.config);
     if (!staging.agentInstructions.trim()) throw badRequest(PROMPT_REQUIRED_MESSAGE);
-    if (!overrideTests) await publishCheck?.(ref, stagingRow?.revision ?? 0);
+    if (!overrideTests) await publishCheck?.(ref);
     await repo.writeConfigs(ref, [
       { stage: "production", config: { ...staging, published: true } },
       ...(staging.published ? [] : [{ stage: "staging" as const, config: { ...staging, published: true } }]),
