@@ -36,28 +36,35 @@ export function createQuietTexts(deps: {
   const now = deps.now ?? Date.now;
   const checkEveryMs = Math.min(60_000, Math.max(1000, Math.round(deps.quietMs / 4)));
 
-  /** The text conversations due for an analysis, longest quiet first. */
-  async function due(): Promise<string[]> {
-    const quietSince = new Date(now() - deps.quietMs);
-    const oldest = new Date(quietSince.getTime() - LOOKBACK_MS);
-    const rows = await executeRows<{ uuid: string }>(
+  // Each check looks at the conversations that went quiet since the one before (the first, after a start,
+  // back to LOOKBACK_MS): one that cannot be analysed (its model fails) is not asked again every minute.
+  let checkedUpTo: Date | null = null;
+
+  /** The text conversations gone quiet since the last check and not analysed since, longest quiet first. */
+  async function due(quietSince: Date): Promise<{ uuid: string; lastActivityAt: Date }[]> {
+    const from = checkedUpTo ?? new Date(quietSince.getTime() - LOOKBACK_MS);
+    const rows = await executeRows<{ uuid: string; last_activity_at: Date | string }>(
       deps.db,
-      sql`select uuid from conversations
-        where channel in ('sms', 'web')
-          and last_activity_at <= ${quietSince} and last_activity_at > ${oldest}
-          and coalesce((outcome->'analysis'->>'analyzedAt')::bigint, 0)
-            < (extract(epoch from last_activity_at) * 1000)::bigint
-        order by last_activity_at
+      sql`select c.uuid, c.last_activity_at from conversations c
+        where c.channel in ('sms', 'web')
+          and c.last_activity_at <= ${quietSince} and c.last_activity_at >= ${from}
+          and coalesce((c.outcome->'analysis'->>'analyzedAt')::bigint, 0)
+            < (extract(epoch from c.last_activity_at) * 1000)::bigint
+          and exists (select 1 from conversation_logs l where l.uuid = c.uuid)
+        order by c.last_activity_at
         limit ${BATCH}`,
     );
-    return rows.map((row) => row.uuid);
+    return rows.map((row) => ({ uuid: row.uuid, lastActivityAt: new Date(row.last_activity_at) }));
   }
 
   /** Queues the analysis of every conversation due; how many. */
   async function queueDue(): Promise<number> {
-    const uuids = await due();
-    for (const uuid of uuids) await deps.jobs.send(analyzeConversationJob, { uuid });
-    return uuids.length;
+    const quietSince = new Date(now() - deps.quietMs);
+    const rows = await due(quietSince);
+    for (const row of rows) await deps.jobs.send(analyzeConversationJob, { uuid: row.uuid });
+    // A full batch: the next check goes on from the last one taken (those taken are excluded once analysed).
+    checkedUpTo = rows.length === BATCH ? (rows.at(-1)?.lastActivityAt ?? quietSince) : quietSince;
+    return rows.length;
   }
 
   const nextCheck = () => ({ startAfter: new Date(now() + checkEveryMs) });
