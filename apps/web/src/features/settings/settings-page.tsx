@@ -7,6 +7,7 @@ import { PublicPageCard } from "../public-page/public-page-card.tsx";
 import { MobileAppCard } from "./mobile-app-card.tsx";
 import { ModelSettingsCard } from "./model-settings-card.tsx";
 import { RedactionCard } from "./redaction-card.tsx";
+import { TimeZoneCard } from "./time-zone-card.tsx";
 
 /** Settings: profile and account, the organisation's model, and the preferences kept in this browser. */
 export function SettingsPage() {
@@ -47,6 +48,7 @@ export function SettingsPage() {
           </Button>
         </Stack>
       </Card>
+      <TimeZoneCard />
       {showModel ? <PublicPageCard /> : null}
       {showModel ? <ModelSettingsCard /> : null}
       {view.account.accountType === "organization" ? <RedactionCard /> : null}
