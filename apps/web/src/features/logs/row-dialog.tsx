@@ -5,6 +5,7 @@ import { LoadingState } from "../../components/query-state.tsx";
 import { errorMessage } from "../../lib/shell-api.ts";
 import { useTranscript } from "./api.ts";
 import { type CellContext, fieldLabel, formatCell, formatDuration } from "./log-format.ts";
+import { RecordingTranscript } from "./recording-transcript.tsx";
 
 export type Row = Record<string, unknown>;
 
@@ -102,21 +103,24 @@ function Analysis({ row }: { row: Row }) {
   );
 }
 
-/** The call's recording (agents that record calls): caller on the left, agent on the right. */
+/**
+ * The call's recording (agents that record calls) with its transcript following along; the player alone
+ * while the transcript loads or when it cannot be read.
+ */
 function Recording({ row }: { row: Row }) {
   const url = typeof row.recordingUrl === "string" ? row.recordingUrl : null;
+  const transcript = useTranscript(url ? String(row.roomId ?? "") : "", String(row.uuid ?? ""));
   if (!url) return null;
   return (
     <Stack gap={4}>
       <Text fw={500}>Recording</Text>
-      {/* biome-ignore lint/a11y/useMediaCaption: a phone call's recording; its transcript is the caption. */}
-      <audio controls preload="metadata" src={url} aria-label="Call recording" style={{ width: "100%" }} />
-      <Text size="xs" c="dimmed">
-        Caller on the left channel, agent on the right.{" "}
-        <a href={url} download>
-          Download
-        </a>
-      </Text>
+      {transcript.isPending && row.roomId ? <LoadingState label="Loading the transcript…" /> : null}
+      {transcript.isError ? <Alert color="red">{errorMessage(transcript.error)}</Alert> : null}
+      <RecordingTranscript
+        url={url}
+        messages={transcript.data?.conversation ?? []}
+        startedAt={transcript.data?.info.startedAt ?? 0}
+      />
     </Stack>
   );
 }

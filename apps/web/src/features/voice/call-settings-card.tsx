@@ -1,5 +1,9 @@
-import { Button, Group, NumberInput, Stack, Switch, Text, Title } from "@mantine/core";
-import { type CallSettingsFields, callSettingsFieldsSchema } from "@switchboard/api";
+import { Button, Group, NumberInput, Stack, Switch, Text, Textarea, Title } from "@mantine/core";
+import {
+  type CallSettingsFields,
+  callSettingsFieldsSchema,
+  RECORDING_NOTICE_MESSAGE,
+} from "@switchboard/api";
 import { useState } from "react";
 import { ActionError, ErrorState, LoadingState } from "../../components/query-state.tsx";
 import { SavedNote } from "../../components/saved-note.tsx";
@@ -68,9 +72,23 @@ function SettingsForm({ agentId, initial }: { agentId: number; initial: CallSett
         />
         <Switch
           label="Record calls"
-          description="Keep a recording of each call (caller and agent on separate channels), playable from Calls."
+          description="Keep a recording of each call (caller and agent on separate channels), playable in the call's details in Calls. On by default; callers hear the recording notice first."
           checked={values.recordCalls}
           onChange={(event) => change({ recordCalls: event.currentTarget.checked })}
+        />
+        <Textarea
+          label="Recording notice"
+          description="Said before the greeting of every recorded call, and shown as the agent's first words in the transcript. {variables} are filled in like the greeting's. Where the law needs every party's consent, keep a notice the caller cannot miss."
+          autosize
+          minRows={1}
+          disabled={!values.recordCalls}
+          value={values.recordingNotice}
+          onChange={(event) => change({ recordingNotice: event.currentTarget.value })}
+          error={
+            parsed.success || !parsed.error.issues.some((issue) => issue.path[0] === "recordingNotice")
+              ? null
+              : RECORDING_NOTICE_MESSAGE
+          }
         />
         <ActionError error={save.error} />
         <Group justify="flex-end">
