@@ -4,6 +4,7 @@ import type { AccountRow } from "../src/access/access.ts";
 import { accounts, memberships, users } from "../src/db/schema/index.ts";
 import { createAccountsRepository } from "../src/modules/accounts/accounts.repository.ts";
 import { issueSessionToken } from "../src/modules/auth/sessions.ts";
+import { startSeededSubscription } from "../src/modules/billing/seeded-subscription.ts";
 import { apiCaller } from "./api-call.ts";
 
 export type Member = { userId: number; token: string; email: string };
@@ -67,6 +68,15 @@ export async function buildHierarchy(app: FastifyInstance, tag = Math.random().t
 }
 
 type AccountColumns = Partial<typeof accounts.$inferInsert>;
+
+/**
+ * Puts an organisation on a plan (an active monthly subscription from now, premium as the plan says), as
+ * a paid checkout would: for tests that need what the plan offers, phone numbers above all (Pro includes
+ * one, Business five). Subscribing through the checkout is billing.test.ts's.
+ */
+export async function putOnPlan(app: FastifyInstance, orgId: number, planName: "Pro" | "Business" = "Pro") {
+  return startSeededSubscription(app.context.database.db, orgId, { planName });
+}
 
 /**
  * An agent that answers text messages: SMS switched on for organisation O1, `number` assigned to its agent

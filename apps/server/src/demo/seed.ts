@@ -12,6 +12,7 @@ import {
 } from "../db/schema/index.ts";
 import { createAccountsRepository } from "../modules/accounts/accounts.repository.ts";
 import { PLATFORM_PARTNER_NAME, recordPlatformPartner } from "../modules/accounts/platform-partner.ts";
+import { startSeededSubscription } from "../modules/billing/seeded-subscription.ts";
 import { insertGeneratedLogs } from "../modules/logs/insert-generated-logs.ts";
 import { seedDemoInbox } from "./demo-inbox.ts";
 import { DEMO_TEMPLATES } from "./demo-templates.ts";
@@ -153,10 +154,10 @@ export async function seedDemoData(db: Database): Promise<boolean> {
   });
   // The organisation has been a customer for as long as its calls go back: created three months ago, on the
   // day of the month that puts its current billing period 20 days in, so its usage page has a period's worth.
-  await db
-    .update(accounts)
-    .set({ createdAt: demoOrganizationCreatedAt(Date.now()) })
-    .where(eq(accounts.id, organization.id));
+  const createdAt = demoOrganizationCreatedAt(Date.now());
+  await db.update(accounts).set({ createdAt }).where(eq(accounts.id, organization.id));
+  // On Pro since then (premium; its plan includes the Front Desk's phone number).
+  await startSeededSubscription(db, organization.id, { planName: "Pro", since: createdAt });
   return true;
 }
 

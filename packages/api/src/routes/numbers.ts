@@ -28,6 +28,11 @@ export const NUMBER_MESSAGES = {
   dailyLimit: "Your organisation reached its daily limit of outbound calls.",
   noCallerId: "The agent has no phone number to call from. Assign it a number first.",
   callNotFound: "Call not found",
+  planNoNumbers:
+    "Your plan does not include phone numbers. Upgrade to a plan that includes phone numbers to give your agents one.",
+  planLimit: "Your plan's phone numbers are all in use. Upgrade to a plan that includes more phone numbers.",
+  walletShort:
+    "Your wallet does not have enough funds for this number's first month. Add funds to your wallet, then try again.",
 } as const;
 
 /** Vanity letters as the phone keypad spells them (2 ABC ... 9 WXYZ). */
@@ -83,7 +88,10 @@ export const availableNumberSchema = z.object({
   vanity: z.string().nullable(),
   provider: z.string(),
   capabilities: z.object({ voice: z.boolean(), sms: z.boolean() }),
-  monthlyPriceCents: z.number().int(),
+  monthlyPriceCents: z
+    .number()
+    .int()
+    .describe("What the organisation pays a month for this number under its plan (0: included)"),
 });
 export type AvailableNumber = z.infer<typeof availableNumberSchema>;
 

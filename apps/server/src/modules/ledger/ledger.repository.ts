@@ -13,6 +13,7 @@ export type PlatformAccountKind =
   | "fx"
   | "revenue:usage"
   | "revenue:subscription"
+  | "revenue:numbers"
   | "expense:refunds"
   | "expense:rewards"
   | "payouts";

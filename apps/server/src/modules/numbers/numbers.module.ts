@@ -1,10 +1,13 @@
 import type { AppContext } from "../../app-context.ts";
+import { loadLimitsOf } from "../../http/load-limits.ts";
 import type { NumberProvider } from "../../providers/numbers/number-provider.ts";
 import { sandboxNumberProvider } from "../../providers/numbers/sandbox-numbers.ts";
 import { telnyxNumberProvider } from "../../providers/numbers/telnyx-numbers.ts";
 import { twilioNumberProvider } from "../../providers/numbers/twilio-numbers.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
+import { createLedgerService } from "../ledger/ledger.service.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+import { createUsageRepository } from "../usage/usage.repository.ts";
 import type { VoiceModule } from "../voice/voice.module.ts";
 import { createNumbersRepository } from "./numbers.repository.ts";
 import { numbersRoutes } from "./numbers.routes.ts";
@@ -51,6 +54,10 @@ export function createNumbersModule(
     secretKey: context.secretKey,
     tts: deps.voice.providers.tts,
     log: context.log,
+    planOf: (orgId) => createUsageRepository(db).planOf(orgId),
+    // The ledger is the database's: numbers post to it as the wallet module's instance does.
+    ledger: createLedgerService(db),
+    money: loadLimitsOf(context).money,
   });
   const outbound = createOutboundCalls({
     repo,

@@ -27,6 +27,15 @@ export function createNumbersRepository(db: Database) {
         .orderBy(desc(phoneNumbers.id));
     },
 
+    /** How many numbers the organisation holds (not released). */
+    async countHeld(orgId: number): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(phoneNumbers)
+        .where(and(eq(phoneNumbers.orgId, orgId), isNull(phoneNumbers.releasedAt)));
+      return Number(row?.n ?? 0);
+    },
+
     async findLive(number: string): Promise<PhoneNumberRow | null> {
       const [row] = await db
         .select()
@@ -48,15 +57,17 @@ export function createNumbersRepository(db: Database) {
     /**
      * Points `number` (a live row of the organisation, or a new one) at the agent, in one transaction: the
      * agent's previous number is left unassigned, the number's previous agent loses it, and the agent's
-     * `switchboard_phone_number` becomes the number (texts and calls use it).
+     * `switchboard_phone_number` becomes the number (texts and calls use it). `on` a transaction: inside it
+     * (the ledger transaction that charges for the number).
      */
     async assign(
       orgId: number,
       agentAccountId: number,
       number: string,
       create: Omit<typeof phoneNumbers.$inferInsert, "orgId" | "number" | "agentAccountId"> | null,
+      on: Database = db,
     ): Promise<PhoneNumberRow> {
-      return db.transaction(async (tx) => {
+      return on.transaction(async (tx) => {
         let [row] = await tx
           .select()
           .from(phoneNumbers)

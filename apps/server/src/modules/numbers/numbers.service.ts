@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   type AvailableNumber,
   NUMBER_MESSAGES,
@@ -8,18 +9,32 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import { type Access, type AccountRow, isWithin } from "../../access/access.ts";
 import { hashCode, newCode, sameHash } from "../../access/secrets.ts";
+import type { ProductItem } from "../../db/schema/index.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../http/api-error.ts";
+import type { KeyedGate } from "../../http/keyed-gate.ts";
 import type { NumberProvider, NumberRouting, NumberSearch } from "../../providers/numbers/number-provider.ts";
 import { isSandboxNumber, sandboxLocationOf } from "../../providers/numbers/sandbox-numbers.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import { agentNameOf } from "../accounts/account-view.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
+import { InsufficientFundsError, type LedgerService } from "../ledger/ledger.service.ts";
+import { type NumberTerms, termsForNumber } from "./number-plan.ts";
 import type { NumbersRepository, PhoneNumberRow } from "./numbers.repository.ts";
 import { countryOfNumber } from "./outbound-calls.ts";
 
 /** How long a caller-ID code may be typed back, and how many tries it allows. */
 const CODE_TTL_MS = 10 * 60 * 1000;
 const CODE_ATTEMPTS = 5;
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** A plan's refusal as the error the caller sees (what to do: upgrade). */
+function refusal(terms: Extract<NumberTerms, { allowed: false }>): ApiError {
+  return new ApiError(
+    403,
+    terms.reason === "limit" ? NUMBER_MESSAGES.planLimit : NUMBER_MESSAGES.planNoNumbers,
+  );
+}
 
 export function organizationIdOf(target: AccountRow): number {
   if (target.accountType === "organization") return target.id;
@@ -58,6 +73,12 @@ type Deps = {
   secretKey: string;
   tts: TtsProvider;
   log: FastifyBaseLogger;
+  /** The plan the organisation is on (its subscription's, else the free plan), or null. */
+  planOf: (orgId: number) => Promise<{ name: string; productItems: Record<string, ProductItem> } | null>;
+  /** Numbers beyond what the plan includes are charged to the wallet. */
+  ledger: LedgerService;
+  /** An organisation's money movements one at a time (load-limits.ts). */
+  money: KeyedGate;
   /** Places the caller-ID verification call through the organisation's trunk when it has one. */
   speakToNumber?: (orgId: number, number: string, text: string) => Promise<boolean>;
 };
@@ -70,21 +91,80 @@ export function createNumbersService(deps: Deps) {
     return toPhoneNumber(row, agent ? { details: agent.details, username: agent.username } : undefined);
   }
 
+  /** The terms of the organisation's next number under its plan. */
+  async function nextNumberTerms(orgId: number): Promise<NumberTerms> {
+    return termsForNumber(await deps.planOf(orgId), await repo.countHeld(orgId));
+  }
+
+  /** Available numbers, priced as the organisation would pay for its next one (refused when its plan has none). */
   async function search(access: Access, query: NumberSearch): Promise<AvailableNumber[]> {
-    organizationIdOf(access.target);
+    const terms = await nextNumberTerms(organizationIdOf(access.target));
+    if (!terms.allowed) throw refusal(terms);
+    let found: AvailableNumber[];
     try {
-      return await provider.search(query);
+      found = await provider.search(query);
     } catch (error) {
       deps.log.warn({ err: error }, "number search failed");
       throw new ApiError(502, NUMBER_MESSAGES.providerFailed);
     }
+    return found.map((n) => ({ ...n, monthlyPriceCents: terms.monthlyCents }));
+  }
+
+  type NewRow = NonNullable<Parameters<NumbersRepository["assign"]>[3]>;
+
+  /**
+   * A number new to the organisation: allowed by its plan's `number` tiers, its month charged to the wallet
+   * (wallet -> number revenue) in the ledger transaction that stores it. Nothing is kept when it is refused
+   * or not paid: a number bought from the provider goes back.
+   */
+  async function provision(
+    orgId: number,
+    agentId: number,
+    number: string,
+    make: () => Promise<NewRow>,
+  ): Promise<PhoneNumberRow> {
+    return deps.money.run(orgId, async () => {
+      const terms = await nextNumberTerms(orgId);
+      if (!terms.allowed) throw refusal(terms);
+      const price = terms.monthlyCents;
+      if (price > 0 && (await deps.ledger.balances(orgId)).usd.available < price)
+        throw new ApiError(402, NUMBER_MESSAGES.walletShort);
+      const created = await make();
+      if (price === 0) return repo.assign(orgId, agentId, number, created);
+      let stored = null as PhoneNumberRow | null;
+      try {
+        await deps.ledger.post({
+          idempotencyKey: `number:${orgId}:${number}:${randomUUID()}`,
+          kind: "number",
+          ownerAccountId: orgId,
+          description: `Phone number ${number}, first month (${terms.planName} plan, number ${terms.ordinal}: ${dollars(price)} a month)`,
+          metadata: { number, planName: terms.planName, ordinal: terms.ordinal, monthlyCents: price },
+          postings: [
+            { account: deps.ledger.wallet(orgId), amount: -price },
+            { account: deps.ledger.platform("revenue:numbers"), amount: price },
+          ],
+          within: async (tx) => {
+            stored = await repo.assign(orgId, agentId, number, created, tx);
+          },
+        });
+      } catch (error) {
+        if (created.kind === "marketplace" && created.provider === provider.kind)
+          await provider
+            .release(number, created.providerId ?? null)
+            .catch((err: unknown) => deps.log.warn({ err, number }, "unpaid number not released"));
+        if (error instanceof InsufficientFundsError) throw new ApiError(402, NUMBER_MESSAGES.walletShort);
+        throw error;
+      }
+      if (!stored) throw new Error("number not stored");
+      return stored;
+    });
   }
 
   async function assignRow(
     access: Access,
     agentId: number | undefined,
     number: string,
-    make: () => Promise<Parameters<NumbersRepository["assign"]>[3]>,
+    make: () => Promise<NewRow>,
     byo?: { byoMethod: "forwarding" | "sip"; carrier: string | null },
   ) {
     const orgId = organizationIdOf(access.target);
@@ -92,16 +172,16 @@ export function createNumbersService(deps: Deps) {
     if (agent.organizationId !== orgId) throw notFound(NUMBER_MESSAGES.agentRequired);
     const existing = await repo.findLive(number);
     if (existing && existing.orgId !== orgId) throw conflict(NUMBER_MESSAGES.notAvailable);
-    const row = await repo.assign(
-      orgId,
-      agent.id,
-      number,
-      existing
-        ? byo
-          ? { ...byo, kind: existing.kind, provider: existing.provider, country: existing.country }
-          : null
-        : await make(),
-    );
+    const row = existing
+      ? await repo.assign(
+          orgId,
+          agent.id,
+          number,
+          byo
+            ? { ...byo, kind: existing.kind, provider: existing.provider, country: existing.country }
+            : null,
+        )
+      : await provision(orgId, agent.id, number, make);
     return { success: true as const, phoneNumber: await withAgent(row), switchboardPhoneNumber: number };
   }
 

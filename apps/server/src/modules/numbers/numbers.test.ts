@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, testClient } from "../../../test/api-client.ts";
-import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
+import { buildHierarchy, prepareSmsAgent, putOnPlan } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { accounts, conversations as conversationsTable } from "../../db/schema/index.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
@@ -32,6 +32,8 @@ beforeAll(async () => {
   app = await buildTestApp({ SIP_PORT: String(sipPort), HOST: "127.0.0.1", OUTBOUND_CALLS_CONCURRENT: "2" });
   await app.listen({ port: 0, host: "127.0.0.1" });
   world = await buildHierarchy(app);
+  // Its numbers (bought, brought, called) are within what the Business plan includes.
+  await putOnPlan(app, world.accounts.O1.id, "Business");
   await prepareSmsAgent(app, world, { number: "+15005550100", greeting: GREETING });
 }, within(60_000));
 afterAll(async () => {

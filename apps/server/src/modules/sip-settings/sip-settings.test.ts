@@ -13,7 +13,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, testClient } from "../../../test/api-client.ts";
-import { buildHierarchy } from "../../../test/fixtures.ts";
+import { buildHierarchy, putOnPlan } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { waitUntil } from "../../../test/wait-for.ts";
 import { sipOutboundRoutes } from "../../db/schema/index.ts";
@@ -80,6 +80,8 @@ beforeAll(async () => {
     OUTBOUND_ALLOWLIST: "127.0.0.1:*",
   });
   world = await buildHierarchy(app);
+  // The organisation's phone number is the one its Pro plan includes.
+  await putOnPlan(app, world.accounts.O1.id);
   client = testClient(app);
 }, within(60_000));
 afterAll(async () => {

@@ -1,0 +1,28 @@
+import type { ProductItem } from "../../db/schema/index.ts";
+
+/**
+ * Whether an organisation's plan lets it hold one more phone number, and what that number costs a month.
+ *
+ * The plan's `number` item is a feature: its tiers say how many numbers the plan allows and what each costs
+ * (Free: 0–0 at $0, i.e. none; Pro: 0–1 at $0, 2+ at $3.00). The n-th number the organisation holds (every
+ * number it holds counts, marketplace or its own) falls in the tier whose range holds n; a tier's
+ * quantityMax is its end, so when no tier holds n the plan does not allow it.
+ */
+export type NumberTerms =
+  | { allowed: true; planName: string; ordinal: number; monthlyCents: number }
+  | { allowed: false; planName: string | null; reason: "noNumbers" | "limit"; limit: number };
+
+export function termsForNumber(
+  plan: { name: string; productItems: Record<string, ProductItem> } | null,
+  held: number,
+): NumberTerms {
+  const ordinal = held + 1;
+  const tiers = [...(plan?.productItems.number?.tiers ?? [])].sort((a, b) => a.quantityMin - b.quantityMin);
+  const tier = tiers.find(
+    (t) => ordinal >= t.quantityMin && ordinal <= (t.quantityMax ?? Number.POSITIVE_INFINITY),
+  );
+  if (plan && tier)
+    return { allowed: true, planName: plan.name, ordinal, monthlyCents: Math.max(0, tier.unitPriceCents) };
+  const limit = Math.max(0, ...tiers.map((t) => t.quantityMax ?? 0));
+  return { allowed: false, planName: plan?.name ?? null, reason: limit > 0 ? "limit" : "noNumbers", limit };
+}
