@@ -111,6 +111,21 @@ export const testRunSchema = z.object({
 });
 export type TestRun = z.infer<typeof testRunSchema>;
 
+/** A required scenario that holds publishing: its last verdict on the revision, or `not run` on it. */
+export const failingTestSchema = z.object({
+  scenarioId: z.number().int(),
+  name: z.string(),
+  state: z.enum(["failed", "error", "not run"]),
+});
+export type FailingTest = z.infer<typeof failingTestSchema>;
+
+/** The 409 answer of a publish held by the agent's tests. */
+export const publishHeldSchema = z.object({
+  success: z.literal(false),
+  message: z.literal(AGENT_TEST_MESSAGES.publishHeld),
+  failingTests: z.array(failingTestSchema),
+});
+
 const agentPath = z.object({ id: idSchema });
 const scenarioPath = z.object({ id: idSchema, scenarioId: idSchema });
 const scenarioAnswer = z.object({ success: z.literal(true), scenario: testScenarioSchema });

@@ -11,6 +11,7 @@ import {
   createTemplate,
   deleteTemplate,
   detachAgentFromTemplate,
+  type FailingTest,
   getCampaigns,
   listAgentAccounts,
   listAgentFunctions,
@@ -19,6 +20,7 @@ import {
   migrateTemplate,
   promptSuggestions,
   publishAgent,
+  publishHeldSchema,
   renameAgentVersion,
   restoreAgentVersion,
   revertAgent,
@@ -108,8 +110,21 @@ export async function saveStagingCampaign(
   return answer.campaign;
 }
 
-export function publishStaging(agentId: number, revision: number): Promise<CampaignsAnswer> {
-  return apiClient.call(publishAgent, { body: { agentId, revision } });
+export function publishStaging(
+  agentId: number,
+  revision: number,
+  overrideTests = false,
+): Promise<CampaignsAnswer> {
+  return apiClient.call(publishAgent, {
+    body: { agentId, revision, ...(overrideTests ? { overrideTests } : {}) },
+  });
+}
+
+/** The required test scenarios that held a publish (its 409), or null for any other failure. */
+export function heldByTests(error: unknown): FailingTest[] | null {
+  if (!(error instanceof ApiRequestError) || error.status !== 409) return null;
+  const held = publishHeldSchema.safeParse(error.body);
+  return held.success ? held.data.failingTests : null;
 }
 
 export function revertStaging(agentId: number): Promise<CampaignsAnswer> {

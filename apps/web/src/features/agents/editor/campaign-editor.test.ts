@@ -124,7 +124,7 @@ describe("CampaignEditor", () => {
     });
     backend.publish = vi.fn(async (revision: number) => {
       order.push("publish");
-      return publish(revision);
+      return publish(revision, false);
     });
     backend.load = vi.fn(async () => {
       order.push("reload");
@@ -164,5 +164,33 @@ describe("CampaignEditor", () => {
     expect(editor.getState().status).toBe("pending");
     await vi.advanceTimersByTimeAsync(1500);
     expect(saves.map((save) => save.fields.agentInstructions)).toEqual(["One", "Two"]);
+  });
+
+  it("keeps a publish the required tests held, and publishes anyway only when asked", async () => {
+    const failing = [{ scenarioId: 3, name: "Never quotes a price", state: "failed" as const }];
+    const { editor, backend } = setup({
+      publish: vi.fn(async (_revision: number, overrideTests: boolean) => {
+        if (!overrideTests) throw new ApiRequestError(409, "held", { failingTests: failing });
+        return {
+          success: true as const,
+          agentId: 7,
+          staging: campaign({ published: true }),
+          production: campaign({ stage: "production" }),
+        };
+      }),
+      heldByTests: (error) =>
+        error instanceof ApiRequestError
+          ? ((error.body as { failingTests?: typeof failing }).failingTests ?? null)
+          : null,
+    });
+    editor.edit({ agentInstructions: "Quote nothing" });
+    expect(await editor.publish()).toBe(false);
+    expect(editor.getState().heldByTests).toEqual(failing);
+    // Not a failed save or a stale copy: the editor's error list and status stay clean.
+    expect(editor.getState().errors).toEqual([]);
+    expect(editor.getState().status).toBe("saved");
+    expect(await editor.publish({ overrideTests: true })).toBe(true);
+    expect(vi.mocked(backend.publish).mock.calls.map((call) => call[1])).toEqual([false, true]);
+    expect(editor.getState().heldByTests).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { Campaign, CampaignFields, CampaignsAnswer } from "@switchboard/api";
+import type { Campaign, CampaignFields, CampaignsAnswer, FailingTest } from "@switchboard/api";
 import { PROMPT_REQUIRED_MESSAGE } from "@switchboard/api";
 import { CAMPAIGN_AUTOSAVE_MS, PUBLISH_WAIT_AFTER_MS, PUBLISH_WAIT_BEFORE_MS } from "@switchboard/core";
 import { ExternalStore } from "../../../lib/external-store.ts";
@@ -7,7 +7,9 @@ import { ExternalStore } from "../../../lib/external-store.ts";
 export type CampaignEditorBackend = {
   load: () => Promise<CampaignsAnswer>;
   save: (fields: CampaignFields, revision: number) => Promise<Campaign>;
-  publish: (revision: number) => Promise<CampaignsAnswer>;
+  publish: (revision: number, overrideTests: boolean) => Promise<CampaignsAnswer>;
+  /** The required test scenarios of a publish the tests held, or null for any other failure. */
+  heldByTests?: (error: unknown) => FailingTest[] | null;
   revert: () => Promise<CampaignsAnswer>;
   /** The current campaign of a stale save's 409, or null for any other failure. */
   staleCurrent: (error: unknown) => Campaign | null;
@@ -30,6 +32,8 @@ export type CampaignEditorState = {
   errors: string[];
   /** Message tied to the prompt input. */
   promptError: string | null;
+  /** The required test scenarios that held the last publish (it can be published anyway), else null. */
+  heldByTests: FailingTest[] | null;
   /** A save refused as stale: my draft and the newer campaign saved elsewhere. */
   conflict: { mine: CampaignFields; current: Campaign } | null;
   savedAt: number | null;
@@ -96,6 +100,7 @@ export class CampaignEditor extends ExternalStore<CampaignEditorState> {
       publishing: false,
       errors: [],
       promptError: null,
+      heldByTests: null,
       conflict: null,
       savedAt: null,
     });
@@ -187,9 +192,9 @@ export class CampaignEditor extends ExternalStore<CampaignEditorState> {
    * Publish (spec §4.4): wait 1.5 s, validate, save as staging (published false), publish, reload, clear the
    * errors, wait 200 ms.
    */
-  async publish(): Promise<boolean> {
+  async publish(options: { overrideTests?: boolean } = {}): Promise<boolean> {
     if (this.state.publishing) return false;
-    this.set({ publishing: true });
+    this.set({ publishing: true, heldByTests: null });
     try {
       await this.backend.wait(PUBLISH_WAIT_BEFORE_MS);
       if (!this.validate()) return false;
@@ -198,10 +203,12 @@ export class CampaignEditor extends ExternalStore<CampaignEditorState> {
       this.set({ draft: { ...this.state.draft, published: false }, status: "pending" });
       if (!(await this.save())) return false;
       try {
-        await this.backend.publish(this.state.staging.revision);
+        await this.backend.publish(this.state.staging.revision, options.overrideTests ?? false);
       } catch (error) {
         const current = this.backend.staleCurrent(error);
-        if (current) this.set({ status: "conflict", conflict: { mine: this.state.draft, current } });
+        const held = this.backend.heldByTests?.(error) ?? null;
+        if (held) this.set({ heldByTests: held });
+        else if (current) this.set({ status: "conflict", conflict: { mine: this.state.draft, current } });
         else this.fail(this.backend.errorText(error, PUBLISH_FAILED, PUBLISH_FAILED));
         return false;
       }

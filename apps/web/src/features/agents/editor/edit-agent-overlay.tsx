@@ -5,6 +5,7 @@ import type { OverlayComponentProps } from "../../../overlays/overlay-props.ts";
 import { useOverlays } from "../../../overlays/use-overlays.tsx";
 import { overlayAccountId } from "../../accounts/account-kinds.ts";
 import { useAccountById } from "../../accounts/api.ts";
+import { TestsHoldAlert } from "../../agent-tests/tests-hold-alert.tsx";
 import { CallButton } from "../../voice/call-button.tsx";
 import type { CampaignEditor, CampaignEditorState } from "./campaign-editor.ts";
 import { PanelContent } from "./panel-content.tsx";
@@ -75,6 +76,14 @@ function LoadedEditor({
         </Group>
       </Group>
       <EditorErrors editor={editor} errors={state.errors} />
+      {state.heldByTests ? (
+        <TestsHoldAlert
+          failing={state.heldByTests}
+          publishing={state.publishing}
+          onOpenTests={() => choose("tests")}
+          onPublishAnyway={() => void editor.publish({ overrideTests: true })}
+        />
+      ) : null}
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, sm: 3 }}>
           {/* Every panel shows at once: a height cap hid the last ones (Settings) in a scroll area. */}

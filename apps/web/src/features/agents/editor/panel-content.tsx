@@ -1,3 +1,4 @@
+import { AgentTestsPanel } from "../../agent-tests/agent-tests-panel.tsx";
 import { AgentSettingsForm } from "../overlays/agent-settings-form.tsx";
 import { AdvancedPanel, CampaignIdPanel, LinksPanel } from "./panels/about-panels.tsx";
 import { ActionsPanel } from "./panels/actions-panel.tsx";
@@ -16,6 +17,7 @@ import type { EditorPanelId, PanelProps } from "./panels.ts";
 const PANELS: Record<EditorPanelId, (props: PanelProps) => React.ReactNode> = {
   prompt: PromptPanel,
   publish: PublishPanel,
+  tests: ({ agentId }) => <AgentTestsPanel agentId={agentId} />,
   fields: FieldsPanel,
   variables: VariablesPanel,
   actions: ActionsPanel,

@@ -4,6 +4,7 @@ import type { CampaignEditor, CampaignEditorState } from "./campaign-editor.ts";
 export const EDITOR_PANELS = [
   { id: "prompt", label: "Prompt" },
   { id: "publish", label: "Publish" },
+  { id: "tests", label: "Tests" },
   { id: "fields", label: "Fields" },
   { id: "variables", label: "Variables" },
   { id: "actions", label: "Actions" },

@@ -3,6 +3,7 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import {
   campaignErrorText,
   campaignsKey,
+  heldByTests,
   loadCampaigns,
   publishStaging,
   revertStaging,
@@ -56,7 +57,8 @@ export function useCampaignEditor(agentId: number) {
         return answer;
       },
       save: (fields, revision) => saveStagingCampaign(agentId, fields, revision),
-      publish: (revision) => publishStaging(agentId, revision),
+      publish: (revision, overrideTests) => publishStaging(agentId, revision, overrideTests),
+      heldByTests,
       revert: () => revertStaging(agentId),
       staleCurrent,
       errorText: campaignErrorText,
