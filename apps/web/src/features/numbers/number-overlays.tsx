@@ -30,6 +30,7 @@ import {
   useValidateVerifiedNumber,
   useVerifyForwarding,
 } from "./api.ts";
+import { NumberRefusal } from "./number-refusal.tsx";
 
 /** The overlay's value names an agent when it is a positive id (`?selectNumber=<agent id>`). */
 function agentIdOf(value: string): string | null {
@@ -151,7 +152,7 @@ export function SelectNumberOverlay({ value, close }: OverlayComponentProps) {
           </Button>
         </Group>
       </form>
-      {search.isError ? <ActionError error={search.error} /> : null}
+      {search.isError ? <NumberRefusal error={search.error} from="selectNumber" /> : null}
       {search.isSuccess && results.length === 0 ? (
         <EmptyState>No numbers match. Try a nearby area code or another word.</EmptyState>
       ) : null}
@@ -178,7 +179,11 @@ export function SelectNumberOverlay({ value, close }: OverlayComponentProps) {
                   </Group>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm">${(n.monthlyPriceCents / 100).toFixed(2)}/mo</Text>
+                  <Text size="sm">
+                    {n.monthlyPriceCents === 0
+                      ? "Included in your plan"
+                      : `$${(n.monthlyPriceCents / 100).toFixed(2)}/mo from your wallet`}
+                  </Text>
                 </Table.Td>
                 <Table.Td>
                   <Button
@@ -195,7 +200,7 @@ export function SelectNumberOverlay({ value, close }: OverlayComponentProps) {
           </Table.Tbody>
         </Table>
       ) : null}
-      {assign.isError ? <ActionError error={assign.error} /> : null}
+      {assign.isError ? <NumberRefusal error={assign.error} from="selectNumber" /> : null}
       <Text size="sm" c="dimmed">
         Already have a business number?{" "}
         <Anchor
@@ -471,7 +476,7 @@ export function AddCustomNumberOverlay({ value }: OverlayComponentProps) {
             allowDeselect={false}
           />
         ) : null}
-        {add.isError ? <ActionError error={add.error} /> : null}
+        {add.isError ? <NumberRefusal error={add.error} from="addCustomNumber" /> : null}
         <Group justify="flex-end">
           <Button type="submit" loading={add.isPending} disabled={!agentId}>
             Add number

@@ -11,6 +11,7 @@ const KIND_LABELS: Record<string, string> = {
   usage: "Usage",
   "usage.owed": "Usage owed",
   subscription: "Subscription",
+  number: "Phone number",
   refund: "Refund",
   reward: "Reward",
   "withdrawal.hold": "Withdrawal (on hold)",
