@@ -6,6 +6,27 @@ import { checkA11y, expect, signUpOwner, test, within } from "./helpers.ts";
 
 test.use({ viewport: { width: 550, height: 900 } });
 
+/** A monthly plan started today (UTC): "Nov 29 – Dec 28", its last day and its renewal day in full. */
+function periodFromToday() {
+  const now = new Date();
+  const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const lastOfNext = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 0)).getUTCDate();
+  const end = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, Math.min(now.getUTCDate(), lastOfNext));
+  const last = end - 86_400_000;
+  const fmt = (ms: number, month: "short" | "long") =>
+    new Date(ms).toLocaleDateString("en-US", {
+      month,
+      day: "numeric",
+      ...(month === "long" ? { year: "numeric" } : {}),
+      timeZone: "UTC",
+    });
+  return {
+    short: `${fmt(start, "short")} – ${fmt(last, "short")}`,
+    lastDay: fmt(last, "long"),
+    renewal: fmt(end, "long"),
+  };
+}
+
 test("subscribe to Pro through the sandbox checkout (declined, then 4242), see premium on, cancel", async ({
   page,
   problems,
@@ -53,6 +74,26 @@ test("subscribe to Pro through the sandbox checkout (declined, then 4242), see p
   await expect(page.getByTestId("current-plan-name")).toHaveText("Pro");
   await expect(page.getByTestId("premium-badge")).toHaveText("Premium on");
   await expect(page.getByText(/\$49\.00 per month, paid by card for .*; renews on/)).toBeVisible();
+
+  // One period everywhere (issue 32): the usage card's period is the plan's paid period, and the
+  // subscription says it is paid through that period's last day, renewing the day after.
+  const { short, lastDay, renewal } = periodFromToday();
+  await expect(page.getByTestId("subscription-period")).toContainText(`paid by card for ${short}`);
+  await expect(page.getByTestId("usage-card")).toContainText(short);
+  await expect(page.getByTestId("usage-card")).toContainText(
+    "Your plan's own price is paid by card and is not part of this total.",
+  );
+  await page.getByRole("button", { name: "Manage subscription" }).click();
+  await expect(page.getByTestId("subscription-paid-through")).toHaveText(
+    `Pro: $49.00 per month, paid by card for ${short}, through ${lastDay}; renews on ${renewal}.`,
+  );
+  await page.keyboard.press("Escape");
+  // The wallet lists the plan with its real amount, paid by card.
+  await page.goto("/app/wallet");
+  const planRow = page.getByTestId("wallet-transaction").filter({ hasText: "Pro plan, 1 month" });
+  await expect(planRow).toContainText("-$49.00");
+  await expect(planRow.getByTestId("paid-by-card")).toHaveText("paid by card, not from the wallet");
+  await page.goto("/app/billing");
 
   // Cancel: premium off at once.
   await page.getByRole("button", { name: "Manage subscription" }).click();

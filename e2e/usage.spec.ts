@@ -1,19 +1,23 @@
 import type { Page } from "@playwright/test";
+import { quietMicrophone } from "./fake-microphone.ts";
 import { checkA11y, DEMO, expect, signInAs, test, within } from "./helpers.ts";
 
-// Usage debits (issue 21): the demo organisation's owner tops up the wallet by card, texts the Front Desk
-// agent from the phone simulator, and the periodic usage sweep (USAGE_DEBIT_INTERVAL_SECONDS, a few seconds
-// on the e2e server) charges the replies to the wallet: the Wallet shows the usage debit and a lower
-// balance, and Billing shows the period's usage with the texts counted. Other journeys text the same
-// organisation meanwhile, so only this journey's own deltas are asserted.
+// Usage debits (issue 21): the demo organisation's owner tops up the wallet by card, calls the Front Desk
+// agent from the sandbox phone, and the periodic usage sweep (USAGE_DEBIT_INTERVAL_SECONDS, a few seconds
+// on the e2e server) charges the call's minute to the wallet: the Wallet shows the usage debit, and Billing
+// shows the period's usage with the minute counted. Other journeys call and text the same organisation
+// meanwhile, so only this journey's own deltas are asserted.
 
 const dollars = (text: string | null) => Number((text ?? "").replace(/[^0-9.-]/g, ""));
 
-async function sentTexts(page: Page): Promise<number> {
+test.use(quietMicrophone());
+
+/** This period's call minutes, on the Billing page. */
+async function callMinutes(page: Page): Promise<number> {
   await page.goto("/app/billing");
   const card = page.getByTestId("usage-card");
-  await expect(card.getByText(/Priced by the \w+ plan's tiers/)).toBeVisible({ timeout: within(15_000) });
-  const row = page.getByTestId("usage-quantity-outbound-message");
+  await expect(card.getByText("Priced by the Pro plan's tiers")).toBeVisible({ timeout: within(15_000) });
+  const row = page.getByTestId("usage-quantity-voice");
   return (await row.count()) > 0 ? dollars(await row.textContent()) : 0;
 }
 
@@ -23,14 +27,14 @@ async function debited(page: Page): Promise<number> {
   return (await figure.count()) > 0 ? dollars(await figure.textContent()) : 0;
 }
 
-test("texts to the agent are charged to the wallet by the usage sweep, and Billing shows the usage", async ({
+test("a call to the agent is charged to the wallet by the usage sweep, and Billing shows the usage", async ({
   page,
   problems,
 }) => {
   test.setTimeout(within(120_000));
   problems.allow(/^answer 402 POST \/sandbox\/checkout\//);
   await signInAs(page, DEMO.owner, "/app/billing");
-  const before = await sentTexts(page);
+  const before = await callMinutes(page);
   const debitedBefore = await debited(page);
 
   // A card top-up, so the debit has funds to come from.
@@ -54,28 +58,26 @@ test("texts to the agent are charged to the wallet by the usage sweep, and Billi
   const afterTopUp = dollars(await balance.textContent());
   expect(afterTopUp).toBeGreaterThan(0);
 
-  // Two texts from a handset of this journey's own; the agent answers each.
-  const digits = String(Math.floor(1000 + Math.random() * 8999));
+  // A call to the Front Desk from the sandbox phone. The demo organisation is on Pro, whose included texts
+  // and tokens its history has not used up this period, but whose 500 included call minutes it has: the
+  // call's minute is charged.
   await page.goto("/app/developers");
-  const simulator = page.getByLabel("Phone simulator");
-  await simulator.getByLabel("Handset number").fill(`+1503557${digits}`);
-  await simulator.getByRole("button", { name: "Use number" }).click();
-  await expect(simulator.getByText("No messages on this handset yet.")).toBeVisible();
-  await expect(simulator.getByRole("combobox", { name: "Text to" })).toHaveValue(/Front Desk/);
-  for (const [i, text] of ["What are your opening hours?", "Do you see children?"].entries()) {
-    await simulator.getByRole("textbox", { name: "Text message from the handset" }).fill(text);
-    await simulator.getByRole("button", { name: "Send text" }).click();
-    await expect(simulator.locator('[data-direction="outbound"]')).toHaveCount(i + 1, {
-      timeout: within(15_000),
-    });
-  }
+  const phone = page.getByRole("region", { name: "Sandbox phone" }).or(page.getByLabel("Sandbox phone"));
+  await phone.getByRole("textbox", { name: "Number to call" }).fill("+15035550123");
+  await phone.getByRole("button", { name: "Dial" }).click();
+  const panel = phone.getByTestId("call-panel");
+  await panel.getByRole("button", { name: "Call", exact: true }).click();
+  await expect(panel.getByTestId("call-status")).toHaveText("On the call", { timeout: within(20_000) });
+  await expect(panel.getByTestId("caption-agent").first()).not.toBeEmpty({ timeout: within(20_000) });
+  await panel.getByRole("button", { name: "Hang up" }).click();
+  await expect(panel.getByTestId("call-status")).toHaveText("Call ended");
 
-  // The sweep charges the replies: what Billing says was charged for usage grows (a figure other journeys
+  // The sweep charges the call: what Billing says was charged for usage grows (a figure other journeys
   // cannot lower, unlike the balance, which their top-ups raise meanwhile), and the Wallet lists the debit.
   await expect
     .poll(
       async () => {
-        await sentTexts(page);
+        await callMinutes(page);
         return debited(page);
       },
       { timeout: within(45_000), intervals: [2_000] },
@@ -85,14 +87,14 @@ test("texts to the agent are charged to the wallet by the usage sweep, and Billi
   await expect(balance).toBeVisible();
   const debit = page
     .getByTestId("wallet-transaction")
-    .filter({ hasText: /Usage: .*texts? sent/ })
+    .filter({ hasText: /Usage: .*call minutes?/ })
     .first();
   await expect(debit).toBeVisible();
   await expect(debit).toContainText(/-\$\d+\.\d\d/);
 
-  // Billing: this period's texts include these two, and the wallet was charged for usage.
-  expect(await sentTexts(page)).toBeGreaterThanOrEqual(before + 2);
-  await expect(page.getByTestId("usage-row-outbound-message")).toContainText("Texts sent");
+  // Billing: this period's minutes include the call's, and the wallet was charged for usage.
+  expect(await callMinutes(page)).toBeGreaterThanOrEqual(before + 1);
+  await expect(page.getByTestId("usage-row-voice")).toContainText("Call minutes");
   expect(dollars(await page.getByTestId("usage-debited").textContent())).toBeGreaterThan(0);
   expect(dollars(await page.getByTestId("usage-total").textContent())).toBeGreaterThan(0);
   await checkA11y(page, "the Billing page's usage");

@@ -18,8 +18,10 @@ import {
   formatCents,
   formatDay,
   isFree,
+  lastDayOf,
   PlanGrid,
   PlanItems,
+  periodDays,
   priceOf,
   type Term,
   TermSwitch,
@@ -267,9 +269,11 @@ export function SubscriptionOverlay() {
     return <Text c="dimmed">No active subscription: this organisation is on the Free plan.</Text>;
   return (
     <Stack gap="sm">
-      <Text>
-        <b>{productPlan?.name}</b>: {formatCents(subscription.amountCents)} per {subscription.term}, since{" "}
-        {formatDay(subscription.currentPeriodStart)}, paid through {formatDay(subscription.currentPeriodEnd)}.
+      <Text data-testid="subscription-paid-through">
+        <b>{productPlan?.name}</b>: {formatCents(subscription.amountCents)} per {subscription.term}, paid by
+        card for {periodDays(subscription.currentPeriodStart, subscription.currentPeriodEnd)}, through{" "}
+        {formatDay(lastDayOf(subscription.currentPeriodEnd))}; renews on{" "}
+        {formatDay(subscription.currentPeriodEnd)}.
       </Text>
       {manage ? (
         <>

@@ -26,9 +26,15 @@ export const formatDay = (ms: number) => formatCalendarDay(ms, { month: "long" }
 
 const shortDay = (ms: number) => formatCalendarDay(ms, { withYear: false });
 
+/** The last day a period ending at `endMs` covers: the day before its end (the renewal's day). */
+export const lastDayOf = (endMs: number) => {
+  const end = new Date(endMs);
+  return Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate()) - 1;
+};
+
 /** A billing period as its first and last day ("Nov 27 – Dec 26"): it ends the day before `endMs`. */
 export const periodDays = (startMs: number, endMs: number) =>
-  `${shortDay(startMs)} – ${shortDay(Date.UTC(new Date(endMs).getUTCFullYear(), new Date(endMs).getUTCMonth(), new Date(endMs).getUTCDate()) - 1)}`;
+  `${shortDay(startMs)} – ${shortDay(lastDayOf(endMs))}`;
 
 export type Term = "month" | "year";
 
