@@ -1,26 +1,9 @@
-import type { APIRequestContext } from "@playwright/test";
-import { DEMO, expect, rootSession, signInAs, test, within } from "./helpers.ts";
+import { DEMO, expect, signInAs, test, within } from "./helpers.ts";
+import { ownerApi as api, frontDeskId } from "./owner-api.ts";
 
 // Post-call analysis (issue 35 item 3): the owner defines a field in the agent editor's Analysis panel, a
 // call ends (the agent calls the sandbox carrier's simulated person), and Calls → call details shows its
 // summary, verdict and field. Named as the server file that analyses calls (modules/runtime/call-analysis.ts).
-
-async function api(request: APIRequestContext, method: "GET" | "POST", path: string, data?: unknown) {
-  const token = encodeURIComponent(await rootSession(request, DEMO.owner));
-  const url = `${path}${path.includes("?") ? "&" : "?"}token=${token}`;
-  const response = method === "GET" ? await request.get(url) : await request.post(url, { data });
-  expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
-  return response.json();
-}
-
-async function frontDeskId(request: APIRequestContext): Promise<number> {
-  const { accounts } = (await api(request, "GET", "/api/v2/listAccounts?pagination=false")) as {
-    accounts: { id: number; displayName: string }[];
-  };
-  const agent = accounts.find((account) => account.displayName === "Front Desk");
-  expect(agent, "the demo Front Desk agent").toBeTruthy();
-  return (agent as { id: number }).id;
-}
 
 test("the owner defines a field; a finished call shows its summary, verdict and field in Calls", async ({
   page,

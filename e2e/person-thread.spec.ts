@@ -1,25 +1,9 @@
 import type { APIRequestContext } from "@playwright/test";
-import { DEMO, expect, rootSession, signInAs, test, within } from "./helpers.ts";
+import { DEMO, expect, signInAs, test, within } from "./helpers.ts";
+import { ownerApi as api, frontDeskId } from "./owner-api.ts";
 
 // Issue 32 items 17 and 2: a text task and a call task to the same person make one inbox thread, the call
 // in it as a call entry with its transcript; Calls lists the call, never the text as a 0:00 call.
-
-async function api(request: APIRequestContext, method: "GET" | "POST", path: string, data?: unknown) {
-  const token = encodeURIComponent(await rootSession(request, DEMO.owner));
-  const url = `${path}${path.includes("?") ? "&" : "?"}token=${token}`;
-  const response = method === "GET" ? await request.get(url) : await request.post(url, { data });
-  expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
-  return response.json();
-}
-
-async function frontDeskId(request: APIRequestContext): Promise<number> {
-  const { accounts } = (await api(request, "GET", "/api/v2/listAccounts?pagination=false")) as {
-    accounts: { id: number; displayName: string }[];
-  };
-  const agent = accounts.find((account) => account.displayName === "Front Desk");
-  expect(agent, "the demo Front Desk agent").toBeTruthy();
-  return (agent as { id: number }).id;
-}
 
 type Task = { id: string; state: string; conversationUuid: string | null };
 

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { DEMO, expect, rootSession, signInAs, test, within } from "./helpers.ts";
+import { DEMO, expect, signInAs, test, within } from "./helpers.ts";
 import { layoutProblems } from "./layout.ts";
+import { ownerApi as api, frontDeskId } from "./owner-api.ts";
 
 // Tasks (issue 18): the owner uploads a CSV with a bad row, sees the row's error, and watches the good
 // rows run as texts through the sandbox carrier with counts and outcomes updating live (a handset's reply
@@ -16,14 +17,6 @@ const AGENT_NUMBER = "+15035550123";
 
 const digits = () => String(Math.floor(1000 + Math.random() * 8999));
 const suffix = () => Math.random().toString(36).slice(2, 7);
-
-async function api(request: APIRequestContext, method: "GET" | "POST", path: string, data?: unknown) {
-  const token = encodeURIComponent(await rootSession(request, DEMO.owner));
-  const url = `${path}${path.includes("?") ? "&" : "?"}token=${token}`;
-  const response = method === "GET" ? await request.get(url) : await request.post(url, { data });
-  expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
-  return response.json();
-}
 
 /** Calling hours that are always open and room for the day, so the journeys do not depend on the clock. */
 async function openAllDay(request: APIRequestContext) {
@@ -222,14 +215,6 @@ test("pausing a list holds its tasks, resuming runs them; one task added by hand
 });
 
 /** The demo Front Desk agent's account id. */
-async function frontDeskId(request: APIRequestContext): Promise<number> {
-  const { accounts } = (await api(request, "GET", "/api/v2/listAccounts?pagination=false")) as {
-    accounts: { id: number; displayName: string }[];
-  };
-  const agent = accounts.find((account) => account.displayName === "Front Desk");
-  expect(agent, "the demo Front Desk agent").toBeTruthy();
-  return (agent as { id: number }).id;
-}
 
 test("a call list: the sandbox's simulated person answers, its simulated voicemail takes the message", async ({
   page,
