@@ -66,8 +66,8 @@ export function useLogs(state: LogScreenState, options: { enabled?: boolean } = 
 }
 
 /**
- * The time zone of each agent (its campaign's), for showing its calls' dates and times in it. Agents whose
- * campaign cannot be read (or has no zone) are left out: their rows use the browser's zone.
+ * The time zone of each agent (its campaign's): the schedule shows a booking in the zone it was booked in.
+ * Agents whose campaign cannot be read (or has no zone) are left out: their bookings use the browser's zone.
  */
 export function useAgentTimeZones(agentIds: readonly number[]): Readonly<Record<number, string>> {
   const [accountId, viewingAs] = useAccountKey();
