@@ -68,6 +68,16 @@ describe("call recording by default", () => {
       const call = await shortCall();
       expect(call.summary.recordingUrl).toMatch(/\/files\/recordings\/[0-9a-f]+\.wav$/);
       expect(call.log?.data).toMatchObject({ recordingUrl: call.summary.recordingUrl });
+      // Served in parts, so the call's details can play it from any line of the transcript.
+      const path = new URL(String(call.summary.recordingUrl)).pathname;
+      const whole = await app.inject({ method: "GET", url: path });
+      expect(whole.headers["accept-ranges"]).toBe("bytes");
+      const part = await app.inject({ method: "GET", url: path, headers: { range: "bytes=44-1067" } });
+      expect(part.statusCode).toBe(206);
+      expect(part.headers["content-range"]).toBe(`bytes 44-1067/${whole.rawPayload.length}`);
+      expect(part.rawPayload).toEqual(whole.rawPayload.subarray(44, 1068));
+      const beyond = await app.inject({ method: "GET", url: path, headers: { range: "bytes=99999999-" } });
+      expect(beyond.statusCode).toBe(416);
       // The notice is the agent's first words, in the transcript as said.
       expect(call.transcript).toEqual([
         ["assistant", NOTICE],
