@@ -24,9 +24,9 @@ export function timedTurns(messages: readonly TranscriptEntry[], startedAt: numb
     }));
 }
 
-/** The turn being heard at `seconds`: the last one that started by then; -1 before the first. */
+/** The turn being heard at `seconds`: the last one that started by then (the first before it); -1 for none. */
 export function turnAt(turns: readonly TimedTurn[], seconds: number): number {
-  let current = -1;
+  let current = turns.length > 0 ? 0 : -1;
   for (const [index, turn] of turns.entries()) if (turn.offset <= seconds) current = index;
   return current;
 }
