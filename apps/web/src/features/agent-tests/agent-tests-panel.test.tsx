@@ -72,17 +72,17 @@ describe("the Tests panel", () => {
   it("runs the tests, shows progress while they go, then each verdict with its reason and transcript", async () => {
     let state: "idle" | "running" | "done" = "idle";
     const calls = signInAs(undefined, {
-      [`GET /api/v2/agents/${AGENT}/tests`]: () => ({
-        success: true,
-        revision: 3,
-        scenarios: [scenario],
-        runs:
+      [`GET /api/v2/agents/${AGENT}/tests`]: () => {
+        // The first answer after the run starts shows it running; the next, its end.
+        const runs =
           state === "idle"
             ? []
             : state === "running"
-              ? ((state = "done"), [run({})])
-              : [run({ status: "done", done: 1, failed: 1, finishedAt: 2, results: [failed] })],
-      }),
+              ? [run({})]
+              : [run({ status: "done", done: 1, failed: 1, finishedAt: 2, results: [failed] })];
+        if (state === "running") state = "done";
+        return { success: true, revision: 3, scenarios: [scenario], runs };
+      },
       [`POST /api/v2/agents/${AGENT}/tests/run`]: () => {
         state = "running";
         return { success: true, run: run({}) };
