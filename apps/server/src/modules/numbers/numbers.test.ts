@@ -14,6 +14,9 @@ import { accounts, conversations as conversationsTable } from "../../db/schema/i
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
 import { freeUdpPort, haveSipp, runSipp, SIPP, SIPP_MISSING } from "../voice/sip/sipp.ts";
 
+/** What a recorded call (the default) opens with, before the agent's first words. */
+const NOTICE = api.CALL_SETTINGS_DEFAULTS.recordingNotice;
+
 /**
  * Phone numbers end to end on a listening app with SIP on: the sandbox marketplace (search by prefix,
  * locality and phrase; assign; release), texts to a bought number, bring-your-own with the forwarding
@@ -138,9 +141,10 @@ describe("the sandbox marketplace", () => {
       const call = rooms.find((c) => c.channel === "voice" && c.toAddress?.includes(bought));
       expect(call, JSON.stringify(rooms)).toBeTruthy();
       const messages = await conversations.conversationMessages(call?.uuid as string);
-      expect(messages.find((m) => m.role === "assistant")?.text, JSON.stringify(messages)).toContain(
-        "Ace Plumbing",
-      );
+      // A recorded call (the default) opens with its recording notice, then the agent's greeting.
+      const agentLines = messages.filter((m) => m.role === "assistant").map((m) => m.text);
+      expect(agentLines[0], JSON.stringify(messages)).toBe(NOTICE);
+      expect(agentLines[1], JSON.stringify(messages)).toContain("Ace Plumbing");
     },
     within(60_000),
   );
@@ -241,9 +245,10 @@ describe("outbound calls", () => {
       expect(result.conversation?.uuid).toBeTruthy();
       const conversations = createConversationsRepository(app.context.database.db);
       // The agent opens as the caller, with why it calls, not with its "Thank you for calling" greeting.
-      expect((await spoken(result.conversation?.uuid))[0]).toBe(
+      expect((await spoken(result.conversation?.uuid)).slice(0, 2)).toEqual([
+        NOTICE,
         `${await opening()}, calling about your boiler service.`,
-      );
+      ]);
       const log = await conversations.findLog(result.conversation?.uuid as string);
       expect(log?.data).toMatchObject({ answeredBy: "person", outboundCallId: result.callId });
       const stored = await owner().call(api.getOutboundCall, { params: { callId: result.callId } });
@@ -266,7 +271,7 @@ describe("outbound calls", () => {
       expect(result).toMatchObject({ outcome: "voicemail", answeredBy: "machine" });
       expect(result.amdDecisionMs).toBeLessThan(5000);
       // Without a voicemail message of its own, it leaves its outbound opening.
-      expect(await spoken(result.conversation?.uuid)).toEqual([`${await opening()}.`]);
+      expect(await spoken(result.conversation?.uuid)).toEqual([NOTICE, `${await opening()}.`]);
     },
     within(90_000),
   );
@@ -346,7 +351,10 @@ describe("outbound calls", () => {
         const result = await place("+15035550170");
         expect(["answered", "voicemail"]).toContain(result.outcome);
         expect(result.answeredBy).toBeTruthy();
-        expect((await spoken(result.conversation?.uuid))[0]).toBe(`${await opening()}.`);
+        expect((await spoken(result.conversation?.uuid)).slice(0, 2)).toEqual([
+          NOTICE,
+          `${await opening()}.`,
+        ]);
         const stored = await owner().call(api.getOutboundCall, { params: { callId: result.callId } });
         expect(stored.call.route).toBe(`sip:127.0.0.1:${uasPort}`);
         expect(await exited, output).toBe(0);
