@@ -108,9 +108,11 @@ describe("call webhooks", () => {
       recordingUrl: summary.recordingUrl,
     });
     const transcript = ended.payload.data.transcript as { role: string; text: string }[];
-    expect(transcript.map((t) => t.role)).toEqual(["assistant", "user", "assistant"]);
-    expect(transcript[1]?.text).toBe("do you see children");
-    expect(transcript[2]?.text).toContain("we see children");
+    // A recorded call opens with its recording notice, then the greeting.
+    expect(transcript.map((t) => t.role)).toEqual(["assistant", "assistant", "user", "assistant"]);
+    expect(transcript[0]?.text).toBe(api.CALL_SETTINGS_DEFAULTS.recordingNotice);
+    expect(transcript[2]?.text).toBe("do you see children");
+    expect(transcript[3]?.text).toContain("we see children");
     expect(uuid).toBeTruthy();
   });
 });
