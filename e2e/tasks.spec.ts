@@ -270,9 +270,11 @@ test("a call list: the sandbox's simulated person answers, its simulated voicema
   const vic = page.getByRole("dialog", { name: "Task" });
   await expect(vic.getByTestId("task-detail-outcome")).toHaveText("Voicemail left");
   await expect(vic.getByText(/^machine \(decided in \d+\.\d s\)$/)).toBeVisible();
+  // A recorded call (the default) opens with its recording notice, then the message.
   const vicTranscript = vic.getByRole("region", { name: "Transcript" }).locator('[data-role="assistant"]');
-  await expect(vicTranscript).toHaveCount(1);
-  await expect(vicTranscript).toContainText(message.replace("{name}", "Vic Voicemail"));
+  await expect(vicTranscript).toHaveCount(2);
+  await expect(vicTranscript.first()).toContainText("This call may be recorded.");
+  await expect(vicTranscript.last()).toContainText(message.replace("{name}", "Vic Voicemail"));
   await page.keyboard.press("Escape");
   await expect(vic).toBeHidden();
 
@@ -281,9 +283,12 @@ test("a call list: the sandbox's simulated person answers, its simulated voicema
   await expect(detail.getByTestId("task-detail-outcome")).toHaveText("Answered");
   await expect(detail.getByText(/^person \(decided in \d+\.\d s\)$/)).toBeVisible();
   const transcript = detail.getByRole("region", { name: "Transcript" });
-  await expect(transcript.locator('[data-role="assistant"]').first()).toBeVisible();
-  // The agent placed the call: it opens as the caller, not with "Thank you for calling" (issue 32 item 8).
   await expect(transcript.locator('[data-role="assistant"]').first()).toContainText(
+    "This call may be recorded.",
+  );
+  // The agent placed the call: after the notice it opens as the caller, not with "Thank you for calling"
+  // (issue 32 item 8).
+  await expect(transcript.locator('[data-role="assistant"]').nth(1)).toContainText(
     "Hi, this is Front Desk from Bluebird Dental.",
   );
   await expect(transcript).not.toContainText("Thank you for calling");
