@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { within as withinMs } from "../../../../../vitest.time-limits.ts";
+import { browserTimeZone } from "../../lib/time-format.ts";
 import { fakeAccountView, json, stubFetch } from "../../test/accounts.ts";
 import { routes } from "../../test/app-routes.ts";
 import { renderAt } from "../../test/render.tsx";
@@ -184,6 +185,8 @@ describe("/signup", () => {
       name: "Nia New",
       businessName: "New Dental",
       tempUserToken: "anon-token",
+      // A new organisation starts in the browser's time zone.
+      timeZone: browserTimeZone(),
     });
     await type("6-digit code", "111111");
     await click("Create account");
@@ -198,7 +201,7 @@ describe("/signup", () => {
     await type("E-mail address", "new@example.com");
     await click("Send code");
     await screen.findByLabelText("6-digit code");
-    expect(calls[0]?.body).toEqual({ email: "new@example.com", accountId: 3 });
+    expect(calls[0]?.body).toEqual({ email: "new@example.com", accountId: 3, timeZone: browserTimeZone() });
   });
 
   it("sends a referral link's target (or an invitation's ref) as target", async () => {
@@ -212,7 +215,7 @@ describe("/signup", () => {
       await type("E-mail address", "new@example.com");
       await click("Send code");
       await screen.findByLabelText("6-digit code");
-      expect(calls[0]?.body).toEqual({ email: "new@example.com", target });
+      expect(calls[0]?.body).toEqual({ email: "new@example.com", target, timeZone: browserTimeZone() });
       unmount();
     }
   });
