@@ -31,6 +31,9 @@ const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/serv
     VOICE_WORKERS: process.env.VOICE_WORKERS || "1",
     // The journeys sign in with codes read from the dev outbox.
     DEV_OUTBOX: "true",
+    // The whole suite signs up and in from one loopback address, where real sign-ups each come from their
+    // own network: 20 codes per 15 minutes would refuse the later journeys of a slow run.
+    SIGN_IN_CODES_PER_NETWORK: process.env.SIGN_IN_CODES_PER_NETWORK || "500",
     // The usage sweep every few seconds, so the usage journey sees its texts debited while it waits.
     USAGE_DEBIT_INTERVAL_SECONDS: process.env.USAGE_DEBIT_INTERVAL_SECONDS || "3",
   },

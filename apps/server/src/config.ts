@@ -279,6 +279,11 @@ const envSchema = z.object({
     .max(100, "must be a percentage from 0 to 100")
     .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-9, "must have at most two decimals")
     .default(10),
+  SIGN_IN_CODES_PER_NETWORK: z.coerce
+    .number()
+    .int({ message: "must be a whole number from 1" })
+    .min(1, { message: "must be a whole number from 1" })
+    .default(20),
   TRUST_PROXY: z
     .string()
     .refine((value) => parseTrustProxy(value) !== undefined, {
@@ -433,6 +438,8 @@ export type Config = {
   webhooks: { retryScheduleMs: number[]; disableAfter: number; timeoutMs: number };
   /** Fastify's trustProxy: off unless the operator names the proxies in front of the server. */
   trustProxy: TrustProxy;
+  /** Sign-in and sign-up codes one client network may ask for in 15 minutes. */
+  signInCodesPerNetwork: number;
   /**
    * Usage debits: how often the sweep charges wallets for metered usage, and the balance below which a debit
    * notifies the organisation (cents).
@@ -711,6 +718,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: v.WEBHOOK_TIMEOUT_MS,
     },
     trustProxy: parseTrustProxy(v.TRUST_PROXY) ?? false,
+    signInCodesPerNetwork: v.SIGN_IN_CODES_PER_NETWORK,
     usage: {
       debitIntervalSeconds: v.USAGE_DEBIT_INTERVAL_SECONDS,
       lowBalanceCents: Math.round(v.LOW_BALANCE_USD * 100),

@@ -50,6 +50,13 @@ describe("TRUST_PROXY", () => {
     expect(statuses.every((status) => status === 200)).toBe(true);
   });
 
+  it("lets the operator set how many codes one network may ask for (SIGN_IN_CODES_PER_NETWORK)", async () => {
+    app = await buildTestApp({ SIGN_IN_CODES_PER_NETWORK: "3" });
+    const statuses = await askCodes("203.0.113.11", 4, "office");
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(() => testConfig({ SIGN_IN_CODES_PER_NETWORK: "0" })).toThrow(/SIGN_IN_CODES_PER_NETWORK/);
+  });
+
   it("refuses a value that is neither off, a hop count nor addresses, naming the variable", () => {
     expect(() => testConfig({ TRUST_PROXY: "everyone" })).toThrow(ConfigError);
     expect(() => testConfig({ TRUST_PROXY: "everyone" })).toThrow(/TRUST_PROXY/);

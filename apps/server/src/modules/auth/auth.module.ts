@@ -13,6 +13,7 @@ export function createAuthModule(context: AppContext, deps: { accounts: Accounts
     sms: context.sms,
     secretKey: context.secretKey,
     loadAccount: context.access.loadAccount,
+    codesPerNetwork: context.config.signInCodesPerNetwork,
   });
   return { auth, routes: authRoutes(auth) };
 }

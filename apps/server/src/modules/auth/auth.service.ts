@@ -18,6 +18,7 @@ export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_WRONG_TRIES = 5;
 export const RATE_WINDOW_MS = 15 * 60_000;
 export const CODES_PER_ADDRESS = 5;
+/** Codes one client network may ask for per RATE_WINDOW_MS, unless SIGN_IN_CODES_PER_NETWORK says otherwise. */
 export const CODES_PER_IP = 20;
 export const ONE_TIME_TTL_MS = 5 * 60_000;
 /** Anonymous sessions one address may start per RATE_WINDOW_MS. */
@@ -40,6 +41,8 @@ type Deps = {
   sms: SmsProvider;
   secretKey: string;
   loadAccount: (id: number) => Promise<AccountRow | null>;
+  /** Codes one network may ask for per RATE_WINDOW_MS (CODES_PER_IP unless configured). */
+  codesPerNetwork?: number;
 };
 
 export function createAuthService(deps: Deps) {
@@ -73,7 +76,9 @@ export function createAuthService(deps: Deps) {
     if ((await repo.countRecentCodes({ address: input.address }, since)) >= CODES_PER_ADDRESS) {
       throw new ApiError(429, AUTH_MESSAGES.addressLimited);
     }
-    if ((await repo.countRecentCodes({ ip: input.network }, since)) >= CODES_PER_IP) {
+    if (
+      (await repo.countRecentCodes({ ip: input.network }, since)) >= (deps.codesPerNetwork ?? CODES_PER_IP)
+    ) {
       throw new ApiError(429, AUTH_MESSAGES.ipLimited);
     }
     const code = newCode();
