@@ -1,0 +1,1 @@
+CREATE INDEX "conversations_text_activity_idx" ON "conversations" USING btree ("last_activity_at") WHERE "conversations"."channel" in ('sms', 'web');
