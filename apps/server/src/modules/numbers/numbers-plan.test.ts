@@ -26,6 +26,26 @@ afterAll(async () => {
 
 const o1 = () => testClient(app)(world.members.o1Owner.token, world.accounts.O1.id);
 const o2 = () => testClient(app)(world.members.o2Owner.token, world.accounts.O2.id);
+
+/** A number bought from the marketplace and one brought in (over SIP) are both refused the same way. */
+async function expectNewNumbersRefused(
+  client: ReturnType<typeof o1>,
+  numbers: { agentId: number; bought: string; brought: string },
+  status: number,
+  message: string,
+) {
+  const { agentId } = numbers;
+  await expectRefusal(
+    client.call(api.assignPhoneNumber, { body: { number: numbers.bought, agentId } }),
+    status,
+    message,
+  );
+  await expectRefusal(
+    client.call(api.assignByoNumber, { body: { number: numbers.brought, method: "sip", agentId } }),
+    status,
+    message,
+  );
+}
 const ledger = () => app.wallet.ledger;
 
 const topUp = (orgId: number, cents: number) =>
@@ -98,15 +118,9 @@ describe("numbers on the Free plan", () => {
       403,
       api.NUMBER_MESSAGES.planNoNumbers,
     );
-    await expectRefusal(
-      o2().call(api.assignPhoneNumber, { body: { number: "+15035550123", agentId: world.accounts.A2.id } }),
-      403,
-      api.NUMBER_MESSAGES.planNoNumbers,
-    );
-    await expectRefusal(
-      o2().call(api.assignByoNumber, {
-        body: { number: "+15415550177", method: "forwarding", agentId: world.accounts.A2.id },
-      }),
+    await expectNewNumbersRefused(
+      o2(),
+      { agentId: world.accounts.A2.id, bought: "+15035550123", brought: "+15415550177" },
       403,
       api.NUMBER_MESSAGES.planNoNumbers,
     );
@@ -136,15 +150,9 @@ describe("numbers on the Pro plan", () => {
   it("a second number costs $3.00 a month: refused while the wallet is empty, nothing provisioned", async () => {
     const offered = await firstFound(o1(), "303");
     expect(offered.monthlyPriceCents).toBe(300);
-    await expectRefusal(
-      o1().call(api.assignPhoneNumber, { body: { number: offered.number, agentId: world.accounts.A1.id } }),
-      402,
-      api.NUMBER_MESSAGES.walletShort,
-    );
-    await expectRefusal(
-      o1().call(api.assignByoNumber, {
-        body: { number: "+15415550199", method: "sip", agentId: world.accounts.A1.id },
-      }),
+    await expectNewNumbersRefused(
+      o1(),
+      { agentId: world.accounts.A1.id, bought: offered.number, brought: "+15415550199" },
       402,
       api.NUMBER_MESSAGES.walletShort,
     );
