@@ -3,9 +3,10 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { within } from "../../../../../vitest.time-limits.ts";
-import { testClient } from "../../../test/api-client.ts";
-import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
+import type { testClient } from "../../../test/api-client.ts";
+import type { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
+import { prepareTaskAgent } from "../../../test/task-fixtures.ts";
 import { aiReplyJob } from "../inbox/jobs.ts";
 
 const AGENT_NUMBER = "+15035550123";
@@ -22,13 +23,9 @@ describe("a person's one thread", () => {
 
   beforeAll(async () => {
     app = await buildTestApp({ OUTBOUND_ALLOWLIST: "127.0.0.1:*" });
-    world = await buildHierarchy(app);
-    await prepareSmsAgent(app, world, { number: AGENT_NUMBER, greeting: "Hello from the front desk." });
-    owner = testClient(app)(world.members.o1Owner.token, world.accounts.O1.id);
-    // Calling hours that always include now, whatever the clock says.
-    await owner.call(api.saveTaskLimits, {
-      body: { callingHoursStart: "00:00", callingHoursEnd: "23:59", defaultTimeZone: "UTC" },
-    });
+    ({ world, owner } = await prepareTaskAgent(app, AGENT_NUMBER, {
+      greeting: "Hello from the front desk.",
+    }));
   }, within(120_000));
   afterAll(async () => {
     await app.close();

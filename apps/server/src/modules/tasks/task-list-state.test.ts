@@ -2,9 +2,9 @@ import * as api from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { within } from "../../../../../vitest.time-limits.ts";
-import { testClient } from "../../../test/api-client.ts";
-import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
+import type { testClient } from "../../../test/api-client.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
+import { prepareTaskAgent } from "../../../test/task-fixtures.ts";
 
 const AGENT_NUMBER = "+15035550177";
 
@@ -21,13 +21,9 @@ describe("a text task list that ran to its end", () => {
 
   beforeAll(async () => {
     app = await buildTestApp();
-    const world = await buildHierarchy(app);
-    await prepareSmsAgent(app, world, { number: AGENT_NUMBER, greeting: "Hello from the front desk." });
-    owner = testClient(app)(world.members.o1Owner.token, world.accounts.O1.id);
-    agentId = world.accounts.A1.id;
-    await owner.call(api.saveTaskLimits, {
-      body: { callingHoursStart: "00:00", callingHoursEnd: "23:59", defaultTimeZone: "UTC" },
-    });
+    const prepared = await prepareTaskAgent(app, AGENT_NUMBER, { greeting: "Hello from the front desk." });
+    owner = prepared.owner;
+    agentId = prepared.world.accounts.A1.id;
   }, within(120_000));
   afterAll(async () => {
     await app.close();

@@ -7,9 +7,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { within } from "../../../../../vitest.time-limits.ts";
-import { testClient } from "../../../test/api-client.ts";
-import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp, createSharedTestDatabase, testConfig } from "../../../test/helpers.ts";
+import { prepareTaskAgent } from "../../../test/task-fixtures.ts";
 import { waitFor } from "../../../test/wait-for.ts";
 import { buildApp } from "../../app.ts";
 import { executeRows } from "../../db/client.ts";
@@ -22,14 +21,8 @@ const AGENT_NUMBER = "+15035550177";
 
 type SharedDatabase = Awaited<ReturnType<typeof createSharedTestDatabase>>;
 
-async function prepare(app: FastifyInstance, maxConcurrent = 3) {
-  const world = await buildHierarchy(app);
-  await prepareSmsAgent(app, world, { number: AGENT_NUMBER });
-  const owner = testClient(app)(world.members.o1Owner.token, world.accounts.O1.id);
-  await owner.call(api.saveTaskLimits, {
-    body: { callingHoursStart: "00:00", callingHoursEnd: "23:59", defaultTimeZone: "UTC", maxConcurrent },
-  });
-  return { world, owner };
+function prepare(app: FastifyInstance, maxConcurrent = 3) {
+  return prepareTaskAgent(app, AGENT_NUMBER, { maxConcurrent });
 }
 
 /** Texts the sandbox carrier delivered from the agent's number, per handset. */

@@ -4,8 +4,9 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { within } from "../../../../../vitest.time-limits.ts";
 import { expectRefusal, testClient } from "../../../test/api-client.ts";
-import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
+import type { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp, createSharedTestDatabase, testConfig } from "../../../test/helpers.ts";
+import { prepareTaskAgent } from "../../../test/task-fixtures.ts";
 import { waitFor } from "../../../test/wait-for.ts";
 import { buildApp } from "../../app.ts";
 import {
@@ -49,13 +50,9 @@ describe("tasks on one server", () => {
 
   beforeAll(async () => {
     app = await buildTestApp({ OUTBOUND_ALLOWLIST: "127.0.0.1:*" });
-    world = await buildHierarchy(app);
-    await prepareSmsAgent(app, world, { number: AGENT_NUMBER, greeting: "Hello from the front desk." });
-    owner = testClient(app)(world.members.o1Owner.token, world.accounts.O1.id);
-    // Calling hours that always include now, whatever the clock says.
-    await owner.call(api.saveTaskLimits, {
-      body: { callingHoursStart: "00:00", callingHoursEnd: "23:59", defaultTimeZone: "UTC" },
-    });
+    ({ world, owner } = await prepareTaskAgent(app, AGENT_NUMBER, {
+      greeting: "Hello from the front desk.",
+    }));
   }, within(120_000));
   afterAll(async () => {
     await app.close();
@@ -574,20 +571,7 @@ describe("nothing lost or doubled", () => {
     for (const drop of drops) await drop();
   });
 
-  async function prepare(app: FastifyInstance) {
-    const world = await buildHierarchy(app);
-    await prepareSmsAgent(app, world, { number: AGENT_NUMBER });
-    const owner = testClient(app)(world.members.o1Owner.token, world.accounts.O1.id);
-    await owner.call(api.saveTaskLimits, {
-      body: {
-        callingHoursStart: "00:00",
-        callingHoursEnd: "23:59",
-        defaultTimeZone: "UTC",
-        maxConcurrent: 3,
-      },
-    });
-    return { world, owner };
-  }
+  const prepare = (app: FastifyInstance) => prepareTaskAgent(app, AGENT_NUMBER, { maxConcurrent: 3 });
 
   const numbers = (n: number) => Array.from({ length: n }, (_, i) => `+1503555${String(2000 + i)}`);
 
