@@ -109,8 +109,9 @@ export async function seedDemoData(db: Database): Promise<boolean> {
       usernameFrom: "bluebird-dental",
       email: DEMO_USERS.owner,
       details: { orgName: "Bluebird Dental" },
-      // The demo organisation already has its agents: its owner has been through onboarding.
-      settings: { onboarding: { onboardingComplete: true } },
+      // The demo organisation already has its agents: its owner has been through onboarding. The clinic is
+      // in Los Angeles, where its agents book: its times read there in any browser.
+      settings: { onboarding: { onboardingComplete: true }, timeZone: "America/Los_Angeles" },
       premium: true,
       smsEnabled: true,
     },
