@@ -144,9 +144,7 @@ export const conversations = pgTable(
     index("conversations_org_room_idx").on(t.orgId, t.roomId, t.startedAt),
     index("conversations_org_agent_idx").on(t.orgId, t.agentAccountId, t.startedAt),
     // The quiet-texts check: text conversations by when they went quiet.
-    index("conversations_text_activity_idx")
-      .on(t.lastActivityAt)
-      .where(sql`${t.channel} in ('sms', 'web')`),
+    index("conversations_text_activity_idx").on(t.lastActivityAt).where(sql`${t.channel} in ('sms', 'web')`),
   ],
 );
 
