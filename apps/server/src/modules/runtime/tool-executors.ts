@@ -298,7 +298,7 @@ const sendDtmf: ToolExecutor = async (args, context) => {
   if (context.preview) return { sent: false, preview: true, digits, summary: `Would press ${digits}` };
   if (!context.call) throw new ToolRefusal("There is no phone line in this conversation to press keys on.");
   if (!(await context.call.sendDtmf(digits)))
-    throw new ToolRefusal("This call cannot send keys (the far end did not offer telephone-events).");
+    throw new ToolRefusal("The call has ended: no keys were pressed.");
   const before = context.state.collected.keysPressed;
   context.state.collected.keysPressed = typeof before === "string" && before ? `${before} ${digits}` : digits;
   return { sent: true, digits, summary: `Pressed ${digits}` };

@@ -5,8 +5,10 @@
  */
 import type { TransferDestination } from "@switchboard/api";
 import { wallTimeOf } from "@switchboard/core";
+import { dtmfFrames } from "../../audio/dtmf.ts";
 import { agentTimeZone } from "../runtime/system-prompt.ts";
 import type { CallControls } from "../runtime/tool-executors.ts";
+import { drained, send } from "./agent-speech.ts";
 import type { CallContext } from "./call-session-types.ts";
 import { dial } from "./call-transfer.ts";
 
@@ -109,10 +111,21 @@ export function callControls(ctx: CallContext): CallControls {
       return { accepted: true, name, to };
     },
     async sendDtmf(digits) {
-      if (!ctx.transport.sendDtmf || ctx.finished) return false;
+      if (ctx.finished) return false;
       // The keys go after what the agent said before them.
       await spoken(ctx);
-      return ctx.transport.sendDtmf(digits);
+      if (ctx.transport.sendDtmf && (await ctx.transport.sendDtmf(digits))) return true;
+      if (ctx.finished) return false;
+      // No telephone-events on this line (Twilio's media streams, a browser, a SIP peer that did not offer
+      // them): the keys as the tones a telephone plays, heard by any phone menu.
+      ctx.pressingKeys = true;
+      try {
+        send(ctx, dtmfFrames(digits));
+        await drained(ctx);
+      } finally {
+        ctx.pressingKeys = false;
+      }
+      return !ctx.finished;
     },
     async collectDigits({ maxDigits, timeoutSeconds }) {
       if (ctx.finished) return { digits: "", endedBy: "hangup" };

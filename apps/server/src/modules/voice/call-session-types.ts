@@ -275,6 +275,8 @@ export type CallContext = {
   bridge: { fromCaller(frame: Int16Array): void; digit(digit: string): void; callerLeft(): void } | null;
   /** A keypad entry the agent waits for (the collectDigits tool). */
   keypad: { push(digit: string): void; hangup(): void } | null;
+  /** Keys are being played as tones (in-band DTMF): the far end talking meanwhile does not clear them. */
+  pressingKeys: boolean;
   /** The 250 ms housekeeping tick (idle prompts, the time limit). */
   ticker: NodeJS.Timeout | null;
   finishing: Promise<void> | null;

@@ -95,6 +95,7 @@ export function startCallSession(
     transfers: [],
     bridge: null,
     keypad: null,
+    pressingKeys: false,
     ticker: null,
     finishing: null,
   };

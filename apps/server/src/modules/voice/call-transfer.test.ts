@@ -18,6 +18,7 @@ import {
 } from "../../../test/model-protocol-server.ts";
 import { dialSip, type SipTestCall, type SipTestUaOptions } from "../../../test/sip-test-ua.ts";
 import { waitFor } from "../../../test/wait-for.ts";
+import { createDtmfDetector } from "../../audio/dtmf.ts";
 import { conversationLogs } from "../../db/schema/index.ts";
 import { sandboxIvrRuns } from "../numbers/sandbox-callee.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
@@ -350,6 +351,51 @@ describe("the keypad", () => {
       expect(log?.data).toMatchObject({ keysPressed: "12#" });
     },
     within(30_000),
+  );
+
+  it(
+    "presses keys as a telephone's tones where the line carries no telephone-events (a browser, Twilio)",
+    async () => {
+      plan = (said) => (said.includes("pressed 5") ? tool("sendDtmf", { digits: "12#" }) : { text: "Hm." });
+      const fake = createFakeCallLeg({ speed: 2 });
+      const session = app.voice.startCallSession(fake.leg, {
+        agentAccountId: agentId,
+        settings: { idlePromptSeconds: 0, recordCalls: false },
+      });
+      const uuid = (await session.ready) as string;
+      await fake.untilAgentDone(300);
+      const before = fake.played.length;
+      fake.press("5");
+      // The tool's answer ("Done.") comes after the keys.
+      await waitFor(
+        async () =>
+          model.requests.filter((r) => JSON.stringify(r.body.messages).includes("Pressed 12#")).length,
+        (n) => n >= 1,
+        15_000,
+      );
+      await fake.untilAgentDone(300);
+      fake.callerHangsUp();
+      await session.ended;
+      const detector = createDtmfDetector();
+      const keys = fake.played
+        .slice(before)
+        .map((frame) => detector.push(frame.samples) ?? "")
+        .join("");
+      expect(keys).toBe("12#");
+      const log = await waitFor(
+        async () =>
+          (
+            await app.context.database.db
+              .select()
+              .from(conversationLogs)
+              .where(eq(conversationLogs.uuid, uuid))
+          )[0],
+        (row) => row !== undefined,
+        15_000,
+      );
+      expect(log?.data).toMatchObject({ keysPressed: "12#" });
+    },
+    within(40_000),
   );
 
   it(

@@ -134,7 +134,7 @@ export function onFrame(ctx: CallContext, frame: Int16Array) {
 function onEndpoint(ctx: CallContext, event: EndpointEvent) {
   if (event.type === "start") {
     ctx.lastCallerActivity = performance.now();
-    const duringAgent = agentBusy(ctx);
+    const duringAgent = agentBusy(ctx) && !ctx.pressingKeys;
     if (duringAgent) pause(ctx);
     const stt = startRecogniser(ctx);
     for (const frame of ctx.preroll) stt.write(frame);
