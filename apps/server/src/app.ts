@@ -249,6 +249,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const numbers = createNumbersModule(context, {
     agents: agents.agents,
     voice,
+    notifications: notificationsModule.notifications,
     ...(voiceWorkers ? { outbound: { workers: voiceWorkers } } : {}),
   });
   worker?.serve({
@@ -338,6 +339,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await sipSettings.attach(sip.server);
     await tasks.start();
     await usage.start();
+    await numbers.start();
     await billing.start();
     await runtime.quietTexts.start();
   }

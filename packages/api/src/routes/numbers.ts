@@ -183,6 +183,19 @@ export const numberRecordSchema = z.object({
   forwardingVerifiedAt: z.number().nullable(),
   capabilities: z.object({ voice: z.boolean(), sms: z.boolean() }),
   createdAt: z.number(),
+  /**
+   * In the list of numbers: what it costs a month under the organisation's plan (0: included; null: the plan
+   * no longer allows it), when it renews, and the renewal the wallet could not pay (released at releaseAt).
+   */
+  billing: z
+    .object({
+      monthlyPriceCents: z.number().int().nullable(),
+      renewsAt: z.number(),
+      pastDue: z
+        .object({ since: z.number(), amountCents: z.number().int(), releaseAt: z.number() })
+        .nullable(),
+    })
+    .optional(),
 });
 export type PhoneNumber = z.infer<typeof numberRecordSchema>;
 

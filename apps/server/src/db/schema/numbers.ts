@@ -32,9 +32,19 @@ export const phoneNumbers = pgTable(
       .default({ voice: true, sms: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     releasedAt: timestamp("released_at", { withTimezone: true }),
+    /**
+     * The end of the month paid for (or, for a number the plan includes, covered): the number renews then,
+     * on the day of the month it was taken (`created_at`). Moved on by the renewals job, once per month.
+     */
+    paidThrough: timestamp("paid_through", { withTimezone: true }).notNull().defaultNow(),
+    /** Set while a renewal is unpaid: the renewal date it missed; released 7 days after it. */
+    pastDueSince: timestamp("past_due_since", { withTimezone: true }),
+    /** What the missed renewal costs (0: the plan no longer allows the number at all). */
+    pastDueCents: integer("past_due_cents"),
   },
   (t) => [
     index("phone_numbers_org_idx").on(t.orgId, t.id),
+    index("phone_numbers_renewal_idx").on(t.paidThrough).where(sql`${t.releasedAt} is null`),
     uniqueIndex("phone_numbers_live_number_key").on(t.number).where(sql`${t.releasedAt} is null`),
     index("phone_numbers_agent_idx").on(t.agentAccountId),
   ],

@@ -26,3 +26,25 @@ export function termsForNumber(
   const limit = Math.max(0, ...tiers.map((t) => t.quantityMax ?? 0));
   return { allowed: false, planName: plan?.name ?? null, reason: limit > 0 ? "limit" : "noNumbers", limit };
 }
+
+/** `months` calendar months after `anchor` (UTC), on the same day or the month's last when it has fewer. */
+export function monthsAfter(anchor: Date, months: number): Date {
+  const year = anchor.getUTCFullYear();
+  const month = anchor.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const at = new Date(anchor.getTime());
+  at.setUTCFullYear(year, month, Math.min(anchor.getUTCDate(), lastDay));
+  return at;
+}
+
+/** The renewal after `paidThrough` of a number taken at `takenAt`: always on the day it was taken. */
+export function nextRenewal(takenAt: Date, paidThrough: Date): Date {
+  const months =
+    (paidThrough.getUTCFullYear() - takenAt.getUTCFullYear()) * 12 +
+    paidThrough.getUTCMonth() -
+    takenAt.getUTCMonth();
+  return monthsAfter(takenAt, Math.max(0, months) + 1);
+}
+
+/** How long a number whose renewal was not paid is kept (past due) before it is released. */
+export const NUMBER_GRACE_DAYS = 7;

@@ -6,9 +6,12 @@ import { telnyxNumberProvider } from "../../providers/numbers/telnyx-numbers.ts"
 import { twilioNumberProvider } from "../../providers/numbers/twilio-numbers.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import { createLedgerService } from "../ledger/ledger.service.ts";
+import type { NotificationsService } from "../notifications/notifications.service.ts";
 import { createConversationsRepository } from "../runtime/conversations.repository.ts";
 import { createUsageRepository } from "../usage/usage.repository.ts";
 import type { VoiceModule } from "../voice/voice.module.ts";
+import { numberRenewalsJob } from "./jobs.ts";
+import { createNumberRenewals } from "./number-renewals.ts";
 import { createNumbersRepository } from "./numbers.repository.ts";
 import { numbersRoutes } from "./numbers.routes.ts";
 import { createNumbersService } from "./numbers.service.ts";
@@ -24,6 +27,8 @@ export function createNumbersModule(
   deps: {
     agents: AgentsService;
     voice: Pick<VoiceModule, "startCallSession" | "providers">;
+    /** The bell for renewals a wallet could not pay. */
+    notifications: Pick<NotificationsService, "notifyOnce">;
     provider?: NumberProvider;
     outbound?: Partial<Pick<OutboundCallsDeps, "amd" | "sandboxRingMs" | "resolveTrunk" | "workers">>;
   },
@@ -40,6 +45,10 @@ export function createNumbersModule(
         ? telnyxNumberProvider(config.numbers.telnyx)
         : sandboxNumberProvider({ isTaken: (numbers) => repo.takenAmong(numbers) }));
   const sipHost = ["0.0.0.0", "::"].includes(config.host) ? "127.0.0.1" : config.host;
+  // The ledger is the database's: numbers post to it as the wallet module's instance does.
+  const ledger = createLedgerService(db);
+  const money = loadLimitsOf(context).money;
+  const planOf = (orgId: number) => createUsageRepository(db).planOf(orgId);
   const numbers = createNumbersService({
     repo,
     provider,
@@ -54,10 +63,31 @@ export function createNumbersModule(
     secretKey: context.secretKey,
     tts: deps.voice.providers.tts,
     log: context.log,
-    planOf: (orgId) => createUsageRepository(db).planOf(orgId),
-    // The ledger is the database's: numbers post to it as the wallet module's instance does.
-    ledger: createLedgerService(db),
-    money: loadLimitsOf(context).money,
+    planOf,
+    ledger,
+    money,
+  });
+  const renewals = createNumberRenewals({
+    db,
+    repo,
+    provider,
+    ledger,
+    money,
+    planOf,
+    notifyOnce: (orgId, input) => deps.notifications.notifyOnce(orgId, input),
+    email: context.email,
+    log: context.log,
+  });
+  // Renewals are checked as often as the wallet's usage is charged (USAGE_DEBIT_INTERVAL_SECONDS).
+  const everyMs = config.usage.debitIntervalSeconds * 1000;
+  context.jobs.register(numberRenewalsJob, async () => {
+    try {
+      const outcome = await renewals.renewDue();
+      if (outcome.charged + outcome.pastDue + outcome.released > 0)
+        context.log.info(outcome, "phone numbers renewed");
+    } finally {
+      await context.jobs.send(numberRenewalsJob, {}, { startAfter: new Date(Date.now() + everyMs) });
+    }
   });
   const outbound = createOutboundCalls({
     repo,
@@ -78,6 +108,8 @@ export function createNumbersModule(
   return {
     numbers,
     provider,
+    /** Monthly charges of the numbers above the plan's included ones (number-renewals.ts). */
+    renewals,
     /** Outbound calls: `outbound.place({ organizationId, agentAccountId, to, ... })` (see outbound-calls.ts). */
     outbound,
     routes: numbersRoutes({
@@ -88,6 +120,12 @@ export function createNumbersModule(
       conversations,
       startCallSession: deps.voice.startCallSession,
     }),
+    /** After the job runner started: queue the first renewals check (one waits at most). */
+    async start() {
+      await context.jobs
+        .send(numberRenewalsJob, {}, { startAfter: new Date(Date.now() + Math.min(everyMs, 10_000)) })
+        .catch((error: unknown) => context.log.warn({ err: error }, "could not queue the number renewals"));
+    },
     stop: () => outbound.stop(),
   };
 }

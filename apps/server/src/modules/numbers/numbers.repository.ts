@@ -1,12 +1,15 @@
-import { and, desc, eq, gte, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import {
   accounts,
   callerIdVerifications,
+  memberships,
   outboundCalls,
   phoneNumbers,
   sandboxCallees,
+  users,
 } from "../../db/schema/index.ts";
+import { monthsAfter } from "./number-plan.ts";
 
 export type PhoneNumberRow = typeof phoneNumbers.$inferSelect;
 export type OutboundCallRow = typeof outboundCalls.$inferSelect;
@@ -75,9 +78,18 @@ export function createNumbersRepository(db: Database) {
           .for("update");
         if (!row) {
           if (!create) throw new Error("no number row to assign");
+          // Its month (paid now, or included in the plan) runs to the same day next month.
+          const takenAt = new Date();
           [row] = await tx
             .insert(phoneNumbers)
-            .values({ ...create, orgId, number, agentAccountId: null })
+            .values({
+              ...create,
+              orgId,
+              number,
+              agentAccountId: null,
+              createdAt: takenAt,
+              paidThrough: monthsAfter(takenAt, 1),
+            })
             .returning();
         }
         if (!row) throw new Error("could not store the number");
@@ -124,6 +136,79 @@ export function createNumbersRepository(db: Database) {
             .set({ switchboardPhoneNumber: null })
             .where(and(eq(accounts.id, row.agentAccountId), eq(accounts.switchboardPhoneNumber, row.number)));
       });
+    },
+
+    // Monthly renewals (number-renewals.ts).
+    /** Organisations holding a number whose renewal date is at or before `at`. */
+    async organizationsWithRenewalsDue(at: Date): Promise<number[]> {
+      const rows = await db
+        .selectDistinct({ orgId: phoneNumbers.orgId })
+        .from(phoneNumbers)
+        .where(and(isNull(phoneNumbers.releasedAt), lte(phoneNumbers.paidThrough, at)));
+      return rows.map((row) => row.orgId);
+    },
+    /** The organisation's live numbers, oldest first: the plan's included ones are the first. */
+    async heldInOrder(orgId: number): Promise<PhoneNumberRow[]> {
+      return db
+        .select()
+        .from(phoneNumbers)
+        .where(and(eq(phoneNumbers.orgId, orgId), isNull(phoneNumbers.releasedAt)))
+        .orderBy(asc(phoneNumbers.createdAt), asc(phoneNumbers.id));
+    },
+    /** Moves a live number's renewal on from `from` (and clears past due); false when another run moved it. */
+    async renew(tx: Database, id: number, from: Date, to: Date): Promise<boolean> {
+      const rows = await tx
+        .update(phoneNumbers)
+        .set({ paidThrough: to, pastDueSince: null, pastDueCents: null })
+        .where(
+          and(eq(phoneNumbers.id, id), eq(phoneNumbers.paidThrough, from), isNull(phoneNumbers.releasedAt)),
+        )
+        .returning({ id: phoneNumbers.id });
+      return rows.length > 0;
+    },
+    /** The renewal due at `paidThrough` is unpaid: past due since then, for `cents`. */
+    async markPastDue(id: number, paidThrough: Date, cents: number): Promise<void> {
+      await db
+        .update(phoneNumbers)
+        .set({ pastDueSince: paidThrough, pastDueCents: cents })
+        .where(
+          and(
+            eq(phoneNumbers.id, id),
+            eq(phoneNumbers.paidThrough, paidThrough),
+            isNull(phoneNumbers.releasedAt),
+          ),
+        );
+    },
+    /** Releases a number still unpaid since `paidThrough`; false when it was paid or released meanwhile. */
+    async releaseUnpaid(row: PhoneNumberRow): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const released = await tx
+          .update(phoneNumbers)
+          .set({ releasedAt: new Date(), agentAccountId: null })
+          .where(
+            and(
+              eq(phoneNumbers.id, row.id),
+              eq(phoneNumbers.paidThrough, row.paidThrough),
+              isNull(phoneNumbers.releasedAt),
+            ),
+          )
+          .returning({ agentAccountId: phoneNumbers.agentAccountId });
+        if (released.length === 0) return false;
+        if (row.agentAccountId)
+          await tx
+            .update(accounts)
+            .set({ switchboardPhoneNumber: null })
+            .where(and(eq(accounts.id, row.agentAccountId), eq(accounts.switchboardPhoneNumber, row.number)));
+        return true;
+      });
+    },
+    async ownerEmails(orgId: number): Promise<string[]> {
+      const rows = await db
+        .select({ email: users.email })
+        .from(memberships)
+        .innerJoin(users, eq(users.id, memberships.userId))
+        .where(and(eq(memberships.accountId, orgId), eq(memberships.role, "owner")));
+      return rows.map((row) => row.email).filter((email): email is string => Boolean(email));
     },
 
     async markForwardingVerified(id: number) {

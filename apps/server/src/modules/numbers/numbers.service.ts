@@ -18,7 +18,7 @@ import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import { agentNameOf } from "../accounts/account-view.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import { InsufficientFundsError, type LedgerService } from "../ledger/ledger.service.ts";
-import { type NumberTerms, termsForNumber } from "./number-plan.ts";
+import { NUMBER_GRACE_DAYS, type NumberTerms, termsForNumber } from "./number-plan.ts";
 import type { NumbersRepository, PhoneNumberRow } from "./numbers.repository.ts";
 import { countryOfNumber } from "./outbound-calls.ts";
 
@@ -34,6 +34,23 @@ function refusal(terms: Extract<NumberTerms, { allowed: false }>): ApiError {
     403,
     terms.reason === "limit" ? NUMBER_MESSAGES.planLimit : NUMBER_MESSAGES.planNoNumbers,
   );
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A number's monthly price under the plan, its renewal date and its unpaid renewal, as the list shows them. */
+function billingOf(row: PhoneNumberRow, terms: NumberTerms): NonNullable<PhoneNumber["billing"]> {
+  return {
+    monthlyPriceCents: terms.allowed ? terms.monthlyCents : null,
+    renewsAt: row.paidThrough.getTime(),
+    pastDue: row.pastDueSince
+      ? {
+          since: row.pastDueSince.getTime(),
+          amountCents: row.pastDueCents ?? 0,
+          releaseAt: row.pastDueSince.getTime() + NUMBER_GRACE_DAYS * DAY_MS,
+        }
+      : null,
+  };
 }
 
 export function organizationIdOf(target: AccountRow): number {
@@ -188,15 +205,25 @@ export function createNumbersService(deps: Deps) {
   return {
     search,
     async list(access: Access) {
-      const rows = await repo.listLive(organizationIdOf(access.target));
+      const orgId = organizationIdOf(access.target);
+      const rows = await repo.listLive(orgId);
+      const plan = await deps.planOf(orgId);
+      // The plan's included numbers are the oldest ones (as the renewals count them).
+      const ordinals = new Map(
+        rows
+          .map(({ row }) => row)
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+          .map((row, index) => [row.id, index + 1]),
+      );
       return {
         success: true as const,
-        numbers: rows.map(({ row, agentDetails, agentUsername }) =>
-          toPhoneNumber(
+        numbers: rows.map(({ row, agentDetails, agentUsername }) => ({
+          ...toPhoneNumber(
             row,
             row.agentAccountId ? { details: agentDetails, username: agentUsername } : undefined,
           ),
-        ),
+          billing: billingOf(row, termsForNumber(plan, (ordinals.get(row.id) ?? 1) - 1)),
+        })),
       };
     },
 
