@@ -28,6 +28,7 @@ import {
   useReleaseNumber,
   useSpeechStatus,
 } from "./api.ts";
+import { NumberBilling } from "./number-billing.tsx";
 
 const OUTCOME_LABEL: Record<string, string> = {
   answered: "Answered",
@@ -48,7 +49,7 @@ function NumbersTable({ numbers }: { numbers: PhoneNumber[] }) {
   const release = useReleaseNumber();
   const canSelect = usePermission("canSelectNumber");
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <Table.ScrollContainer minWidth={760}>
       <Table verticalSpacing="xs" aria-label="Your phone numbers">
         <Table.Thead>
           <Table.Tr>
@@ -56,6 +57,7 @@ function NumbersTable({ numbers }: { numbers: PhoneNumber[] }) {
             <Table.Th>Agent</Table.Th>
             <Table.Th>Where</Table.Th>
             <Table.Th>Connected by</Table.Th>
+            <Table.Th>Monthly</Table.Th>
             <Table.Th />
           </Table.Tr>
         </Table.Thead>
@@ -76,6 +78,9 @@ function NumbersTable({ numbers }: { numbers: PhoneNumber[] }) {
                     </Badge>
                   ) : null}
                 </Group>
+              </Table.Td>
+              <Table.Td>
+                <NumberBilling number={n} />
               </Table.Td>
               <Table.Td>
                 <Group gap={4} justify="flex-end" wrap="nowrap">
