@@ -30,6 +30,7 @@ import {
   compareFormulaValues,
   compileFormulaRegex,
   fieldReader,
+  findFieldKey,
   formulaEquals,
   formulaLike,
   isFormulaTruthy,
@@ -252,94 +253,135 @@ function compileArithmetic(operator: string, left: FormulaNode, right: FormulaNo
 }
 
 /**
- * The field read as a number for comparison, as compareFormulaValues reads it against a number:
- * numbers, booleans, strings and null inline; anything else (missing, dates, ...) the general way.
- * Object.prototype holds no numbers, booleans or strings, so the inline reads are safe for any name.
+ * The field's value when the row holds no usable number, boolean, string or null under the exact name: what
+ * compareFormulaValues reads against a number (missing 0, dates their ms, other spellings of the name, ...).
+ * `exact` is `row[name]`, already read: for a name not inherited from Object.prototype, undefined there
+ * means only the search for another spelling is left, so the exact key is not read again.
  */
-function compileFieldComparable(name: string): (row: FormulaRow) => number {
+function fieldComparableFallback(name: string): (row: FormulaRow, exact: unknown) => number {
   const read = fieldReader(name);
-  return (row) => {
-    const v = row[name];
-    switch (typeof v) {
-      case "number":
-        return v;
-      case "boolean":
-        return v ? 1 : 0;
-      case "string":
-        return stringToNumberOrNaN(v);
-      default:
-        return v === null ? 0 : toComparableNumber(normalizeFormulaValue(read(row)));
-    }
+  if (isInheritedName(name)) return (row) => toComparableNumber(normalizeFormulaValue(read(row)));
+  const lower = name.toLowerCase();
+  return (row, exact) => {
+    if (exact !== undefined) return toComparableNumber(normalizeFormulaValue(exact));
+    const key = findFieldKey(row, name, lower);
+    return key === undefined ? 0 : toComparableNumber(normalizeFormulaValue(row[key]));
   };
 }
 
-/** `field <op> number`: the field's number compared inline (NaN compares false, != true). */
-function compileFieldVersusNumber(name: string, operator: string, k: number): BoolFn {
-  const read = compileFieldComparable(name);
-  switch (operator) {
-    case "=":
-      return (row) => read(row) === k;
-    case "!=":
-      return (row) => read(row) !== k;
-    case "<":
-      return (row) => read(row) < k;
-    case "<=":
-      return (row) => read(row) <= k;
-    case ">":
-      return (row) => read(row) > k;
+/**
+ * A stored value read as a number for comparison, as compareFormulaValues reads it against a number:
+ * numbers, booleans, strings and null here, anything else by `fallback`. Object.prototype holds no numbers,
+ * booleans or strings, so reading those inline is safe for any name. One top-level function, so each
+ * comparison closure inlines it instead of calling a reader shared by every formula.
+ */
+function comparableOf(
+  value: unknown,
+  row: FormulaRow,
+  fallback: (row: FormulaRow, exact: unknown) => number,
+): number {
+  switch (typeof value) {
+    case "number":
+      return value;
+    case "boolean":
+      return value ? 1 : 0;
+    case "string":
+      return stringToNumberOrNaN(value);
     default:
-      return (row) => read(row) >= k;
+      return value === null ? 0 : fallback(row, value);
+  }
+}
+
+const JS_COMPARISONS: Readonly<Record<string, string>> = {
+  "=": "===",
+  "!=": "!==",
+  "<": "<",
+  "<=": "<=",
+  ">": ">",
+  ">=": ">=",
+};
+
+let codeGenerationAllowed = true;
+
+/**
+ * A hot closure made from source of its own, or undefined where code generation is not allowed (a
+ * browser's Content-Security-Policy). V8 keeps type feedback per function literal: the closures one
+ * literal makes share it, so a closure shape used by many formulas reads `row[name]` through the
+ * megamorphic cache and calls its helpers without inlining them; each formula's own copy reads its field
+ * through its own inline cache and inlines them. The source holds only fixed text and a field name as a
+ * JSON string literal; every value comes in as a parameter.
+ */
+function ownCopy<T>(parameters: readonly string[], body: string, values: readonly unknown[]): T | undefined {
+  if (!codeGenerationAllowed) return undefined;
+  try {
+    return new Function(...parameters, body)(...values) as T;
+  } catch {
+    codeGenerationAllowed = false;
+    return undefined;
   }
 }
 
 /**
- * `field <op> number` as the 1/0 value of a formula (a metric's condition): the common case, a number in
- * the row, is compared in this one closure; any other stored value goes through the comparable read.
- * One call per row instead of three (value of a predicate of a comparable read): closures made by one
- * function share V8's type feedback, so across formulas those calls are not inlined.
+ * `field <op> number`: the field's number compared inline (NaN compares false, != true); as a condition,
+ * or (`asValue`) as the 1/0 value of a formula, a metric's condition, in the same one function.
  */
-function compileFieldVersusNumberValue(name: string, operator: string, k: number): ValueFn {
-  const read = compileFieldComparable(name);
+function compileFieldVersusNumber(name: string, operator: string, k: number, asValue: true): ValueFn;
+function compileFieldVersusNumber(name: string, operator: string, k: number, asValue: false): BoolFn;
+function compileFieldVersusNumber(name: string, operator: string, k: number, asValue: boolean): RawFn {
+  const fallback = fieldComparableFallback(name);
+  const js = JS_COMPARISONS[operator] ?? ">=";
+  const own = ownCopy<RawFn>(
+    ["comparableOf", "fallback", "k"],
+    `return (row) => (comparableOf(row[${JSON.stringify(name)}], row, fallback) ${js} k)${asValue ? " ? 1 : 0" : ""};`,
+    [comparableOf, fallback, k],
+  );
+  if (own !== undefined) return own;
+  const test = sharedFieldVersusNumber(name, operator, k, fallback);
+  return asValue ? (row) => (test(row) ? 1 : 0) : test;
+}
+
+function sharedFieldVersusNumber(
+  name: string,
+  operator: string,
+  k: number,
+  fallback: (row: FormulaRow, exact: unknown) => number,
+): (row: FormulaRow) => boolean {
   switch (operator) {
     case "=":
-      return (row) => {
-        const v = row[name];
-        return (typeof v === "number" ? v : read(row)) === k ? 1 : 0;
-      };
+      return (row) => comparableOf(row[name], row, fallback) === k;
     case "!=":
-      return (row) => {
-        const v = row[name];
-        return (typeof v === "number" ? v : read(row)) !== k ? 1 : 0;
-      };
+      return (row) => comparableOf(row[name], row, fallback) !== k;
     case "<":
-      return (row) => {
-        const v = row[name];
-        return (typeof v === "number" ? v : read(row)) < k ? 1 : 0;
-      };
+      return (row) => comparableOf(row[name], row, fallback) < k;
     case "<=":
-      return (row) => {
-        const v = row[name];
-        return (typeof v === "number" ? v : read(row)) <= k ? 1 : 0;
-      };
+      return (row) => comparableOf(row[name], row, fallback) <= k;
     case ">":
-      return (row) => {
-        const v = row[name];
-        return (typeof v === "number" ? v : read(row)) > k ? 1 : 0;
-      };
+      return (row) => comparableOf(row[name], row, fallback) > k;
     default:
-      return (row) => {
-        const v = row[name];
-        return (typeof v === "number" ? v : read(row)) >= k ? 1 : 0;
-      };
+      return (row) => comparableOf(row[name], row, fallback) >= k;
   }
 }
 
-/** `field = 'text'` / `field != 'text'`: string equality inline. */
-function compileFieldEqualsString(name: string, operator: "=" | "!=", text: string): BoolFn | undefined {
+/** `field = 'text'` / `field != 'text'`: string equality inline; as a condition or (`asValue`) as 1/0. */
+function compileFieldEqualsString(
+  name: string,
+  operator: "=" | "!=",
+  text: string,
+  asValue: boolean,
+): RawFn | undefined {
   if (isInheritedName(name)) return undefined;
   const read = fieldReader(name);
   const slow = (row: FormulaRow) => formulaEquals(normalizeFormulaValue(read(row)), text);
-  return operator === "="
+  const equal = operator === "=";
+  const test = `(typeof v === "string" ? v === text : slow(row))`;
+  const result = asValue ? `${test} ? ${equal ? "1 : 0" : "0 : 1"}` : equal ? test : `!${test}`;
+  const own = ownCopy<RawFn>(
+    ["slow", "text"],
+    `return (row) => { const v = row[${JSON.stringify(name)}]; return ${result}; };`,
+    [slow, text],
+  );
+  if (own !== undefined) return own;
+  const shared: BoolFn = equal
     ? (row) => {
         const v = row[name];
         return typeof v === "string" ? v === text : slow(row);
@@ -348,6 +390,7 @@ function compileFieldEqualsString(name: string, operator: "=" | "!=", text: stri
         const v = row[name];
         return typeof v === "string" ? v !== text : !slow(row);
       };
+  return asValue ? (row) => (shared(row, undefined) ? 1 : 0) : shared;
 }
 
 function compileComparison(operator: string, left: FormulaNode, right: FormulaNode): BoolFn {
@@ -356,11 +399,11 @@ function compileComparison(operator: string, left: FormulaNode, right: FormulaNo
     const k = constant.value;
     const special =
       typeof k === "number"
-        ? compileFieldVersusNumber(left.name, operator, k)
+        ? compileFieldVersusNumber(left.name, operator, k, false)
         : typeof k === "string" && (operator === "=" || operator === "!=")
-          ? compileFieldEqualsString(left.name, operator, k)
+          ? compileFieldEqualsString(left.name, operator, k, false)
           : undefined;
-    if (special !== undefined) return special;
+    if (special !== undefined) return special as BoolFn;
   }
   const a = compileValue(left);
   const b = compileValue(right);
@@ -629,7 +672,15 @@ function compileValue(node: FormulaNode): ValueFn {
       if (COMPARISONS.has(operator) && node.left.type === "var") {
         const constant = constantOf(node.right);
         if (constant !== undefined && typeof constant.value === "number")
-          return compileFieldVersusNumberValue(node.left.name, operator, constant.value);
+          return compileFieldVersusNumber(node.left.name, operator, constant.value, true);
+        if (
+          constant !== undefined &&
+          typeof constant.value === "string" &&
+          (operator === "=" || operator === "!=")
+        ) {
+          const equals = compileFieldEqualsString(node.left.name, operator, constant.value, true);
+          if (equals !== undefined) return equals as ValueFn;
+        }
       }
       const predicate = compilePredicate(node);
       if (predicate === undefined) throw unknownOperator(String(operator));
