@@ -3,7 +3,7 @@ import { compileFormula, compileFormulaAst } from "./compiler.ts";
 import { evaluateFormula, evaluateFormulaAst } from "./interpreter.ts";
 import type { FormulaNode, FormulaRow } from "./types.ts";
 
-// The compiler's own code for `field <op> constant` (a metric's usual formula): every kind of stored
+// The compiler's own code for a field and for `field <op> constant` (a metric's usual formulas): every kind of stored
 // value, a missing field, another spelling of the name, as a value and as a condition.
 const ROWS: [string, FormulaRow][] = [
   ["missing", { other: 1 }],
@@ -29,6 +29,10 @@ const ROWS: [string, FormulaRow][] = [
 ];
 
 const FORMULAS = [
+  "x",
+  "x + 1",
+  "x * 2 - x",
+  "abs(x)",
   "x = 1",
   "x != 1",
   "x < 1",
