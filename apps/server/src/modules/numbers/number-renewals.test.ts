@@ -1,10 +1,12 @@
 import * as api from "@switchboard/api";
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { within } from "../../../../../vitest.time-limits.ts";
 import { testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, putOnPlan } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
+import { phoneNumbers } from "../../db/schema/index.ts";
 import { createKeyedGate } from "../../http/keyed-gate.ts";
 import { createLedgerService } from "../ledger/ledger.service.ts";
 import { createUsageRepository } from "../usage/usage.repository.ts";
@@ -23,7 +25,8 @@ let app: FastifyInstance;
 let world: Awaited<ReturnType<typeof buildHierarchy>>;
 
 beforeAll(async () => {
-  app = await buildTestApp();
+  // The app's own renewals job runs every second (the interval of the wallet's sweeps).
+  app = await buildTestApp({ USAGE_DEBIT_INTERVAL_SECONDS: "1" });
   world = await buildHierarchy(app);
 }, within(60_000));
 afterAll(async () => {
@@ -237,4 +240,29 @@ describe("a plan change", () => {
     expect((await listed(o2(), second)).billing.pastDue).toMatchObject({ amountCents: 0 });
     expect(await available(O2())).toBe(700);
   });
+});
+
+describe("the renewals job of the app", () => {
+  it(
+    "charges a number whose renewal day came, on its own",
+    async () => {
+      const O1 = world.accounts.O1.id;
+      await topUp(O1, 600 - (await available(O1)));
+      const extra = await take(o1(), "971", world.accounts.A1.id);
+      expect(await available(O1)).toBe(300);
+      // Its renewal day is now (as if it was taken a month ago): the job's next run charges it.
+      const due = new Date(Date.now() - MINUTE);
+      await app.context.database.db
+        .update(phoneNumbers)
+        .set({ paidThrough: due })
+        .where(eq(phoneNumbers.number, extra));
+      const until = Date.now() + 20_000;
+      while ((await available(O1)) !== 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      expect(await available(O1)).toBe(0);
+      const row = await listed(o1(), extra);
+      expect(row.billing).toMatchObject({ monthlyPriceCents: 300, pastDue: null });
+      expect(row.billing.renewsAt).toBe(nextRenewal(new Date(row.createdAt), due).getTime());
+    },
+    within(30_000),
+  );
 });
