@@ -12,6 +12,7 @@ import { within } from "../../../../../../vitest.time-limits.ts";
 import { dialBrowser } from "../../../../test/browser-test-call.ts";
 import { buildTestApp } from "../../../../test/helpers.ts";
 import { dialSip, type SipTestCall } from "../../../../test/sip-test-ua.ts";
+import { answerTwilioCall, streamParametersOf, twilioStream } from "../../../../test/twilio-test-stream.ts";
 import { concat, demoFrontDesk, silence, spokenFixture } from "../../../../test/voice-fixtures.ts";
 import { toFrames } from "../../../audio/pcm.ts";
 import { accounts, conversationLogs, conversationMessages, conversations } from "../../../db/schema/index.ts";
@@ -28,6 +29,9 @@ let agentId: number;
 let orgId: number;
 let token: string;
 let question: Int16Array;
+
+const TWILIO_AUTH_TOKEN = "twilio-test-auth-token";
+const TWILIO_NUMBER = "+15035550124";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -126,6 +130,7 @@ beforeAll(async () => {
       SIP_PORT: String(sipPort),
       HOST: "127.0.0.1",
       VOICE_WORKERS: "1",
+      TWILIO_AUTH_TOKEN,
       STT_PROVIDER: "openai",
       OPENAI_SPEECH_API_KEY: "stand-in",
       OPENAI_SPEECH_URL: `http://127.0.0.1:${(stand.address() as AddressInfo).port}/v1`,
@@ -146,6 +151,8 @@ beforeAll(async () => {
         ...(demo.agent.details as Record<string, unknown>),
         callSettings: { endpointSilenceMs: 300, maxCallSeconds: 20, idlePromptSeconds: 8 },
       },
+      // The number Twilio's calls in these tests are to.
+      phoneNumber: TWILIO_NUMBER,
     })
     .where(eq(accounts.id, agentId));
   await workersUp();
@@ -392,6 +399,41 @@ describe("voice workers", () => {
       const rows = await loggedAsFailed(uuid);
       expect(rows).toHaveLength(1);
       await workersUp();
+    },
+    within(60_000),
+  );
+
+  it(
+    "a Twilio media stream stays with the API process; a worker runs its pipeline, speech both ways",
+    async () => {
+      await workersUp();
+      const callSid = "CA4000";
+      const answer = await answerTwilioCall(app, TWILIO_AUTH_TOKEN, callSid, { to: TWILIO_NUMBER });
+      const caller = twilioStream(app, callSid, streamParametersOf(answer.body));
+      await caller.opened;
+      await caller.untilQuiet();
+      // The greeting came back as μ-law media over the API process's socket, played by the worker's pipeline.
+      expect(caller.played.filter((p) => p.level > 1000).length).toBeGreaterThan(50);
+      expect((await readyz()).workers[0]?.calls).toBe(1);
+      const greeting = caller.played.length;
+      caller.say(concat(question, silence(600)));
+      await caller.untilQuiet();
+      expect(caller.played.length - greeting).toBeGreaterThan(25);
+      caller.stop();
+      const [row] = await until(async () => {
+        const rows = await app.context.database.db
+          .select()
+          .from(conversationLogs)
+          .where(eq(conversationLogs.callId, callSid));
+        return rows.length === 1 && rows[0]?.data.callOutcome ? rows : undefined;
+      }, "the Twilio call's log row");
+      expect(row?.data).toMatchObject({ transport: "twilio", callOutcome: "caller-hangup" });
+      const messages = await app.context.database.db
+        .select({ role: conversationMessages.role, text: conversationMessages.text })
+        .from(conversationMessages)
+        .where(eq(conversationMessages.conversationUuid, row?.uuid ?? ""));
+      expect(messages.some((m) => m.role === "user" && /children/i.test(m.text))).toBe(true);
+      await until(async () => (await readyz()).workers[0]?.calls === 0, "the worker's call ended");
     },
     within(60_000),
   );
