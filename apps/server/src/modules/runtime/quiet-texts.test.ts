@@ -1,13 +1,15 @@
 import * as api from "@switchboard/api";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { within } from "../../../../../vitest.time-limits.ts";
 import { testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { waitFor } from "../../../test/wait-for.ts";
+import { executeRows } from "../../db/client.ts";
 import { conversationLogs, conversations } from "../../db/schema/index.ts";
+import { JOB_SCHEMA } from "../../jobs/schema.ts";
 import { analysable } from "./quiet-texts.ts";
 
 /**
@@ -107,5 +109,28 @@ describe("text conversations are analysed once they go quiet", () => {
       email: "jane@example.com",
       callbackNumber: expect.stringContaining("555"),
     });
+  });
+});
+
+describe("the quiet-texts check under a clock that jumps", () => {
+  it("keeps to its pace when the clock jumps a day ahead (PGlite's clock is the process's)", async () => {
+    const checks = async () =>
+      Number(
+        (
+          await executeRows<{ n: number }>(
+            db(),
+            sql.raw(`select count(*)::int as n from ${JOB_SCHEMA}.job where name = 'runtime-quiet-texts'`),
+          )
+        )[0]?.n ?? 0,
+      );
+    const before = await checks();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 24 * 3600_000 });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // Checked once a second here: a few checks, not one every few milliseconds.
+      expect((await checks()) - before).toBeLessThan(10);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

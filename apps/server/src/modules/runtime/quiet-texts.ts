@@ -33,7 +33,8 @@ export function createQuietTexts(deps: {
   log: FastifyBaseLogger;
   now?: () => number;
 }) {
-  const now = deps.now ?? Date.now;
+  // Read at each use, not captured: the job runner's database reads the same clock (PGlite's is the process's).
+  const now = deps.now ?? (() => Date.now());
   const checkEveryMs = Math.min(60_000, Math.max(1000, Math.round(deps.quietMs / 4)));
 
   // Each check looks at the conversations that went quiet since the one before (the first, after a start,
