@@ -51,6 +51,7 @@ const secondServer = () => {
     planOf: (orgId) => createUsageRepository(db).planOf(orgId),
     notifyOnce: async () => false,
     email: null,
+    ownerEmails: async () => [],
     log: app.log,
   });
 };

@@ -6,6 +6,7 @@ import type { EmailProvider } from "../../providers/email/email-provider.ts";
 import type { NumberProvider } from "../../providers/numbers/number-provider.ts";
 import { InsufficientFundsError, type LedgerService } from "../ledger/ledger.service.ts";
 import type { NewNotification } from "../notifications/notifications.service.ts";
+import { noticeToOwners } from "../notifications/owner-notice.ts";
 import { NUMBER_GRACE_DAYS, nextRenewal, termsForNumber } from "./number-plan.ts";
 import type { NumbersRepository, PhoneNumberRow } from "./numbers.repository.ts";
 
@@ -33,6 +34,8 @@ export type NumberRenewalsDeps = {
   planOf: (orgId: number) => Promise<{ name: string; productItems: Record<string, ProductItem> } | null>;
   notifyOnce: (orgId: number, input: NewNotification & { groupKey: string }) => Promise<boolean>;
   email: EmailProvider | null;
+  /** The organisation's owners' e-mail addresses (the usage repository's). */
+  ownerEmails: (orgId: number) => Promise<string[]>;
   log: FastifyBaseLogger;
 };
 
@@ -51,14 +54,8 @@ export type RenewalOutcome = { charged: number; chargedCents: number; pastDue: n
 export function createNumberRenewals(deps: NumberRenewalsDeps) {
   const { repo, ledger } = deps;
 
-  async function notify(orgId: number, notice: NewNotification & { groupKey: string }) {
-    const made = await deps.notifyOnce(orgId, notice);
-    if (!made || !deps.email) return;
-    for (const to of await repo.ownerEmails(orgId))
-      await deps.email
-        .send({ to, subject: notice.title, text: `${notice.body}\n\nOpen your numbers: ${notice.link}` })
-        .catch((error: unknown) => deps.log.warn({ err: error, orgId }, "could not e-mail a number notice"));
-  }
+  const notify = (orgId: number, notice: NewNotification & { groupKey: string }) =>
+    noticeToOwners(deps, orgId, notice, "your numbers");
 
   /** The renewal at `row.paidThrough` could not be paid: past due, or released once the grace is over. */
   async function unpaid(

@@ -48,7 +48,8 @@ export function createNumbersModule(
   // The ledger is the database's: numbers post to it as the wallet module's instance does.
   const ledger = createLedgerService(db);
   const money = loadLimitsOf(context).money;
-  const planOf = (orgId: number) => createUsageRepository(db).planOf(orgId);
+  const usage = createUsageRepository(db);
+  const planOf = (orgId: number) => usage.planOf(orgId);
   const numbers = createNumbersService({
     repo,
     provider,
@@ -76,6 +77,7 @@ export function createNumbersModule(
     planOf,
     notifyOnce: (orgId, input) => deps.notifications.notifyOnce(orgId, input),
     email: context.email,
+    ownerEmails: (orgId) => usage.ownerEmails(orgId),
     log: context.log,
   });
   // Renewals are checked as often as the wallet's usage is charged (USAGE_DEBIT_INTERVAL_SECONDS).

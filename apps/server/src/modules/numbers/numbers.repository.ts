@@ -3,11 +3,9 @@ import type { Database } from "../../db/client.ts";
 import {
   accounts,
   callerIdVerifications,
-  memberships,
   outboundCalls,
   phoneNumbers,
   sandboxCallees,
-  users,
 } from "../../db/schema/index.ts";
 import { monthsAfter } from "./number-plan.ts";
 
@@ -201,14 +199,6 @@ export function createNumbersRepository(db: Database) {
             .where(and(eq(accounts.id, row.agentAccountId), eq(accounts.switchboardPhoneNumber, row.number)));
         return true;
       });
-    },
-    async ownerEmails(orgId: number): Promise<string[]> {
-      const rows = await db
-        .select({ email: users.email })
-        .from(memberships)
-        .innerJoin(users, eq(users.id, memberships.userId))
-        .where(and(eq(memberships.accountId, orgId), eq(memberships.role, "owner")));
-      return rows.map((row) => row.email).filter((email): email is string => Boolean(email));
     },
 
     async markForwardingVerified(id: number) {

@@ -4,6 +4,7 @@ import type { Database } from "../../db/client.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
 import { InsufficientFundsError, type LedgerService, type PostingInput } from "../ledger/ledger.service.ts";
 import type { NewNotification } from "../notifications/notifications.service.ts";
+import { noticeToOwners } from "../notifications/owner-notice.ts";
 import { billingPeriod } from "./billing-period.ts";
 import { MICROS_PER_CENT, priceUsage, pricingOf } from "./pricing.ts";
 import { createUsageRepository, type UsageDebitRow, type UsageRepository } from "./usage.repository.ts";
@@ -129,12 +130,7 @@ export function createUsageDebits(deps: UsageDebitsDeps) {
       link: "/app/wallet",
       groupKey: `lowBalance:${key}`,
     };
-    const made = await deps.notifyOnce(orgId, notice);
-    if (!made || !deps.email) return;
-    for (const to of await repo.ownerEmails(orgId))
-      await deps.email
-        .send({ to, subject: notice.title, text: `${notice.body}\n\nOpen your wallet: ${notice.link}` })
-        .catch((error) => deps.log.warn({ err: error, orgId }, "could not e-mail the low balance notice"));
+    await noticeToOwners({ ...deps, ownerEmails: repo.ownerEmails }, orgId, notice, "your wallet");
   }
 
   /** Pays usage owed from the wallet's funds; true when it posted (or another sweep moved the cursor). */
