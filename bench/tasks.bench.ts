@@ -16,9 +16,8 @@ import * as api from "@switchboard/api";
 import pg from "pg";
 import { buildApp } from "../apps/server/src/app.ts";
 import { openPglite, openPostgres } from "../apps/server/src/db/client.ts";
-import { testClient } from "../apps/server/test/api-client.ts";
-import { buildHierarchy, prepareSmsAgent } from "../apps/server/test/fixtures.ts";
 import { testConfig } from "../apps/server/test/helpers.ts";
+import { prepareTaskAgent } from "../apps/server/test/task-fixtures.ts";
 import { reportFigure } from "./report.ts";
 
 const SMOKE = process.env.BENCH_SIZE === "smoke";
@@ -70,17 +69,9 @@ async function main() {
   }
   const app = await buildApp(testConfig({ SHUTDOWN_GRACE_MS: "2000" }), { database });
   try {
-    const world = await buildHierarchy(app);
-    await prepareSmsAgent(app, world, { number: AGENT_NUMBER });
-    const owner = testClient(app)(world.members.o1Owner.token, world.accounts.O1.id);
-    await owner.call(api.saveTaskLimits, {
-      body: {
-        callingHoursStart: "00:00",
-        callingHoursEnd: "23:59",
-        defaultTimeZone: "UTC",
-        maxConcurrent: 50,
-        dailyLimit: 100_000,
-      },
+    const { world, owner } = await prepareTaskAgent(app, AGENT_NUMBER, {
+      maxConcurrent: 50,
+      dailyLimit: 100_000,
     });
 
     // (1) Import: the rows wait a day, so the scheduler does not run them during the measurement.

@@ -10,7 +10,7 @@ import { buildHierarchy, prepareSmsAgent } from "./fixtures.ts";
 export async function prepareTaskAgent(
   app: FastifyInstance,
   number: string,
-  options: { greeting?: string; maxConcurrent?: number } = {},
+  options: { greeting?: string; maxConcurrent?: number; dailyLimit?: number } = {},
 ) {
   const world = await buildHierarchy(app);
   await prepareSmsAgent(app, world, {
@@ -24,6 +24,7 @@ export async function prepareTaskAgent(
       callingHoursEnd: "23:59",
       defaultTimeZone: "UTC",
       ...(options.maxConcurrent !== undefined ? { maxConcurrent: options.maxConcurrent } : {}),
+      ...(options.dailyLimit !== undefined ? { dailyLimit: options.dailyLimit } : {}),
     },
   });
   return { world, owner };
