@@ -67,9 +67,10 @@ export function createNumberRenewals(deps: NumberRenewalsDeps) {
   ) {
     const releaseAt = new Date(row.paidThrough.getTime() + GRACE_MS);
     if (at >= releaseAt.getTime()) {
+      // Ours first, only if still unpaid (another server may have renewed it), then the carrier's.
+      if (!(await repo.releaseUnpaid(row))) return;
       if (row.kind === "marketplace" && row.provider === deps.provider.kind)
         await deps.provider.release(row.number, row.providerId);
-      if (!(await repo.releaseUnpaid(row))) return;
       outcome.released += 1;
       await notify(row.orgId, {
         kind: "lowBalance",
