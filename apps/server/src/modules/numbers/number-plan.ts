@@ -48,3 +48,6 @@ export function nextRenewal(takenAt: Date, paidThrough: Date): Date {
 
 /** How long a number whose renewal was not paid is kept (past due) before it is released. */
 export const NUMBER_GRACE_DAYS = 7;
+
+/** When a number past due since `since` is released. */
+export const releaseDateOf = (since: Date) => new Date(since.getTime() + NUMBER_GRACE_DAYS * 86_400_000);

@@ -7,7 +7,7 @@ import type { NumberProvider } from "../../providers/numbers/number-provider.ts"
 import { InsufficientFundsError, type LedgerService } from "../ledger/ledger.service.ts";
 import type { NewNotification } from "../notifications/notifications.service.ts";
 import { noticeToOwners } from "../notifications/owner-notice.ts";
-import { NUMBER_GRACE_DAYS, nextRenewal, termsForNumber } from "./number-plan.ts";
+import { NUMBER_GRACE_DAYS, nextRenewal, releaseDateOf, termsForNumber } from "./number-plan.ts";
 import type { NumbersRepository, PhoneNumberRow } from "./numbers.repository.ts";
 
 /**
@@ -41,7 +41,6 @@ export type NumberRenewalsDeps = {
 
 /** Months a number catches up in one run (a server down for longer charges the rest on the next runs). */
 const MAX_MONTHS_PER_RUN = 12;
-const GRACE_MS = NUMBER_GRACE_DAYS * 24 * 60 * 60 * 1000;
 
 /** Another run renewed the number first. */
 class RenewalMoved extends Error {}
@@ -65,7 +64,7 @@ export function createNumberRenewals(deps: NumberRenewalsDeps) {
     outcome: RenewalOutcome,
     pastDue: Set<number>,
   ) {
-    const releaseAt = new Date(row.paidThrough.getTime() + GRACE_MS);
+    const releaseAt = releaseDateOf(row.paidThrough);
     if (at >= releaseAt.getTime()) {
       // Ours first, only if still unpaid (another server may have renewed it), then the carrier's.
       if (!(await repo.releaseUnpaid(row))) return;

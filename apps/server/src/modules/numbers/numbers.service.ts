@@ -18,7 +18,7 @@ import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import { agentNameOf } from "../accounts/account-view.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import { InsufficientFundsError, type LedgerService } from "../ledger/ledger.service.ts";
-import { NUMBER_GRACE_DAYS, type NumberTerms, termsForNumber } from "./number-plan.ts";
+import { type NumberTerms, releaseDateOf, termsForNumber } from "./number-plan.ts";
 import type { NumbersRepository, PhoneNumberRow } from "./numbers.repository.ts";
 import { countryOfNumber } from "./outbound-calls.ts";
 
@@ -36,8 +36,6 @@ function refusal(terms: Extract<NumberTerms, { allowed: false }>): ApiError {
   );
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** A number's monthly price under the plan, its renewal date and its unpaid renewal, as the list shows them. */
 function billingOf(row: PhoneNumberRow, terms: NumberTerms): NonNullable<PhoneNumber["billing"]> {
   return {
@@ -47,7 +45,7 @@ function billingOf(row: PhoneNumberRow, terms: NumberTerms): NonNullable<PhoneNu
       ? {
           since: row.pastDueSince.getTime(),
           amountCents: row.pastDueCents ?? 0,
-          releaseAt: row.pastDueSince.getTime() + NUMBER_GRACE_DAYS * DAY_MS,
+          releaseAt: releaseDateOf(row.pastDueSince).getTime(),
         }
       : null,
   };
