@@ -4,7 +4,8 @@ import { usePermission } from "../../lib/account-state.ts";
 import { formatCalendarDay } from "../../lib/time-format.ts";
 import { useOverlays } from "../../overlays/use-overlays.tsx";
 
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+/** Cents as "$3.00". */
+export const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 /** Renewals fall on whole UTC days (the server's renewal date), shown as "Dec 29". */
 const day = (ms: number) => formatCalendarDay(ms, { withYear: false });
 

@@ -30,6 +30,7 @@ import {
   useValidateVerifiedNumber,
   useVerifyForwarding,
 } from "./api.ts";
+import { dollars } from "./number-billing.tsx";
 import { NumberRefusal } from "./number-refusal.tsx";
 
 /** The overlay's value names an agent when it is a positive id (`?selectNumber=<agent id>`). */
@@ -182,7 +183,7 @@ export function SelectNumberOverlay({ value, close }: OverlayComponentProps) {
                   <Text size="sm">
                     {n.monthlyPriceCents === 0
                       ? "Included in your plan"
-                      : `$${(n.monthlyPriceCents / 100).toFixed(2)}/mo from your wallet`}
+                      : `${dollars(n.monthlyPriceCents)}/mo from your wallet`}
                   </Text>
                 </Table.Td>
                 <Table.Td>
