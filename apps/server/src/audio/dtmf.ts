@@ -3,7 +3,8 @@
  * RFC 4733 telephone-events (Twilio's media streams, a browser, a SIP peer that did not offer them): the
  * keys are played as the tones a telephone makes, which every IVR hears.
  */
-import { FRAME_SAMPLES, SAMPLE_RATE } from "./audio-format.ts";
+import { SAMPLE_RATE } from "./audio-format.ts";
+import { toFrames } from "./pcm.ts";
 
 const ROWS = [697, 770, 852, 941];
 const COLUMNS = [1209, 1336, 1477, 1633];
@@ -39,13 +40,7 @@ export function dtmfFrames(keys: string): Int16Array[] {
     }
     at += toneSamples + gapSamples;
   }
-  const frames: Int16Array[] = [];
-  for (let start = 0; start < all.length; start += FRAME_SAMPLES) {
-    const frame = new Int16Array(FRAME_SAMPLES);
-    frame.set(all.subarray(start, start + FRAME_SAMPLES));
-    frames.push(frame);
-  }
-  return frames;
+  return toFrames(all);
 }
 
 /** The power of `hz` in `frame` (Goertzel). */
