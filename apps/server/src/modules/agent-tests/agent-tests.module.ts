@@ -1,6 +1,6 @@
 import type { AppContext } from "../../app-context.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
-import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+import { createConversationsRepository } from "../conversations/index.ts";
 import type { RuntimeModule } from "../runtime/runtime.module.ts";
 import type { VoiceModule } from "../voice/voice.module.ts";
 import { createAgentTestsRepository } from "./agent-tests.repository.ts";

@@ -3,7 +3,7 @@ import { createNoticeCache, followNotices } from "../../db/notice-cache.ts";
 import type { SandboxCarrier } from "../../providers/sms/sandbox-carrier.ts";
 import { createRealtimeHub } from "../../realtime/realtime-hub.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
-import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+import { createConversationsRepository } from "../conversations/index.ts";
 import { organizationOf } from "../runtime/model-settings.service.ts";
 import type { RuntimeModule } from "../runtime/runtime.module.ts";
 import type { WebhookEvents } from "../webhooks/webhooks.service.ts";

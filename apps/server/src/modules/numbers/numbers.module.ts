@@ -5,9 +5,9 @@ import { sandboxNumberProvider } from "../../providers/numbers/sandbox-numbers.t
 import { telnyxNumberProvider } from "../../providers/numbers/telnyx-numbers.ts";
 import { twilioNumberProvider } from "../../providers/numbers/twilio-numbers.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
+import { createConversationsRepository } from "../conversations/index.ts";
 import { createLedgerService } from "../ledger/ledger.service.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
-import { createConversationsRepository } from "../runtime/conversations.repository.ts";
 import { createUsageRepository } from "../usage/usage.repository.ts";
 import type { VoiceModule } from "../voice/voice.module.ts";
 import { numberRenewalsJob } from "./jobs.ts";

@@ -2,7 +2,7 @@ import * as api from "@switchboard/api";
 import { ApiError, notFound } from "../../http/api-error.ts";
 import { handle } from "../../http/routes.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
-import type { ConversationsRepository } from "../runtime/conversations.repository.ts";
+import type { ConversationsRepository } from "../conversations/index.ts";
 import { runBrowserCall, type StartCall } from "../voice/browser-call.ts";
 import type { NumbersRepository } from "./numbers.repository.ts";
 import type { NumbersService } from "./numbers.service.ts";

@@ -11,7 +11,7 @@ import { expectRefusal, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy, prepareSmsAgent, putOnPlan } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { accounts, conversations as conversationsTable } from "../../db/schema/index.ts";
-import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+import { createConversationsRepository } from "../conversations/index.ts";
 import { freeUdpPort, haveSipp, runSipp, SIPP, SIPP_MISSING } from "../voice/sip/sipp.ts";
 
 /** What a recorded call (the default) opens with, before the agent's first words. */

@@ -34,7 +34,7 @@ import type { AccountRow } from "../../access/access.ts";
 import type { NumbersConfig } from "../../config.ts";
 import { ApiError, forbidden } from "../../http/api-error.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
-import type { ConversationsRepository } from "../runtime/conversations.repository.ts";
+import type { ConversationsRepository } from "../conversations/index.ts";
 import type { CallLeg } from "../voice/call-leg.ts";
 import type { CallSession, StartCallOptions } from "../voice/call-session.ts";
 import { type AmdOptions, createAnsweringMachineDetector } from "./answering-machine.ts";

@@ -9,8 +9,8 @@ import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import { describeModelFailure } from "../../providers/llm/llm-errors.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
 import { type TemplatesService, variablesFrom } from "../agents/templates.service.ts";
+import type { ConversationsRepository } from "../conversations/index.ts";
 import { displayName } from "./agent-turn.ts";
-import type { ConversationsRepository } from "./conversations.repository.ts";
 import { type ModelSettingsService, organizationOf } from "./model-settings.service.ts";
 
 /**

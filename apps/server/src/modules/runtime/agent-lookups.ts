@@ -5,7 +5,7 @@ import type { AccessResolver, AccountRow } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
-import type { ConversationRow, ConversationsRepository } from "./conversations.repository.ts";
+import type { ConversationRow, ConversationsRepository } from "../conversations/index.ts";
 import type { ModelSettingsService } from "./model-settings.service.ts";
 
 /** What the runtime's calls look up about an agent: its campaign, organisation, test conversations, model. */

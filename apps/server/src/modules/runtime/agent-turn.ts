@@ -5,15 +5,15 @@ import type { Outbound } from "../../http/outbound.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import type { AgentCalendar } from "../calendars/agent-calendar.ts";
-import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
-import { buildAgentTools, enabledFunctions } from "./agent-tools.ts";
-import { type EngineEvent, runTurn, type TurnUsage, toModelMessages } from "./conversation-engine.ts";
 import type {
   ConversationRow,
   ConversationsRepository,
   MessageRow,
   RoomRow,
-} from "./conversations.repository.ts";
+} from "../conversations/index.ts";
+import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
+import { buildAgentTools, enabledFunctions } from "./agent-tools.ts";
+import { type EngineEvent, runTurn, type TurnUsage, toModelMessages } from "./conversation-engine.ts";
 import { agentTimeZone, buildSystemPrompt, type Channel, openingLine } from "./system-prompt.ts";
 import type { CallControls, KnowledgeSearch, ToolContext, TurnState } from "./tool-executors.ts";
 

@@ -14,10 +14,10 @@ import type { AccessResolver } from "../../access/access.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import { SANDBOX_MESSAGES } from "../../providers/llm/sandbox-responder.ts";
+import type { ConversationsRepository } from "../conversations/index.ts";
 import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import type { AgentLookups } from "./agent-lookups.ts";
 import { displayName } from "./agent-turn.ts";
-import type { ConversationsRepository } from "./conversations.repository.ts";
 import { analyzeConversationJob } from "./jobs.ts";
 import { analysable } from "./quiet-texts.ts";
 

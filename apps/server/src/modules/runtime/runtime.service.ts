@@ -18,11 +18,11 @@ import type { AgentsService } from "../agents/agents.service.ts";
 import type { AgentCalendar } from "../calendars/agent-calendar.ts";
 import { toBooking } from "../calendars/calendars.service.ts";
 import type { ScheduleRepository } from "../calendars/schedule.repository.ts";
+import type { ConversationsRepository, MessageRow } from "../conversations/index.ts";
 import type { AgentLookups } from "./agent-lookups.ts";
 import { buildAgentTools, enabledFunctions } from "./agent-tools.ts";
 import { displayName } from "./agent-turn.ts";
 import { runTurn } from "./conversation-engine.ts";
-import type { ConversationsRepository, MessageRow } from "./conversations.repository.ts";
 import { agentTimeZone, buildSystemPrompt } from "./system-prompt.ts";
 import type { KnowledgeSearch, TurnState } from "./tool-executors.ts";
 

@@ -6,6 +6,7 @@ import type { Access } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import type { BodyOf } from "../../http/routes.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
+import type { ConversationRow, ConversationsRepository } from "../conversations/index.ts";
 import type { AgentLookups } from "./agent-lookups.ts";
 import {
   type AgentTurns,
@@ -14,7 +15,6 @@ import {
   type TurnEvent,
   type TurnSubject,
 } from "./agent-turn.ts";
-import type { ConversationRow, ConversationsRepository } from "./conversations.repository.ts";
 
 type TestChatBody = z.output<NonNullable<(typeof testChat)["body"]>>;
 

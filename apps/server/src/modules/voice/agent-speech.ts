@@ -5,7 +5,7 @@
  */
 
 import { createFramer } from "../../audio/pcm.ts";
-import type { MessageRow } from "../runtime/conversations.repository.ts";
+import type { MessageRow } from "../conversations/index.ts";
 import { caption, finalCaption } from "./call-captions.ts";
 import { background } from "./call-guard.ts";
 import type { CallContext, Speech } from "./call-session-types.ts";

@@ -12,7 +12,7 @@ import { FRAME_MS, FRAME_SAMPLES } from "../../audio/audio-format.ts";
 import { accounts, users } from "../../db/schema/index.ts";
 import { DEMO_USERS } from "../../demo/seed.ts";
 import { issueSessionToken } from "../auth/sessions.ts";
-import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+import { createConversationsRepository } from "../conversations/index.ts";
 
 /**
  * The browser test call end to end over a real socket: a listening app, a WebSocket client that behaves like

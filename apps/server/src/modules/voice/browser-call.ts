@@ -3,7 +3,7 @@ import type { WebSocket } from "@fastify/websocket";
 import * as api from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import { ApiError } from "../../http/api-error.ts";
-import type { ConversationsRepository } from "../runtime/conversations.repository.ts";
+import type { ConversationsRepository } from "../conversations/index.ts";
 import { createBrowserCallLeg } from "./browser-leg.ts";
 import type { CallLeg, CallLegInfo } from "./call-leg.ts";
 import type { CallOutcome, CallSession, StartCallOptions } from "./call-session.ts";

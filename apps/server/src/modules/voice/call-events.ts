@@ -1,4 +1,4 @@
-import type { ConversationRow, ConversationsRepository } from "../runtime/conversations.repository.ts";
+import type { ConversationRow, ConversationsRepository } from "../conversations/index.ts";
 import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
 import type { CallSession } from "./call-session.ts";
 

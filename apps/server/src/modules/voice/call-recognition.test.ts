@@ -8,7 +8,7 @@ import { createFakeCallLeg } from "../../../test/fake-call-leg.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
 import { accounts } from "../../db/schema/index.ts";
-import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+import { createConversationsRepository } from "../conversations/index.ts";
 import { understood } from "./caller-input.ts";
 
 /**

@@ -11,7 +11,7 @@ import { concat, demoFrontDesk, silence, spokenFixture } from "../../../test/voi
 import { FRAME_SAMPLES } from "../../audio/audio-format.ts";
 import { parseWav, rms, toFrames } from "../../audio/pcm.ts";
 import { type accounts, conversations } from "../../db/schema/index.ts";
-import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+import { createConversationsRepository } from "../conversations/index.ts";
 import { createCallRecorder } from "./call-recording.ts";
 import { freeUdpPort } from "./sip/sipp.ts";
 

@@ -7,7 +7,7 @@ import { buildTestApp } from "../../../test/helpers.ts";
 import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
 import { accounts } from "../../db/schema/index.ts";
 import { unexpectedErrorCount } from "../../process-guard.ts";
-import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+import { createConversationsRepository } from "../conversations/index.ts";
 
 /** Calls end to end over an in-memory leg: the demo's Front Desk agent, offline speech, the sandbox model. */
 

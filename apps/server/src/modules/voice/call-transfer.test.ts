@@ -20,8 +20,8 @@ import { dialSip, type SipTestCall, type SipTestUaOptions } from "../../../test/
 import { waitFor } from "../../../test/wait-for.ts";
 import { createDtmfDetector } from "../../audio/dtmf.ts";
 import { conversationLogs } from "../../db/schema/index.ts";
+import { createConversationsRepository } from "../conversations/index.ts";
 import { sandboxIvrRuns } from "../numbers/sandbox-callee.ts";
-import { createConversationsRepository } from "../runtime/conversations.repository.ts";
 import { freeUdpPort } from "./sip/sipp.ts";
 
 const SALES = "+15035550111";

@@ -7,7 +7,7 @@ import { createFakeCallLeg, voicedOnsetTick } from "../../../test/fake-call-leg.
 import { buildTestApp } from "../../../test/helpers.ts";
 import { concat, demoFrontDesk, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
 import type { accounts } from "../../db/schema/index.ts";
-import { createConversationsRepository } from "../runtime/conversations.repository.ts";
+import { createConversationsRepository } from "../conversations/index.ts";
 import { recordingNoticeText } from "./recording-notice.ts";
 
 // Issue 32 item 21: calls are recorded by default, and a recorded call opens with the recording notice.

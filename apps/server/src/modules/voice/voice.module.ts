@@ -8,8 +8,8 @@ import { type VadProvider, vadWithFallback } from "../../providers/vad/vad-provi
 import { webrtcVad } from "../../providers/vad/webrtc-vad.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
+import { createConversationsRepository } from "../conversations/index.ts";
 import { createAgentLookups } from "../runtime/agent-lookups.ts";
-import { createConversationsRepository } from "../runtime/conversations.repository.ts";
 import type { RuntimeModule } from "../runtime/runtime.module.ts";
 import { createUsageRepository } from "../usage/usage.repository.ts";
 import type { WebhookEvents } from "../webhooks/webhooks.service.ts";

@@ -3,7 +3,7 @@ import { tokenOf } from "../../access/access.ts";
 import { ApiError } from "../../http/api-error.ts";
 import { handle } from "../../http/routes.ts";
 import type { AgentsService } from "../agents/agents.service.ts";
-import type { ConversationsRepository } from "../runtime/conversations.repository.ts";
+import type { ConversationsRepository } from "../conversations/index.ts";
 import { runBrowserCall, type StartCall } from "./browser-call.ts";
 import { NARROWBAND_WARNING } from "./call-end.ts";
 import { callSettingsOf } from "./call-settings.ts";

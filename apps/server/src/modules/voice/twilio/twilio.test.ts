@@ -8,7 +8,7 @@ import { buildTestApp } from "../../../../test/helpers.ts";
 import { answerTwilioCall, streamParametersOf, twilioStream } from "../../../../test/twilio-test-stream.ts";
 import { concat, silence, spokenFixture } from "../../../../test/voice-fixtures.ts";
 import { accounts, conversationLogs } from "../../../db/schema/index.ts";
-import { createConversationsRepository } from "../../runtime/conversations.repository.ts";
+import { createConversationsRepository } from "../../conversations/index.ts";
 import { checkTicket, streamTicket } from "./twilio.routes.ts";
 
 /**
