@@ -22,6 +22,7 @@ import {
 } from "../../access/access.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../http/api-error.ts";
 import type { AgentConfigRow, AgentRef, AgentsRepository, AgentVersionRow } from "./agents.repository.ts";
+import { answeringCampaign } from "./answering-campaign.ts";
 import { findBuiltInApp } from "./built-in-apps.ts";
 import { isTemplateVisible } from "./template-visibility.ts";
 
@@ -151,6 +152,11 @@ export function createAgentsService(deps: Deps) {
       staging: toCampaign(agent, "staging", staging),
       production: production ? toCampaign(agent, "production", production) : null,
     };
+  }
+
+  /** The campaign that answers the agent's live turns, and its stage (see answering-campaign.ts). */
+  async function answeringCampaignOf(agent: AgentRef) {
+    return answeringCampaign(await campaignsOf(agent));
   }
 
   /** Writes one copy unconditionally (publish, revert, restore, detach). */
@@ -344,6 +350,7 @@ export function createAgentsService(deps: Deps) {
       publishCheck = check;
     },
     campaignsOf,
+    answeringCampaignOf,
     overwrite,
     getCampaigns,
     saveCampaign,

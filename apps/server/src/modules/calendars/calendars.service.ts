@@ -286,8 +286,7 @@ export function createCalendarsService(deps: Deps) {
       const { ref } = await deps.agents.resolveAgent(access, body.agentId, "canEditOrg");
       const start = new Date(body.start);
       if (start.getTime() <= now()) throw badRequest(CALENDAR_MESSAGES.timePassed);
-      const campaigns = await deps.agents.campaignsOf(ref);
-      const zone = (campaigns.production ?? campaigns.staging).timezone;
+      const zone = (await deps.agents.answeringCampaignOf(ref)).campaign.timezone;
       const timeZone = zone && isValidTimeZone(zone) ? zone : "UTC";
       try {
         const row = await deps.calendar.book(

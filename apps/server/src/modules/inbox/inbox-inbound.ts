@@ -230,9 +230,8 @@ export function createInboxInbound(
     const last = (await deps.conversations.conversationMessages(conversation.uuid, 1))[0];
     // Answered already, or a person wrote last.
     if (last?.role !== "user") return false;
-    const { staging, production } = await deps.agents.campaignsOf({ id: agent.id, orgId: room.orgId });
+    const { stage, campaign } = await deps.agents.answeringCampaignOf({ id: agent.id, orgId: room.orgId });
     const model = await deps.models.modelFor(room.orgId);
-    const campaign = production ?? staging;
     // A conversation an outbound task started carries the task's variables ({column} in the instructions).
     const taskVariables = conversation.outcome.taskVariables as Record<string, string> | undefined;
     const run = deps.turns.respond(
@@ -242,7 +241,7 @@ export function createInboxInbound(
         campaign: taskVariables
           ? { ...campaign, variables: { ...campaign.variables, ...taskVariables } }
           : campaign,
-        stage: production ? "production" : "staging",
+        stage,
         room,
         conversation,
       },

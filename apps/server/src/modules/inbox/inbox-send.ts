@@ -24,8 +24,7 @@ export function createInboxSending(deps: InboxDeps, views: InboxViews) {
 
   /** The stage a new conversation of the agent runs: read before a transaction (see `Deps.transaction`). */
   async function stageOf(agent: AccountRow, orgId: number): Promise<"production" | "staging"> {
-    const { production } = await deps.agents.campaignsOf({ id: agent.id, orgId });
-    return production ? "production" : "staging";
+    return (await deps.agents.answeringCampaignOf({ id: agent.id, orgId })).stage;
   }
 
   /** The conversation (session) a new message of the room belongs to: the active one, or a new one. */

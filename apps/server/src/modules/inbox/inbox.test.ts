@@ -453,3 +453,22 @@ describe("the sandbox carrier", () => {
     ]);
   });
 });
+
+describe("the campaign that answers", () => {
+  it("answers with the published campaign, not a draft being edited", async () => {
+    const agentId = world.accounts.A1.id;
+    await client(token).call(api.saveCampaign, {
+      body: { agentId, agentInstructions: "Opening hours: Sundays only, 10am-noon." },
+    });
+    try {
+      await text("+15035550194", "What are your opening hours?");
+      const phone = await waitFor(
+        () => handset("+15035550194"),
+        (h) => h.messages.length >= 2,
+      );
+      expect(phone.messages[1]?.text).toBe("Opening hours: Mon-Fri 8am-5pm.");
+    } finally {
+      await client(token).call(api.saveCampaign, { body: { agentId, agentInstructions: INSTRUCTIONS } });
+    }
+  });
+});

@@ -101,10 +101,7 @@ export function createNumbersModule(
     log: context.log,
     localHost: sipHost,
     isVerifiedCallerId: (orgId, number) => numbers.isVerifiedCallerId(orgId, number),
-    campaignOf: async (agent) => {
-      const { production, staging } = await deps.agents.campaignsOf(agent);
-      return production ?? staging;
-    },
+    campaignOf: async (agent) => (await deps.agents.answeringCampaignOf(agent)).campaign,
     ...deps.outbound,
   });
   return {

@@ -117,8 +117,7 @@ export function textChannel(deps: {
       let conversationUuid = a.attempt.conversationUuid;
       if (messageId === null) {
         a.signal.throwIfAborted();
-        const { staging, production } = await deps.agents.campaignsOf({ id: agent.id, orgId: task.orgId });
-        const campaign = production ?? staging;
+        const { campaign } = await deps.agents.answeringCampaignOf({ id: agent.id, orgId: task.orgId });
         const values = { ...(campaign.variables ?? {}), ...a.values };
         // The agent writes first: as the one reaching out, never with its "thank you for calling" greeting.
         const text = task.message?.trim()
