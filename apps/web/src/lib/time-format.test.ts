@@ -59,7 +59,7 @@ describe("formatCalendarDay: a day is the same day everywhere", () => {
   });
 });
 
-describe("accountTimeZone: the zone of the account in view, else of the person's own account", () => {
+describe("accountTimeZone: the zone the account in view reads in, else the person's own account's", () => {
   const account = (timeZone?: unknown) => ({ settings: timeZone === undefined ? {} : { timeZone } });
   it("prefers the account in view, then the home account, and ignores zones Intl does not know", () => {
     expect(accountTimeZone({ account: account(LOS_ANGELES), homeAccount: account(CHICAGO) } as never)).toBe(
@@ -69,5 +69,21 @@ describe("accountTimeZone: the zone of the account in view, else of the person's
     expect(accountTimeZone({ account: account("nowhere"), homeAccount: null } as never)).toBeNull();
     expect(accountTimeZone({ account: account(42), homeAccount: null } as never)).toBeNull();
     expect(accountTimeZone(null)).toBeNull();
+  });
+
+  it("reads an agent viewed by a partner in the organisation's zone the server answers, not the partner's", () => {
+    // The agent has no zone of its own; its organisation is in Los Angeles, the partner in New York.
+    const partnerViewsAgent = {
+      account: { accountType: "agent", settings: {} },
+      homeAccount: { accountType: "partner", settings: { timeZone: "America/New_York" } },
+      timeZone: LOS_ANGELES,
+    };
+    expect(accountTimeZone(partnerViewsAgent as never)).toBe(LOS_ANGELES);
+    // With no zone above the account either, the partner's own is the one left.
+    expect(accountTimeZone({ ...partnerViewsAgent, timeZone: null } as never)).toBe("America/New_York");
+    // A zone Intl does not know is passed over.
+    expect(accountTimeZone({ ...partnerViewsAgent, timeZone: "Mars/Olympus" } as never)).toBe(
+      "America/New_York",
+    );
   });
 });

@@ -4,13 +4,20 @@ import type { AccountView } from "./shell-api.ts";
 import { displayTimeZone, formatInstant, knownTimeZone, type TimeStyle } from "./time-format.ts";
 
 /**
- * The account's time zone (its `settings.timeZone`, set at sign-up from the browser's): the account in view's,
- * else that of the signed-in person's own account (an agent is read in its organisation's zone). Null when
- * neither names a zone Intl knows.
+ * The account's time zone: the zone the server answers for the account in view (`timeZone`: its own
+ * `settings.timeZone`, set at sign-up from the browser's, else its nearest ancestor's, so an agent reads in
+ * its organisation's zone whoever views it), else the account's own setting, else that of the signed-in
+ * person's own account. Null when none names a zone Intl knows.
  */
-export function accountTimeZone(view: Pick<AccountView, "account" | "homeAccount"> | null | undefined) {
+export function accountTimeZone(
+  view: Pick<AccountView, "account" | "homeAccount" | "timeZone"> | null | undefined,
+) {
   if (!view) return null;
-  return knownTimeZone(zoneSetting(view.account)) ?? knownTimeZone(zoneSetting(view.homeAccount));
+  return (
+    knownTimeZone(view.timeZone) ??
+    knownTimeZone(zoneSetting(view.account)) ??
+    knownTimeZone(zoneSetting(view.homeAccount))
+  );
 }
 
 function zoneSetting(account: { settings: Record<string, unknown> } | null | undefined): string | null {

@@ -62,6 +62,7 @@ export function fakeAccountView(overrides: Partial<AccountView> = {}): AccountVi
     allowedViewingAs: ["owner", "admin"],
     actingAsHigherRole: false,
     permissions: permissions((flag) => flag !== "canInspectJSON"),
+    timeZone: null,
     ...overrides,
   };
 }

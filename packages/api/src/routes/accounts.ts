@@ -71,7 +71,7 @@ export const getAccount = defineRoute({
   method: "GET",
   path: "/api/v1/account",
   summary:
-    "The account in view (targetAccountId, default the caller's) with the caller, the caller's home account, the viewing-as value in force and the permission flags it grants.",
+    "The account in view (targetAccountId, default the caller's) with the caller, the caller's home account, the viewing-as value in force, the permission flags it grants and the time zone its times read in (its own settings.timeZone, else its nearest ancestor's, e.g. an agent's organisation's; null when none has one).",
   tag: "Accounts",
   auth: "token",
   query: z.object({ viewingAs: z.enum(VIEWING_AS_VALUES).optional() }),
@@ -85,6 +85,8 @@ export const getAccount = defineRoute({
     allowedViewingAs: z.array(z.enum(VIEWING_AS_VALUES)),
     actingAsHigherRole: z.boolean(),
     permissions: permissionsSchema,
+    /** The zone the account in view reads in, whoever views it: its own, else its nearest ancestor's. */
+    timeZone: z.string().nullable(),
   }),
 });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
@@ -76,6 +76,15 @@ export function createAccountsRepository(db: Database) {
       }
     },
 
+    /** The settings of the live (not deleted) accounts among `ids`, by id. */
+    async settingsOf(ids: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .select({ id: accounts.id, settings: accounts.settings })
+        .from(accounts)
+        .where(and(inArray(accounts.id, [...ids]), isNull(accounts.deletedAt)));
+      return new Map(rows.map((row) => [row.id, row.settings]));
+    },
     /** Inserts an account under `parent` with its ancestor ids; an organisation is its own organisation. */
     async insertAccount(parent: AccountRow | null, input: NewAccountInput, owner?: { userId: number }) {
       return db.transaction((tx) => insertAccountIn(tx, parent, input, owner));

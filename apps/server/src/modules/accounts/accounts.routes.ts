@@ -17,7 +17,7 @@ const readUpload = (request: FastifyRequest, maxBytes: number) =>
 
 export function accountsRoutes(accounts: AccountsService) {
   return [
-    handle(api.getAccount, (_input, { access }) => ({
+    handle(api.getAccount, async (_input, { access }) => ({
       success: true as const,
       account: toApiAccount(access.target),
       homeAccount: access.caller.account ? toApiAccount(access.caller.account) : null,
@@ -27,6 +27,7 @@ export function accountsRoutes(accounts: AccountsService) {
       allowedViewingAs: [...allowedViewingAs(access.rank)],
       actingAsHigherRole: isActingAsHigherRole(access.rank, access.viewingAs),
       permissions: access.permissions,
+      timeZone: await accounts.timeZoneOf(access.target),
     })),
     handle(api.saveAccount, async ({ body }, { access }) => ({
       success: true as const,

@@ -6,7 +6,7 @@ import {
   PARTNER_SETTING_KEYS,
   type PublicAccount,
 } from "@switchboard/api";
-import { isActingAsHigherRole } from "@switchboard/core";
+import { isActingAsHigherRole, isValidTimeZone } from "@switchboard/core";
 import { type Access, type AccountRow, actsAbove, isWithin, MESSAGES } from "../../access/access.ts";
 import { ApiError, conflict, notFound } from "../../http/api-error.ts";
 import type { StorageProvider } from "../../providers/storage/storage-provider.ts";
@@ -57,6 +57,12 @@ export function mayChangePartnerFlags(access: Access): boolean {
   );
 }
 
+/** A settings' timeZone when it names a zone Intl knows. */
+function zoneIn(settings: Record<string, unknown> | undefined): string | null {
+  const zone = settings?.timeZone;
+  return typeof zone === "string" && isValidTimeZone(zone) ? zone : null;
+}
+
 export function createAccountsService(deps: { repo: AccountsRepository; storage: StorageProvider }) {
   const { repo, storage } = deps;
 
@@ -91,6 +97,25 @@ export function createAccountsService(deps: { repo: AccountsRepository; storage:
 
   return {
     updateFields,
+
+    /**
+     * The zone the account's times read in (issue 32 item 10): its own settings.timeZone, else that of its
+     * nearest ancestor with one (an agent's organisation, then the reseller, then the partner), whoever
+     * views it; null when none names a zone Intl knows.
+     */
+    async timeZoneOf(account: AccountRow): Promise<string | null> {
+      const own = zoneIn(account.settings);
+      if (own) return own;
+      const ancestors = [account.organizationId, account.resellerId, account.partnerId].filter(
+        (id): id is number => id !== null && id !== account.id,
+      );
+      const settings = await repo.settingsOf(ancestors);
+      for (const id of ancestors) {
+        const zone = zoneIn(settings.get(id));
+        if (zone) return zone;
+      }
+      return null;
+    },
 
     async updateOrganization(
       access: Access,

@@ -106,6 +106,40 @@ describe("GET /api/v1/account", () => {
   });
 });
 
+describe("GET /api/v1/account: the time zone the account in view reads its times in", () => {
+  const setZone = (token: string, timeZone: string | null, targetAccountId?: number) =>
+    client(token, targetAccountId).call(api.saveAccountSetting, { body: { settings: { timeZone } } });
+
+  it("an agent reads in its organisation's zone whoever views it, not the partner's", async () => {
+    const { P1, R1, O1, A1 } = world.accounts;
+    await setZone(world.members.p1Owner.token, "America/New_York");
+    await setZone(world.members.o1Owner.token, "America/Los_Angeles");
+
+    const asPartner = await getAccount(world.members.p1Owner.token, A1.id);
+    expect(asPartner.account).toMatchObject({ id: A1.id, accountType: "agent" });
+    expect(asPartner.account.settings.timeZone).toBeUndefined();
+    expect(asPartner.homeAccount?.settings.timeZone).toBe("America/New_York");
+    expect(asPartner.timeZone).toBe("America/Los_Angeles");
+    for (const token of [world.members.r1Owner.token, world.members.superAdmin.token]) {
+      expect((await getAccount(token, A1.id)).timeZone).toBe("America/Los_Angeles");
+    }
+    expect((await getAccount(world.members.o1Owner.token, A1.id)).timeZone).toBe("America/Los_Angeles");
+    // The organisation viewed by its partner reads in its own zone; the partner's own account in its own.
+    expect((await getAccount(world.members.p1Owner.token, O1.id)).timeZone).toBe("America/Los_Angeles");
+    expect((await getAccount(world.members.p1Owner.token)).timeZone).toBe("America/New_York");
+    // The reseller has no zone of its own: the partner's above it.
+    expect((await getAccount(world.members.p1Owner.token, R1.id)).timeZone).toBe("America/New_York");
+    expect(P1.settings.timeZone).toBeUndefined();
+  });
+
+  it("an organisation with no zone on it or above it answers null", async () => {
+    const body = await getAccount(world.members.o2Owner.token);
+    expect(body.account.id).toBe(world.accounts.O2.id);
+    expect(body.timeZone).toBeNull();
+    expect((await getAccount(world.members.superAdmin.token, world.accounts.A2.id)).timeZone).toBeNull();
+  });
+});
+
 describe("demo data", () => {
   it("seeds the hierarchy once into an empty database and never into one with accounts", async () => {
     const fresh = await buildTestApp();

@@ -35,6 +35,13 @@ export function TimeZoneCard() {
     },
   });
   const own = typeof view.account.settings.timeZone === "string";
+  // Not its own: the zone of the account above it (an agent's organisation), else the signed-in person's.
+  const whose =
+    accountZone === view.timeZone
+      ? view.account.accountType === "agent"
+        ? " (its organisation's zone)"
+        : " (the zone of the account above it)"
+      : " (your own account's zone)";
   const data = ZONES.includes(zone) ? ZONES : [zone, ...ZONES];
   return (
     <Card withBorder padding="lg" maw={520}>
@@ -44,7 +51,7 @@ export function TimeZoneCard() {
         </Title>
         <Text size="sm" data-testid="account-time-zone">
           Dates and times are shown in {zone}
-          {accountZone ? (own ? "" : " (your own account's zone)") : " (this browser's zone)"}.
+          {accountZone ? (own ? "" : whose) : " (this browser's zone)"}.
           {zone !== browserTimeZone() ? " Times are followed by the zone's abbreviation." : ""}
         </Text>
         <Group align="end" gap="xs">
