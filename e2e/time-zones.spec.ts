@@ -1,4 +1,4 @@
-import { DEMO, expect, signInAs, signUpOwner, test, within } from "./helpers.ts";
+import { DEMO, DEMO_NAMES, expect, findAccountId, signInAs, signUpOwner, test, within } from "./helpers.ts";
 
 // Issue 32 item 10: one call read "1:15 PM" in Calls and "3:15:45 PM" in its transcript, and a new
 // organisation's calls read in UTC. Every date and time is now in the account's zone, followed by the
@@ -37,6 +37,23 @@ test("a new organisation reads its times in the zone it signed up in, not UTC", 
   // The account's own zone is the browser's (Chicago): times carry no abbreviation, and none reads in UTC.
   await expect(page.getByTestId("account-time-zone")).toHaveText(
     "Dates and times are shown in America/Chicago.",
+    { timeout: within(20_000) },
+  );
+});
+
+test("a partner reads the clinic and its agent in the clinic's zone, not the browser's", async ({ page }) => {
+  test.setTimeout(within(90_000));
+  // The agent has no zone of its own and the partner none either: the agent reads in its organisation's.
+  const orgId = await findAccountId(page.request, DEMO.partner, DEMO_NAMES.organization);
+  const agentId = await findAccountId(page.request, DEMO.partner, "After Hours");
+  await signInAs(page, DEMO.partner, `/app/agent/${agentId}/settings`);
+  await expect(page.getByTestId("account-time-zone")).toContainText(
+    "Dates and times are shown in America/Los_Angeles (its organisation's zone).",
+    { timeout: within(20_000) },
+  );
+  await page.goto(`/app/org/${orgId}/settings`);
+  await expect(page.getByTestId("account-time-zone")).toContainText(
+    "Dates and times are shown in America/Los_Angeles.",
     { timeout: within(20_000) },
   );
 });
