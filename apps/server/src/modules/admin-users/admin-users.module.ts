@@ -1,5 +1,5 @@
 import type { AppContext } from "../../app-context.ts";
-import type { DomainsModule } from "../domains/domains.module.ts";
+import type { DomainsModule } from "../domains/index.ts";
 import { createAdminUsersRepository } from "./admin-users.repository.ts";
 import { adminUsersRoutes } from "./admin-users.routes.ts";
 import { createAdminUsersService } from "./admin-users.service.ts";

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { authTokens, memberships, users } from "../../db/schema/index.ts";
-import { findUserByEmail } from "../auth/auth.repository.ts";
+import { findUserByEmail } from "../auth/index.ts";
 
 export type Role = "owner" | "admin";
 export type MemberRow = {

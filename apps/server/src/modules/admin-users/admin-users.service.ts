@@ -3,7 +3,7 @@ import { type Access, type AccountRow, isAbove } from "../../access/access.ts";
 import { hashToken, newToken } from "../../access/secrets.ts";
 import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
-import { displayNameOf } from "../accounts/account-view.ts";
+import { displayNameOf } from "../accounts/index.ts";
 import type { AdminUsersRepository, MemberRow } from "./admin-users.repository.ts";
 
 export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 60 * 60_000;

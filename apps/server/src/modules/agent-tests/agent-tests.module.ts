@@ -1,8 +1,8 @@
 import type { AppContext } from "../../app-context.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
+import type { AgentsService } from "../agents/index.ts";
 import { createConversationsRepository } from "../conversations/index.ts";
-import type { RuntimeModule } from "../runtime/runtime.module.ts";
-import type { VoiceModule } from "../voice/voice.module.ts";
+import type { RuntimeModule } from "../runtime/index.ts";
+import type { VoiceModule } from "../voice/index.ts";
 import { createAgentTestsRepository } from "./agent-tests.repository.ts";
 import { agentTestsRoutes } from "./agent-tests.routes.ts";
 import { createAgentTestsService } from "./agent-tests.service.ts";

@@ -9,7 +9,7 @@ import {
 } from "@switchboard/api";
 import type { Access } from "../../access/access.ts";
 import { badRequest, conflict, notFound } from "../../http/api-error.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
+import type { AgentsService } from "../agents/index.ts";
 import type {
   AgentKey,
   AgentTestsRepository,

@@ -1,7 +1,7 @@
 import type { TestCheck, TestResult } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { MessageRow } from "../conversations/index.ts";
-import type { ScenarioCallInput, ScenarioCallResult } from "../voice/scenario-calls.ts";
+import type { ScenarioCallInput, ScenarioCallResult } from "../voice/index.ts";
 import type { AgentTestsRepository, RunRow, ScenarioRow } from "./agent-tests.repository.ts";
 import { type CallRecord, judgeCheck, p95, verdictOf } from "./test-verdicts.ts";
 

@@ -1,5 +1,5 @@
 import type { AppContext } from "../../app-context.ts";
-import type { HierarchyModule } from "../hierarchy/hierarchy.module.ts";
+import type { HierarchyModule } from "../hierarchy/index.ts";
 import { createAgentsRepository } from "./agents.repository.ts";
 import { agentsRoutes, appsRoutes, templatesRoutes } from "./agents.routes.ts";
 import { createAgentsService } from "./agents.service.ts";

@@ -17,7 +17,7 @@ import type { z } from "zod";
 import { type Access, type AccountRow, actsAbove, isWithin } from "../../access/access.ts";
 import { conflict, forbidden, notFound } from "../../http/api-error.ts";
 import type { QueryOf } from "../../http/routes.ts";
-import type { HierarchyService } from "../hierarchy/hierarchy.service.ts";
+import type { HierarchyService } from "../hierarchy/index.ts";
 import {
   type AgentsService,
   campaignFields,

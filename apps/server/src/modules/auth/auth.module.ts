@@ -1,5 +1,5 @@
 import type { AppContext } from "../../app-context.ts";
-import type { AccountsModule } from "../accounts/accounts.module.ts";
+import type { AccountsModule } from "../accounts/index.ts";
 import { createAuthRepository } from "./auth.repository.ts";
 import { authRoutes } from "./auth.routes.ts";
 import { createAuthService } from "./auth.service.ts";

@@ -5,12 +5,14 @@ import { hashCode, hashToken, newCode, newToken, sameHash } from "../../access/s
 import { ApiError } from "../../http/api-error.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
-import { type AccountsRepository, insertAccountIn } from "../accounts/accounts.repository.ts";
-import { storedPhoneNumber } from "../accounts/phone-number.ts";
-import { platformPartner } from "../accounts/platform-partner.ts";
-import { createDomainsRepository } from "../domains/domains.repository.ts";
-import { toProfile } from "../domains/domains.service.ts";
-import { recordReferral } from "../referrals/referrals.repository.ts";
+import {
+  type AccountsRepository,
+  insertAccountIn,
+  platformPartner,
+  storedPhoneNumber,
+} from "../accounts/index.ts";
+import { createDomainsRepository, toProfile } from "../domains/index.ts";
+import { recordReferral } from "../referrals/index.ts";
 import { type AuthRepository, type CodePurpose, createAuthRepository } from "./auth.repository.ts";
 import { issueSessionToken } from "./sessions.ts";
 

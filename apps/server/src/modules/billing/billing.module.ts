@@ -7,7 +7,7 @@ import {
   sandboxSubscriptionPayments,
   stripeSubscriptionPayments,
 } from "../../providers/payments/subscription-payments.ts";
-import type { LedgerService } from "../ledger/ledger.service.ts";
+import type { LedgerService } from "../ledger/index.ts";
 import { billingRawBodies, billingRoutes } from "./billing.routes.ts";
 import { createBillingService } from "./billing.service.ts";
 import { sandboxRenewalsJob } from "./jobs.ts";

@@ -11,7 +11,7 @@ import type {
   SubscriptionPayments,
 } from "../../providers/payments/subscription-payments.ts";
 import { type CardInput, chargeTestCard } from "../../providers/payments/test-cards.ts";
-import type { LedgerService } from "../ledger/ledger.service.ts";
+import type { LedgerService } from "../ledger/index.ts";
 import {
   createBillingRepository,
   type OfferRow,

@@ -4,7 +4,7 @@ import { calendlyClient } from "../../providers/calendar/calendly.ts";
 import { googleCalendarClient } from "../../providers/calendar/google-calendar.ts";
 import { sandboxCalendly, sandboxGoogleCalendar } from "../../providers/calendar/sandbox-calendars.ts";
 import { jobNimbusClient, sandboxJobNimbus } from "../../providers/integrations/jobnimbus.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
+import type { AgentsService } from "../agents/index.ts";
 import { createAgentCalendar } from "./agent-calendar.ts";
 import { createCalendarsRepository } from "./calendars.repository.ts";
 import { calendarsRoutes } from "./calendars.routes.ts";

@@ -18,7 +18,7 @@ import {
   type GoogleCalendarApi,
   type GoogleCalendarEntry,
 } from "../../providers/calendar/calendar-api.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
+import type { AgentsService } from "../agents/index.ts";
 import { type AgentCalendar, CalendarUnavailable } from "./agent-calendar.ts";
 import type { CalendarsRepository, ConnectionRow } from "./calendars.repository.ts";
 import { type ConnectionAccess, encryptCredentials } from "./connections.ts";

@@ -1,6 +1,6 @@
 import type { AppContext } from "../../app-context.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
-import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
+import type { WebhookEvents } from "../webhooks/index.ts";
 import { createContactsRepository } from "./contacts.repository.ts";
 import { contactsRoutes } from "./contacts.routes.ts";
 import { createContactsService } from "./contacts.service.ts";

@@ -2,7 +2,7 @@ import { CONTACT_MESSAGES, type Contact } from "@switchboard/api";
 import { type Access, type AccessResolver, isWithin } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
-import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
+import type { WebhookEvents } from "../webhooks/index.ts";
 import { contactAddresses, contactDisplayName } from "./contact-fields.ts";
 import type { ContactRow, ContactsRepository } from "./contacts.repository.ts";
 

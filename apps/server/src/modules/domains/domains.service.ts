@@ -9,7 +9,7 @@ import {
 import type { AccountRow } from "../../access/access.ts";
 import type { DomainSettingsColumn } from "../../db/schema/index.ts";
 import { badRequest, conflict, notFound } from "../../http/api-error.ts";
-import { displayNameOf } from "../accounts/account-view.ts";
+import { displayNameOf } from "../accounts/index.ts";
 import type { DomainRow, DomainsRepository } from "./domains.repository.ts";
 
 export function toDomainSettings(settings: DomainSettingsColumn): DomainSettings {

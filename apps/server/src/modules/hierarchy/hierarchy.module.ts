@@ -1,6 +1,6 @@
 import type { AppContext } from "../../app-context.ts";
-import type { AccountsModule } from "../accounts/accounts.module.ts";
-import type { AdminUsersModule } from "../admin-users/admin-users.module.ts";
+import type { AccountsModule } from "../accounts/index.ts";
+import type { AdminUsersModule } from "../admin-users/index.ts";
 import { createHierarchyRepository } from "./hierarchy.repository.ts";
 import { hierarchyRoutes } from "./hierarchy.routes.ts";
 import { createHierarchyService } from "./hierarchy.service.ts";

@@ -16,12 +16,15 @@ import {
 } from "../../access/access.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound } from "../../http/api-error.ts";
-import { displayNameOf, toApiAccount } from "../accounts/account-view.ts";
-import type { AccountsRepository } from "../accounts/accounts.repository.ts";
-import { RESERVED_USERNAMES } from "../accounts/accounts.service.ts";
-import { canBeParent } from "../accounts/hierarchy.ts";
-import { storedPhoneNumber } from "../accounts/phone-number.ts";
-import type { AdminUsersService } from "../admin-users/admin-users.service.ts";
+import {
+  type AccountsRepository,
+  canBeParent,
+  displayNameOf,
+  RESERVED_USERNAMES,
+  storedPhoneNumber,
+  toApiAccount,
+} from "../accounts/index.ts";
+import type { AdminUsersService } from "../admin-users/index.ts";
 import type { AccountQuery, HierarchyRepository } from "./hierarchy.repository.ts";
 
 type AccountType = AccountRow["accountType"];

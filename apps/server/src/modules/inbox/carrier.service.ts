@@ -4,7 +4,7 @@ import type { Access } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import { newCarrierId } from "../../providers/sms/sandbox-carrier.ts";
 import { type FormParams, formField as first, verifyTwilioSignature } from "../../providers/sms/twilio.ts";
-import { displayName } from "../runtime/agent-turn.ts";
+import { displayName } from "../runtime/index.ts";
 import type { InboxRepository } from "./inbox.repository.ts";
 import type { InboxService } from "./inbox.service.ts";
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import type { ConversationRow } from "../conversations/index.ts";
-import { displayName } from "../runtime/agent-turn.ts";
+import { displayName } from "../runtime/index.ts";
 import type { MessageRow, RoomRow } from "./inbox.repository.ts";
 import type { InboxDeps } from "./inbox-deps.ts";
 import type { InboxSending } from "./inbox-send.ts";

@@ -5,11 +5,10 @@ import type { NoticeCache } from "../../db/notice-cache.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
+import type { AgentsService } from "../agents/index.ts";
 import type { ConversationsRepository } from "../conversations/index.ts";
-import type { AgentTurns } from "../runtime/agent-turn.ts";
-import type { ModelSettingsService } from "../runtime/model-settings.service.ts";
-import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
+import type { AgentTurns, ModelSettingsService } from "../runtime/index.ts";
+import type { WebhookEvents } from "../webhooks/index.ts";
 import type { InboxRepository } from "./inbox.repository.ts";
 
 /** The repositories over one transaction, and the transaction (to send jobs in it). */

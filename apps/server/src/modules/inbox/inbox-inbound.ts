@@ -7,7 +7,7 @@ import { conversationMessages } from "../../db/schema/index.ts";
 import { ApiError, notFound } from "../../http/api-error.ts";
 import type { JobAttempt } from "../../jobs/job.ts";
 import type { ConversationRow } from "../conversations/index.ts";
-import { displayName } from "../runtime/agent-turn.ts";
+import { displayName } from "../runtime/index.ts";
 import type { MessageRow, RoomRow } from "./inbox.repository.ts";
 import type { InboxAgentText } from "./inbox-agent-text.ts";
 import type { InboundSms, InboxDeps } from "./inbox-deps.ts";

@@ -15,9 +15,8 @@ import { readUploadedFile } from "../../http/multipart.ts";
 import { handle } from "../../http/routes.ts";
 import type { FormParams } from "../../providers/sms/twilio.ts";
 import type { StorageProvider } from "../../providers/storage/storage-provider.ts";
-import { detectImageType } from "../accounts/image-type.ts";
-import { displayName } from "../runtime/agent-turn.ts";
-import { storedGreeting } from "../runtime/system-prompt.ts";
+import { detectImageType } from "../accounts/index.ts";
+import { displayName, storedGreeting } from "../runtime/index.ts";
 import { type CarrierService, EMPTY_TWIML, UNSAFE_MEDIA_MESSAGE } from "./carrier.service.ts";
 import type { InboxService } from "./inbox.service.ts";
 

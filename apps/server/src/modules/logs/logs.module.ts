@@ -1,5 +1,5 @@
 import type { AppContext } from "../../app-context.ts";
-import { createUsageRepository } from "../usage/usage.repository.ts";
+import { createUsageRepository } from "../usage/index.ts";
 import { scopeOf } from "./log-scope.ts";
 import { createLogsRepository } from "./logs.repository.ts";
 import { logsRoutes } from "./logs.routes.ts";

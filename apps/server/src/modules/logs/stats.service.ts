@@ -15,18 +15,18 @@ import type { Access, AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts } from "../../db/schema/index.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
-import { billingPeriod } from "../usage/billing-period.ts";
 import {
+  billingPeriod,
   LIST_PRICES_USD,
   MICROS_PER_CENT,
   microsToUsd,
   type PricedUsage,
   priceUsage,
   pricingOf,
+  USAGE_SQL,
   type UsagePricing,
   unitPriceUsd,
-} from "../usage/pricing.ts";
-import { USAGE_SQL } from "../usage/usage.repository.ts";
+} from "../usage/index.ts";
 import type { LogScope } from "./log-scope.ts";
 import type { LogsRepository } from "./logs.repository.ts";
 import { param } from "./sql.ts";

@@ -5,7 +5,7 @@ import type { Database } from "../../db/client.ts";
 import { accounts, notifications, users } from "../../db/schema/index.ts";
 import { badRequest } from "../../http/api-error.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
-import { organizationOf } from "../runtime/model-settings.service.ts";
+import { organizationOf } from "../runtime/index.ts";
 import type { NewNotification } from "./notifications.service.ts";
 
 const FEATURE_LABELS: Record<AccessFeature, string> = { sms: "text messaging (SMS)" };

@@ -5,7 +5,7 @@ import type { Database } from "../../db/client.ts";
 import { type NotificationKind, notifications } from "../../db/schema/index.ts";
 import { notFound } from "../../http/api-error.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
-import { organizationOf } from "../runtime/model-settings.service.ts";
+import { organizationOf } from "../runtime/index.ts";
 
 type NotificationRow = typeof notifications.$inferSelect;
 

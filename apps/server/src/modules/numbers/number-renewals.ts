@@ -4,9 +4,8 @@ import type { ProductItem } from "../../db/schema/index.ts";
 import type { KeyedGate } from "../../http/keyed-gate.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
 import type { NumberProvider } from "../../providers/numbers/number-provider.ts";
-import { InsufficientFundsError, type LedgerService } from "../ledger/ledger.service.ts";
-import type { NewNotification } from "../notifications/notifications.service.ts";
-import { noticeToOwners } from "../notifications/owner-notice.ts";
+import { InsufficientFundsError, type LedgerService } from "../ledger/index.ts";
+import { type NewNotification, noticeToOwners } from "../notifications/index.ts";
 import { NUMBER_GRACE_DAYS, nextRenewal, releaseDateOf, termsForNumber } from "./number-plan.ts";
 import type { NumbersRepository, PhoneNumberRow } from "./numbers.repository.ts";
 

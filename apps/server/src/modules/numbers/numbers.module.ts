@@ -4,12 +4,12 @@ import type { NumberProvider } from "../../providers/numbers/number-provider.ts"
 import { sandboxNumberProvider } from "../../providers/numbers/sandbox-numbers.ts";
 import { telnyxNumberProvider } from "../../providers/numbers/telnyx-numbers.ts";
 import { twilioNumberProvider } from "../../providers/numbers/twilio-numbers.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
+import type { AgentsService } from "../agents/index.ts";
 import { createConversationsRepository } from "../conversations/index.ts";
-import { createLedgerService } from "../ledger/ledger.service.ts";
-import type { NotificationsService } from "../notifications/notifications.service.ts";
-import { createUsageRepository } from "../usage/usage.repository.ts";
-import type { VoiceModule } from "../voice/voice.module.ts";
+import { createLedgerService } from "../ledger/index.ts";
+import type { NotificationsService } from "../notifications/index.ts";
+import { createUsageRepository } from "../usage/index.ts";
+import type { VoiceModule } from "../voice/index.ts";
 import { numberRenewalsJob } from "./jobs.ts";
 import { createNumberRenewals } from "./number-renewals.ts";
 import { createNumbersRepository } from "./numbers.repository.ts";

@@ -1,9 +1,9 @@
 import * as api from "@switchboard/api";
 import { ApiError, notFound } from "../../http/api-error.ts";
 import { handle } from "../../http/routes.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
+import type { AgentsService } from "../agents/index.ts";
 import type { ConversationsRepository } from "../conversations/index.ts";
-import { runBrowserCall, type StartCall } from "../voice/browser-call.ts";
+import { runBrowserCall, type StartCall } from "../voice/index.ts";
 import type { NumbersRepository } from "./numbers.repository.ts";
 import type { NumbersService } from "./numbers.service.ts";
 import { organizationIdOf } from "./numbers.service.ts";

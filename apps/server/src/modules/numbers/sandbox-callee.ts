@@ -7,8 +7,7 @@
 
 import { FRAME_SAMPLES, SAMPLE_RATE } from "../../audio/audio-format.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
-import type { CallLeg } from "../voice/call-leg.ts";
-import { simulatedLine } from "../voice/simulated-line.ts";
+import { type CallLeg, simulatedLine } from "../voice/index.ts";
 
 export type CalleeBehaviour = "person" | "voicemail" | "no_answer" | "busy" | "ivr";
 

@@ -10,24 +10,29 @@
  */
 import { randomInt, randomUUID } from "node:crypto";
 import dgram from "node:dgram";
-import type { CallLeg, CallLegInfo } from "../voice/call-leg.ts";
-import { authorize, pickChallenge } from "../voice/sip/digest-auth.ts";
-import { createPacer, type Pacer } from "../voice/sip/pacer.ts";
-import { createRtpSession, type RtpSession } from "../voice/sip/rtp-session.ts";
-import { buildOffer, readAnswer } from "../voice/sip/sdp.ts";
-import { randomToken } from "../voice/sip/sip-ids.ts";
 import {
   addressUri,
+  authorize,
+  buildOffer,
+  type CallLeg,
+  type CallLegInfo,
+  createPacer,
+  createRtpSession,
   getHeader,
   getHeaders,
+  type Pacer,
   parseCSeq,
   parseSipMessage,
+  pickChallenge,
   REASONS,
+  type RtpSession,
+  randomToken,
+  readAnswer,
   type SipHeader,
   type SipRequest,
   type SipResponse,
   serializeSipMessage,
-} from "../voice/sip/sip-message.ts";
+} from "../voice/index.ts";
 
 export type SipTrunkTarget = {
   host: string;

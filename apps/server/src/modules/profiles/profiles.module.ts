@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../app-context.ts";
 import { ApiError } from "../../http/api-error.ts";
-import { RESERVED_USERNAMES } from "../accounts/accounts.service.ts";
-import type { InboxService } from "../inbox/inbox.service.ts";
+import { RESERVED_USERNAMES } from "../accounts/index.ts";
+import type { InboxService } from "../inbox/index.ts";
 import { renderCardPng } from "./card-png.ts";
 import { createProfilesRepository } from "./profiles.repository.ts";
 import { profilesRoutes } from "./profiles.routes.ts";

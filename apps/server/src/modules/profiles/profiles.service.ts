@@ -10,9 +10,9 @@ import {
 } from "@switchboard/api";
 import type { Access, AccessResolver, AccountRow } from "../../access/access.ts";
 import { badRequest, notFound, tooManyRequests, unauthorized } from "../../http/api-error.ts";
-import { displayNameOf } from "../accounts/account-view.ts";
-import type { InboxService } from "../inbox/inbox.service.ts";
-import { storedGreeting } from "../runtime/system-prompt.ts";
+import { displayNameOf } from "../accounts/index.ts";
+import type { InboxService } from "../inbox/index.ts";
+import { storedGreeting } from "../runtime/index.ts";
 import type { ProfileLinkRow, ProfilesRepository } from "./profiles.repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -5,7 +5,7 @@ import type { AppContext } from "../../app-context.ts";
 import { checkIns, referralInvites, referralVisits } from "../../db/schema/index.ts";
 import { badRequest, tooManyRequests } from "../../http/api-error.ts";
 import { handle } from "../../http/routes.ts";
-import { displayNameOf } from "../accounts/account-view.ts";
+import { displayNameOf } from "../accounts/index.ts";
 
 /** Invitations with the referral link, referral visits and the mobile app's check-ins. */
 export function referralRoutes(context: AppContext) {

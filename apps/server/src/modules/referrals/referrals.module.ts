@@ -1,7 +1,7 @@
 import type { AppContext } from "../../app-context.ts";
 import { loadLimitsOf } from "../../http/load-limits.ts";
-import type { AccountsModule } from "../accounts/accounts.module.ts";
-import type { WalletModule } from "../wallet/wallet.module.ts";
+import type { AccountsModule } from "../accounts/index.ts";
+import type { WalletModule } from "../wallet/index.ts";
 import { referralRoutes } from "./referrals.routes.ts";
 import { createReferralsService } from "./referrals.service.ts";
 

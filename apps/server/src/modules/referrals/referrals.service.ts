@@ -6,8 +6,8 @@ import type { Database } from "../../db/client.ts";
 import { ApiError, conflict, notFound } from "../../http/api-error.ts";
 import { isDatabaseBusy } from "../../http/error-handler.ts";
 import type { KeyedGate } from "../../http/keyed-gate.ts";
-import type { LedgerService } from "../ledger/ledger.service.ts";
-import { walletOwnerOf } from "../wallet/wallet-owner.ts";
+import type { LedgerService } from "../ledger/index.ts";
+import { walletOwnerOf } from "../wallet/index.ts";
 import { createReferralsRepository } from "./referrals.repository.ts";
 
 /** The kinds of ledger payment that earn a reward: a plan (and its renewals), card and lightning top-ups. */

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { AccessResolver, AccountRow } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
+import type { AgentsService } from "../agents/index.ts";
 import type { ConversationRow, ConversationsRepository } from "../conversations/index.ts";
 import type { ModelSettingsService } from "./model-settings.service.ts";
 

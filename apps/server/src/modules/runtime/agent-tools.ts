@@ -2,7 +2,7 @@ import type { AppFunction } from "@switchboard/api";
 import { jsonSchema, type ToolSet, tool } from "ai";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { findBuiltInApp } from "../agents/built-in-apps.ts";
+import { findBuiltInApp } from "../agents/index.ts";
 import { KNOWLEDGE_TOOL, searchKnowledgeBase, TOOL_EXECUTORS, type ToolContext } from "./tool-executors.ts";
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.

@@ -4,14 +4,14 @@ import type { AccountRow } from "../../access/access.ts";
 import type { Outbound } from "../../http/outbound.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
-import type { AgentCalendar } from "../calendars/agent-calendar.ts";
+import type { AgentCalendar } from "../calendars/index.ts";
 import type {
   ConversationRow,
   ConversationsRepository,
   MessageRow,
   RoomRow,
 } from "../conversations/index.ts";
-import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
+import type { WebhookEvents } from "../webhooks/index.ts";
 import { buildAgentTools, enabledFunctions } from "./agent-tools.ts";
 import { type EngineEvent, runTurn, type TurnUsage, toModelMessages } from "./conversation-engine.ts";
 import { agentTimeZone, buildSystemPrompt, type Channel, openingLine } from "./system-prompt.ts";

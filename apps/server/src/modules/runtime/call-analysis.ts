@@ -15,7 +15,7 @@ import type { JobRunner } from "../../jobs/runner.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import { SANDBOX_MESSAGES } from "../../providers/llm/sandbox-responder.ts";
 import type { ConversationsRepository } from "../conversations/index.ts";
-import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
+import type { WebhookEvents } from "../webhooks/index.ts";
 import type { AgentLookups } from "./agent-lookups.ts";
 import { displayName } from "./agent-turn.ts";
 import { analyzeConversationJob } from "./jobs.ts";

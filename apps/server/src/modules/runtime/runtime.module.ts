@@ -1,12 +1,13 @@
 import type { AppContext } from "../../app-context.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
-import { createAppsRepository } from "../agents/apps.repository.ts";
-import { readAppSecret } from "../agents/apps.service.ts";
-import type { TemplatesService } from "../agents/templates.service.ts";
-import type { AgentCalendar } from "../calendars/agent-calendar.ts";
-import type { ScheduleRepository } from "../calendars/schedule.repository.ts";
+import {
+  type AgentsService,
+  createAppsRepository,
+  readAppSecret,
+  type TemplatesService,
+} from "../agents/index.ts";
+import type { AgentCalendar, ScheduleRepository } from "../calendars/index.ts";
 import { createConversationsRepository } from "../conversations/index.ts";
-import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
+import type { WebhookEvents } from "../webhooks/index.ts";
 import { createAgentDrafts } from "./agent-drafts.ts";
 import { createAgentLookups } from "./agent-lookups.ts";
 import { createAgentTurns } from "./agent-turn.ts";

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { Access } from "../../access/access.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import type { BodyOf } from "../../http/routes.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
+import type { AgentsService } from "../agents/index.ts";
 import type { ConversationRow, ConversationsRepository } from "../conversations/index.ts";
 import type { AgentLookups } from "./agent-lookups.ts";
 import {

@@ -12,8 +12,8 @@ import {
 } from "@switchboard/core";
 import { type Outbound, OutboundError, type OutboundResponse } from "../../http/outbound.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
-import { type AgentCalendar, CalendarUnavailable } from "../calendars/agent-calendar.ts";
-import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
+import { type AgentCalendar, CalendarUnavailable } from "../calendars/index.ts";
+import type { WebhookEvents } from "../webhooks/index.ts";
 import type { Channel } from "./system-prompt.ts";
 
 /**

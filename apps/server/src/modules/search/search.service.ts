@@ -3,7 +3,7 @@ import { formatPhoneNumber } from "@switchboard/core";
 import { sql } from "drizzle-orm";
 import type { Access } from "../../access/access.ts";
 import { type Database, executeRows } from "../../db/client.ts";
-import { organizationOf } from "../runtime/model-settings.service.ts";
+import { organizationOf } from "../runtime/index.ts";
 
 /** `%phrase%` for ILIKE, with the pattern characters of the phrase taken literally. */
 function contains(phrase: string): string {

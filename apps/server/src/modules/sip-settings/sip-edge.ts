@@ -18,16 +18,18 @@
  */
 
 import net from "node:net";
-import type { CaptureRecorder } from "../voice/sip/sip-capture.ts";
-import type { SipEdge, SipRemote } from "../voice/sip/sip-edge-types.ts";
-import { getHeader, type SipRequest } from "../voice/sip/sip-message.ts";
 import {
   type AllowIndex,
+  type CaptureRecorder,
   createAllowIndex,
   createFloodLimiter,
+  getHeader,
   isLoopbackAddress,
   plainAddress,
-} from "../voice/sip/source-guard.ts";
+  type SipEdge,
+  type SipRemote,
+  type SipRequest,
+} from "../voice/index.ts";
 
 export type { SipEdge };
 

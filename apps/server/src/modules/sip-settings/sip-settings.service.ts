@@ -17,16 +17,17 @@ import { badRequest, conflict, notFound } from "../../http/api-error.ts";
 import { checkDestination, createAllowlist, OutboundError } from "../../http/outbound.ts";
 import { decryptSecret, encryptSecret } from "../../providers/llm/key-encryption.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
-import { writePcap } from "../voice/sip/pcap.ts";
 import {
+  type CapturedMessage,
+  normaliseAllowEntry,
+  parseSipUri,
+  plainAddress,
   type Registration,
   type RegistrationSender,
   type RegistrationStatus,
   startRegistration,
-} from "../voice/sip/registration-client.ts";
-import type { CapturedMessage } from "../voice/sip/sip-capture.ts";
-import { parseSipUri } from "../voice/sip/sip-message.ts";
-import { normaliseAllowEntry, plainAddress } from "../voice/sip/source-guard.ts";
+  writePcap,
+} from "../voice/index.ts";
 import type { SipEdgePolicy } from "./sip-edge.ts";
 import type {
   CaptureRow,

@@ -4,8 +4,8 @@ import { sql } from "drizzle-orm";
 import type { AccountRow } from "../../access/access.ts";
 import { type Database, executeRows } from "../../db/client.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
-import type { InboxService } from "../inbox/inbox.service.ts";
+import type { AgentsService } from "../agents/index.ts";
+import type { InboxService } from "../inbox/index.ts";
 import type { TaskAttemptRow, TaskRow } from "./tasks.repository.ts";
 
 /** One attempt as a channel receives it. */

@@ -6,7 +6,7 @@ import type { AccessResolver } from "../../access/access.ts";
 import { type Database, executeRows } from "../../db/client.ts";
 import type { JobAttempt } from "../../jobs/job.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
-import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
+import type { WebhookEvents } from "../webhooks/index.ts";
 import { type ChannelResult, type TaskChannel, taskValues } from "./channels.ts";
 import { dispatchTasksJob, runTaskJob } from "./jobs.ts";
 import { createTasksRepository, type TaskRow } from "./tasks.repository.ts";

@@ -9,7 +9,7 @@ import {
   taskOptOuts,
   tasks,
 } from "../../db/schema/index.ts";
-import { agentNameOf } from "../accounts/account-view.ts";
+import { agentNameOf } from "../accounts/index.ts";
 
 export type TaskRow = typeof tasks.$inferSelect;
 export type NewTask = typeof tasks.$inferInsert;

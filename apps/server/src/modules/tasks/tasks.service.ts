@@ -19,9 +19,9 @@ import { type Database, executeRows } from "../../db/client.ts";
 import { rooms } from "../../db/schema/index.ts";
 import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
 import type { BodyOf, QueryOf } from "../../http/routes.ts";
-import { agentNameOf } from "../accounts/account-view.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
-import type { AgentReplyEvent, InboundEvent } from "../inbox/inbox-agent-text.ts";
+import { agentNameOf } from "../accounts/index.ts";
+import type { AgentsService } from "../agents/index.ts";
+import type { AgentReplyEvent, InboundEvent } from "../inbox/index.ts";
 import type { TaskChannel } from "./channels.ts";
 import {
   type CsvImport,

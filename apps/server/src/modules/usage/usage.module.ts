@@ -1,6 +1,6 @@
 import type { AppContext } from "../../app-context.ts";
-import type { LedgerService } from "../ledger/ledger.service.ts";
-import type { NotificationsService } from "../notifications/notifications.service.ts";
+import type { LedgerService } from "../ledger/index.ts";
+import type { NotificationsService } from "../notifications/index.ts";
 import { debitOrganizationJob, sweepUsageDebitsJob } from "./jobs.ts";
 import { createUsageDebits } from "./usage-debits.service.ts";
 

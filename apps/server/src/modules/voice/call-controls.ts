@@ -6,8 +6,7 @@
 import type { TransferDestination } from "@switchboard/api";
 import { wallTimeOf } from "@switchboard/core";
 import { dtmfFrames } from "../../audio/dtmf.ts";
-import { agentTimeZone } from "../runtime/system-prompt.ts";
-import type { CallControls } from "../runtime/tool-executors.ts";
+import { agentTimeZone, type CallControls } from "../runtime/index.ts";
 import { drained, send } from "./agent-speech.ts";
 import type { CallContext } from "./call-session-types.ts";
 import { dial } from "./call-transfer.ts";

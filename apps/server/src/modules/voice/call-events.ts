@@ -1,5 +1,5 @@
 import type { ConversationRow, ConversationsRepository } from "../conversations/index.ts";
-import type { WebhookEvents } from "../webhooks/webhooks.service.ts";
+import type { WebhookEvents } from "../webhooks/index.ts";
 import type { CallSession } from "./call-session.ts";
 
 /**

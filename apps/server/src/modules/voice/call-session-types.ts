@@ -11,9 +11,7 @@ import type { SttProvider, SttStream } from "../../providers/stt/stt-provider.ts
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import type { VadProvider, VadStream } from "../../providers/vad/vad-provider.ts";
 import type { ConversationsRepository, MessageRow } from "../conversations/index.ts";
-import type { AgentLookups } from "../runtime/agent-lookups.ts";
-import type { AgentTurns, TurnSubject } from "../runtime/agent-turn.ts";
-import type { TransferRequest } from "../runtime/tool-executors.ts";
+import type { AgentLookups, AgentTurns, TransferRequest, TurnSubject } from "../runtime/index.ts";
 import type { CallLeg, TransferResult } from "./call-leg.ts";
 import type { CallRecorder } from "./call-recording.ts";
 import type { CallSettings } from "./call-settings.ts";

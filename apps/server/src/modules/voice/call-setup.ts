@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { findVoice } from "@switchboard/core";
 import { SANDBOX_CONFIGURATION_NOTE } from "../../providers/llm/sandbox-responder.ts";
-import { displayName } from "../runtime/agent-turn.ts";
+import { displayName } from "../runtime/index.ts";
 import { drained } from "./agent-speech.ts";
 import { fail, finish } from "./call-end.ts";
 import type { CallContext } from "./call-session-types.ts";

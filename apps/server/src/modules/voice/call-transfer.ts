@@ -14,7 +14,7 @@
  * the "Calls Transferred" metric counts) is set only when the destination answered.
  */
 import { createFramer } from "../../audio/pcm.ts";
-import type { TransferRequest } from "../runtime/tool-executors.ts";
+import type { TransferRequest } from "../runtime/index.ts";
 import { finish } from "./call-end.ts";
 import type { CallLeg, TransferResult } from "./call-leg.ts";
 import type { CallContext, TransferLeg, TransferRecord } from "./call-session-types.ts";

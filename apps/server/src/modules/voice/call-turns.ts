@@ -3,7 +3,7 @@
  * agent turns as chat and SMS, streamed sentence by sentence into speech, the caller's text stored first),
  * and fixed lines (idle prompt, goodbye) stored as the agent's messages.
  */
-import type { StoredTurn } from "../runtime/agent-turn.ts";
+import type { StoredTurn } from "../runtime/index.ts";
 import { drained, speak } from "./agent-speech.ts";
 import { callControls } from "./call-controls.ts";
 import { finish } from "./call-end.ts";

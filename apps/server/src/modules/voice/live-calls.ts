@@ -7,7 +7,7 @@ import { accounts } from "../../db/schema/accounts.ts";
 import { conversations } from "../../db/schema/conversations.ts";
 import { badRequest, notFound } from "../../http/api-error.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
-import { agentNameOf } from "../accounts/account-view.ts";
+import { agentNameOf } from "../accounts/index.ts";
 import type { CallSession, StartCallOptions } from "./call-session.ts";
 
 /** Instances tell each other to hang up a call here (the one carrying it acts). */

@@ -2,7 +2,7 @@ import * as api from "@switchboard/api";
 import { tokenOf } from "../../access/access.ts";
 import { ApiError } from "../../http/api-error.ts";
 import { handle } from "../../http/routes.ts";
-import type { AgentsService } from "../agents/agents.service.ts";
+import type { AgentsService } from "../agents/index.ts";
 import type { ConversationsRepository } from "../conversations/index.ts";
 import { runBrowserCall, type StartCall } from "./browser-call.ts";
 import { NARROWBAND_WARNING } from "./call-end.ts";

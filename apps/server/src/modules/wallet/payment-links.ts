@@ -4,7 +4,7 @@ import type { Access } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts, checkoutSessions, paymentLinks } from "../../db/schema/index.ts";
 import { conflict, notFound } from "../../http/api-error.ts";
-import { displayNameOf } from "../accounts/account-view.ts";
+import { displayNameOf } from "../accounts/index.ts";
 import { walletOwnerOf } from "./wallet-owner.ts";
 
 export type PaymentLinkRow = typeof paymentLinks.$inferSelect;

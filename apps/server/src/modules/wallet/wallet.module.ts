@@ -8,7 +8,7 @@ import { sandboxLightningNode } from "../../providers/lightning/sandbox-node.ts"
 import { sandboxPayments } from "../../providers/payments/sandbox-payments.ts";
 import { stripePayments } from "../../providers/payments/stripe-payments.ts";
 import { coinbaseRates, sandboxRates } from "../../providers/rates/rate-provider.ts";
-import { createLedgerModule } from "../ledger/ledger.module.ts";
+import { createLedgerModule } from "../ledger/index.ts";
 import { createPaymentLinks } from "./payment-links.ts";
 import { rawBodies, walletRoutes } from "./wallet.routes.ts";
 import { createWalletService } from "./wallet.service.ts";

@@ -19,7 +19,7 @@ import type { LightningNode } from "../../providers/lightning/lightning-node.ts"
 import type { CompletedPayment, PaymentsProvider } from "../../providers/payments/payments-provider.ts";
 import { type CardInput, chargeTestCard } from "../../providers/payments/test-cards.ts";
 import type { RateProvider } from "../../providers/rates/rate-provider.ts";
-import type { LedgerService } from "../ledger/ledger.service.ts";
+import type { LedgerService } from "../ledger/index.ts";
 import { createInvoiceDecoder } from "./invoice-decoder.ts";
 import type { PaymentLinks } from "./payment-links.ts";
 import { type CheckoutRow, createWalletRepository, type InvoiceRow } from "./wallet.repository.ts";

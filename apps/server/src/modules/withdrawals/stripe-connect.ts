@@ -6,8 +6,8 @@ import type { Database } from "../../db/client.ts";
 import { stripeConnectAccounts } from "../../db/schema/index.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../http/api-error.ts";
 import type { ConnectProvider } from "../../providers/payments/connect-provider.ts";
-import type { WithdrawalRow, Withdrawals } from "../ledger/withdrawals.ts";
-import { walletOwnerOf } from "../wallet/wallet-owner.ts";
+import type { WithdrawalRow, Withdrawals } from "../ledger/index.ts";
+import { walletOwnerOf } from "../wallet/index.ts";
 import type { WithdrawalsService } from "./withdrawals.service.ts";
 
 type ConnectRow = typeof stripeConnectAccounts.$inferSelect;

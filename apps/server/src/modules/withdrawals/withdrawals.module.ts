@@ -3,7 +3,7 @@ import { loadLimitsOf } from "../../http/load-limits.ts";
 import { sandboxConnect, stripeConnect } from "../../providers/payments/connect-provider.ts";
 import { paypalPayouts } from "../../providers/payouts/paypal-payouts.ts";
 import { sandboxPayouts } from "../../providers/payouts/sandbox-payouts.ts";
-import type { WalletModule } from "../wallet/wallet.module.ts";
+import type { WalletModule } from "../wallet/index.ts";
 import { processWithdrawalJob } from "./jobs.ts";
 import { createStripeConnect, type StripeConnect } from "./stripe-connect.ts";
 import { withdrawalRoutes } from "./withdrawals.routes.ts";

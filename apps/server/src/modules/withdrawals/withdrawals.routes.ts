@@ -4,7 +4,7 @@ import { notFound } from "../../http/api-error.ts";
 import type { LoadLimits } from "../../http/load-limits.ts";
 import { handle } from "../../http/routes.ts";
 import type { SandboxLightningNode } from "../../providers/lightning/sandbox-node.ts";
-import { sandboxConnectPage, sandboxPayoutPage, sandboxWalletPage } from "../wallet/sandbox-pages.ts";
+import { sandboxConnectPage, sandboxPayoutPage, sandboxWalletPage } from "../wallet/index.ts";
 import type { StripeConnect } from "./stripe-connect.ts";
 import type { WithdrawalsService } from "./withdrawals.service.ts";
 

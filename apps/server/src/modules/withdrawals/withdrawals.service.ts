@@ -8,10 +8,8 @@ import type { JobAttempt } from "../../jobs/job.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import type { LightningNode } from "../../providers/lightning/lightning-node.ts";
 import type { PayoutsProvider } from "../../providers/payouts/payouts-provider.ts";
-import { InsufficientFundsError } from "../ledger/ledger.service.ts";
-import type { WithdrawalRow, Withdrawals } from "../ledger/withdrawals.ts";
-import type { WalletService } from "../wallet/wallet.service.ts";
-import { walletOwnerOf } from "../wallet/wallet-owner.ts";
+import { InsufficientFundsError, type WithdrawalRow, type Withdrawals } from "../ledger/index.ts";
+import { type WalletService, walletOwnerOf } from "../wallet/index.ts";
 import { processWithdrawalJob } from "./jobs.ts";
 
 export type WithdrawalsDeps = {
