@@ -546,7 +546,7 @@ export type RealtimeEvent =
    * captions only): the live calls list and a watched call's transcript follow it.
    */
   | { type: "call"; what: "started" | "ended"; uuid: string }
-  | { type: "call"; what: "caption"; uuid: string; role: "caller" | "agent"; text: string };
+  | { type: "call"; what: "caption"; uuid: string; role: "caller" | "agent" | "destination"; text: string };
 
 export const realtime = defineRoute({
   id: "realtime",

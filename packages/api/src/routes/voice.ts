@@ -45,8 +45,12 @@ export type VoiceCallClientMessage = { type: "dtmf"; digit: string } | { type: "
 export type VoiceCallServerMessage =
   /** The call is set up: the conversation's uuid and room (its transcript in Calls). */
   | { type: "ready"; uuid: string; roomId: string }
-  /** What was said: the caller's recognised turn, or the agent's text as it is spoken (final at its end). */
-  | { type: "caption"; role: "caller" | "agent"; text: string; final: boolean }
+  /**
+   * What was said: the caller's recognised turn, the agent's text as it is spoken (final at its end), or,
+   * once the call is transferred, the words of the person it was put through to (where the line knows
+   * them: the sandbox carrier's simulated person).
+   */
+  | { type: "caption"; role: "caller" | "agent" | "destination"; text: string; final: boolean }
   /** The caller barged in: drop every agent frame queued for playback. */
   | { type: "clear" }
   /** The call is over; `reason` says why (a refusal's message when it never started). */

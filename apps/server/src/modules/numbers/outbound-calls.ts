@@ -52,8 +52,9 @@ export type PlaceCallInput = {
   variables?: Record<string, string>;
   taskId?: string;
   /**
-   * Answering-machine detection before the agent speaks (default true). Off for calls to phone menus,
-   * which AMD would take for machines: the agent hears the menu from its first word.
+   * Answering-machine detection before the agent speaks (default: on, unless the agent can press keys).
+   * Off for calls to phone menus, which AMD would take for machines: the agent hears the menu from its
+   * first word.
    */
   detectMachine?: boolean;
 };
@@ -337,6 +338,7 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
       ...(leg.sendDtmf
         ? { sendDtmf: (digits: string) => leg.sendDtmf?.(digits) ?? Promise.resolve(false) }
         : {}),
+      ...(leg.onSaid ? { onSaid: (listener: (text: string) => void) => leg.onSaid?.(listener) } : {}),
     };
     return {
       ready,
@@ -346,6 +348,16 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
         return hungUp;
       },
     };
+  }
+
+  /**
+   * Whether the agent can press keys (the Keypad app's sendDtmf): such an agent walks phone menus, which
+   * answering-machine detection takes for voicemail (a long greeting), so its calls skip detection unless
+   * asked for it and the agent hears the far end from its first word.
+   */
+  async function pressesKeys(agent: { id: number; orgId: number }): Promise<boolean> {
+    const campaign = await deps.campaignOf?.(agent);
+    return Object.values(campaign?.enabledFunctions ?? {}).some((names) => names.includes("sendDtmf"));
   }
 
   /** What the agent does on a voicemail: hang up, or the message it leaves (null: its outbound opening). */
@@ -483,7 +495,7 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
       status: "dialing",
       variables: input.variables ?? {},
     });
-    const detect = input.detectMachine !== false;
+    const detect = input.detectMachine ?? !(await pressesKeys({ id: agent.id, orgId: org.id }));
     const remote = deps.workers?.run("dial", { callId: call.id, detect });
     if (remote) {
       // Never rejects, as a call run here (`launch`): the API's route does not wait for it.

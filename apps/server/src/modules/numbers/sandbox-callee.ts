@@ -81,18 +81,21 @@ export const SANDBOX_IVR: Record<string, { says: string; keys: Record<string, st
   technician: { says: "You have reached a technician. Goodbye.", keys: {} },
 };
 
+/** What the menu says to a key it has no branch for. */
+const INVALID_KEY = "Sorry, that is not an option.";
+
 /** What each sandbox menu call went through (keys heard, nodes reached), newest last, the last 20. */
 export const sandboxIvrRuns: { to: string; keys: string[]; path: string[] }[] = [];
 
 /**
  * Answers a sandbox call as the two-level menu: it says each node's prompt, follows the keys pressed (RFC
  * 4733 on a real line; here the simulated line's), says "Sorry, that is not an option." to others, and hangs
- * up after an end node's prompt, or after 20 s without a key.
+ * up 1.5 s after an end node's prompt, or after 20 s without a key. The line tells each prompt's words.
  */
 async function answerAsIvr(options: { tts: TtsProvider; from: string; to: string }): Promise<SandboxCallee> {
   const prompts = new Map<string, Int16Array[]>();
   await Promise.all(
-    [...Object.entries(SANDBOX_IVR), ["invalid", { says: "Sorry, that is not an option." }] as const].map(
+    [...Object.entries(SANDBOX_IVR), ["invalid", { says: INVALID_KEY }] as const].map(
       async ([node, { says }]) =>
         prompts.set(node, [...silentFrames(300), ...(await synthesize(options.tts, says))]),
     ),
@@ -104,6 +107,8 @@ async function answerAsIvr(options: { tts: TtsProvider; from: string; to: string
   const silence = new Int16Array(FRAME_SAMPLES);
   let node = "main";
   let script = prompts.get("main") ?? [];
+  /** The words of the prompt about to play (the line tells them as it starts). */
+  let saying: string | null = SANDBOX_IVR.main?.says ?? null;
   let tick = 0;
   let lastKeyAt = Date.now();
   const leg = simulatedLine({
@@ -122,16 +127,22 @@ async function answerAsIvr(options: { tts: TtsProvider; from: string; to: string
         run.path.push(next);
       }
       script = prompts.get(next ?? "invalid") ?? [];
+      saying = next ? (SANDBOX_IVR[next]?.says ?? null) : INVALID_KEY;
       tick = 0;
     },
     step: (heard) => {
       if (heard) stats.agentFramesHeard++;
+      if (saying !== null) {
+        leg.said(saying);
+        saying = null;
+      }
       const out = script[tick] ?? silence;
       if (tick < script.length) stats.spokeFrames++;
       tick++;
       const finished = tick >= script.length;
       const end = Object.keys(SANDBOX_IVR[node]?.keys ?? {}).length === 0;
-      if (finished && end && tick >= script.length + 25) return "hang-up";
+      // An end node hangs up 1.5 s after its prompt (the caller hears it out).
+      if (finished && end && tick >= script.length + 75) return "hang-up";
       if (Date.now() - lastKeyAt > 20_000 && finished) return "hang-up";
       return out;
     },
@@ -155,6 +166,8 @@ export async function answerAsSandboxCallee(options: {
   if (options.behaviour === "ivr") return answerAsIvr(options);
   const quietMs = options.quietMs ?? 1500;
   const maxMs = options.maxMs ?? 90_000;
+  let saying: string | null =
+    options.says || (options.behaviour === "person" ? DEFAULT_PERSON_SAYS : DEFAULT_VOICEMAIL_SAYS);
   const script: Int16Array[] =
     options.behaviour === "person"
       ? [...silentFrames(200), ...(await synthesize(options.tts, options.says || DEFAULT_PERSON_SAYS))]
@@ -179,6 +192,10 @@ export async function answerAsSandboxCallee(options: {
       stats.hungUpBy = by === "far-end" ? "callee" : "agent";
     },
     step: (heard, agentQueued) => {
+      if (saying !== null) {
+        leg.said(saying);
+        saying = null;
+      }
       const out = script[tick] ?? silence;
       if (tick < script.length) stats.spokeFrames++;
       tick++;

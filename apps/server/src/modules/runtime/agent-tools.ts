@@ -40,6 +40,24 @@ export function enabledFunctions(enabled: Record<string, string[]>): AgentFuncti
 }
 
 /**
+ * A function as the model sees it on this call: transferCall names the agent's transfer destinations (in
+ * its description, and as the destination's `examples`, which the sandbox model reads), since the model
+ * has no other way to know them.
+ */
+function withCallFacts(fn: AppFunction, context: ToolContext): { description: string; parameters: object } {
+  const names = context.call?.destinations ?? [];
+  if (fn.name !== "transferCall" || names.length === 0)
+    return { description: fn.description, parameters: fn.parameters };
+  const parameters = structuredClone(fn.parameters) as { properties?: Record<string, object> };
+  if (parameters.properties?.destination)
+    parameters.properties.destination = { ...parameters.properties.destination, examples: [...names] };
+  return {
+    description: `${fn.description} This agent's transfer destinations: ${names.map((name) => `"${name}"`).join(", ")}.`,
+    parameters,
+  };
+}
+
+/**
  * The AI SDK tools of a turn. Arguments are checked against each function's JSON schema (defaults
  * applied); a refusal goes back to the model as the tool's error, so it can correct itself.
  */
@@ -49,9 +67,10 @@ export function buildAgentTools(refs: readonly AgentFunctionRef[], context: Tool
     const validate = validatorOf(`${appKey}:${fn.name}`, fn.parameters);
     const execute = TOOL_EXECUTORS[fn.name];
     if (!execute) continue;
+    const { description, parameters } = withCallFacts(fn, context);
     tools[fn.name] = tool({
-      description: fn.description,
-      inputSchema: jsonSchema<Record<string, unknown>>(fn.parameters as Parameters<typeof jsonSchema>[0], {
+      description,
+      inputSchema: jsonSchema<Record<string, unknown>>(parameters as Parameters<typeof jsonSchema>[0], {
         validate: (value) => {
           const copy = structuredClone(value);
           if (validate(copy)) return { success: true, value: copy as Record<string, unknown> };

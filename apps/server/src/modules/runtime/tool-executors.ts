@@ -40,6 +40,8 @@ export type TransferRequest = {
  * answer has been said, and its result goes to the transcript and the call's log row.
  */
 export type CallControls = {
+  /** The names of the agent's transfer destinations, told to the model with the transferCall tool. */
+  destinations?: readonly string[];
   transfer(
     request: TransferRequest,
   ): { accepted: true; name: string; to: string } | { accepted: false; message: string };

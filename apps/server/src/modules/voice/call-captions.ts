@@ -1,7 +1,12 @@
 /** Live captions of a call: the `onTranscript` observer, called safely, and the agent's final captions. */
 import type { CallContext, Speech } from "./call-session-types.ts";
 
-export function caption(ctx: CallContext, role: "caller" | "agent", text: string, final: boolean) {
+export function caption(
+  ctx: CallContext,
+  role: "caller" | "agent" | "destination",
+  text: string,
+  final: boolean,
+) {
   const { onTranscript } = ctx.options;
   if (!onTranscript || (!text && !final)) return;
   try {

@@ -72,6 +72,7 @@ async function spoken(ctx: CallContext, limitMs = 20_000) {
 
 export function callControls(ctx: CallContext): CallControls {
   return {
+    destinations: ctx.settings.transferDestinations.map((destination) => destination.name),
     transfer(request) {
       const destinations = ctx.settings.transferDestinations;
       const found = findDestination(destinations, request.destination);

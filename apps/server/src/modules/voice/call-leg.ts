@@ -70,4 +70,10 @@ export type CallLeg = {
   canHandOver?(): boolean;
   /** The leg's media clock in ms (simulated legs keep their own); performance.now() when absent. */
   clock?(): number;
+  /**
+   * What the far end says, as text, when it knows it (the sandbox carrier's simulated callee, which speaks
+   * written lines): each line as it starts to play. Shown as a transfer destination's captions and kept in
+   * the transcript, where the recogniser would have to guess at synthesised phone audio. Absent on real lines.
+   */
+  onSaid?(listener: (text: string) => void): void;
 };

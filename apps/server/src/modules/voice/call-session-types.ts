@@ -55,9 +55,10 @@ export type StartCallOptions = {
   /**
    * Observes what is said, for live captions: each recognised caller turn (final), and the agent's text as
    * its sentences go to speech (`final` false, growing), then once more final when that speech is over (cut
-   * to what the caller heard after a barge-in). Optional; an observer that throws does not affect the call.
+   * to what the caller heard after a barge-in), and a transfer destination's words where its line tells
+   * them (`destination`, final). Optional; an observer that throws does not affect the call.
    */
-  onTranscript?: (role: "caller" | "agent", text: string, final: boolean) => void;
+  onTranscript?: (role: "caller" | "agent" | "destination", text: string, final: boolean) => void;
 };
 
 /** When each part of a caller turn happened (performance.now() ms), for the latency figures. */
@@ -275,6 +276,11 @@ export type CallContext = {
   keypad: { push(digit: string): void; hangup(): void } | null;
   /** Keys are being played as tones (in-band DTMF): the far end talking meanwhile does not clear them. */
   pressingKeys: boolean;
+  /**
+   * On a line that tells its far end's words (the leg's `onSaid`: the sandbox carrier's callee), the lines
+   * said and not yet heard as a turn: the next turn is heard as them, not by the recogniser. Null elsewhere.
+   */
+  told: string[] | null;
   /** The 250 ms housekeeping tick (idle prompts, the time limit). */
   ticker: NodeJS.Timeout | null;
   finishing: Promise<void> | null;

@@ -96,6 +96,7 @@ export function startCallSession(
     bridge: null,
     keypad: null,
     pressingKeys: false,
+    told: transportLeg.onSaid ? [] : null,
     ticker: null,
     finishing: null,
   };
@@ -109,6 +110,9 @@ export function startCallSession(
     guarded(ctx, "caller audio", () => (ctx.bridge ? ctx.bridge.fromCaller(frame) : onFrame(ctx, frame))),
   );
   leg.onDtmf((digit) => guarded(ctx, "caller digit", () => onDigit(ctx, digit)));
+  // A far end that tells its words (the sandbox carrier's callee, its phone menu) is heard by them: the
+  // recogniser makes little of synthesised phone audio.
+  transportLeg.onSaid?.((text) => ctx.told?.push(text));
   leg.onHangup(() =>
     guarded(ctx, "hang-up", () => {
       ctx.keypad?.hangup();

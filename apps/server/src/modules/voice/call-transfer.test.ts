@@ -219,6 +219,29 @@ describe("cold transfers", () => {
         5_000,
       );
       expect(loudAfter).toBeGreaterThan(5);
+      // The sandbox person's words, which its line tells, are in the transcript under the destination's name.
+      await waitFor(
+        () => transcript(uuid as string),
+        (lines) => lines.includes("system: sales: Hello?"),
+        5_000,
+      );
+      // The model was told the destinations by name, with the transfer tool.
+      const transferTool = model.requests
+        .flatMap(
+          (r) =>
+            (r.body.tools ?? []) as {
+              function?: {
+                name: string;
+                description: string;
+                parameters: { properties: { destination: { examples?: string[] } } };
+              };
+            }[],
+        )
+        .find((t) => t.function?.name === "transferCall")?.function;
+      expect(transferTool?.description).toContain(
+        `This agent's transfer destinations: "sales", "the on-call vet".`,
+      );
+      expect(transferTool?.parameters.properties.destination.examples).toEqual(["sales", "the on-call vet"]);
       const logRow = logOf(ua.callId);
       await ua.hangup();
       const log = await logRow;
@@ -461,16 +484,27 @@ describe("the keypad", () => {
         return key ? tool("sendDtmf", { digits: key }) : { text: "Thanks." };
       };
       const runs = sandboxIvrRuns.length;
+      // No detectMachine: an agent that presses keys skips answering-machine detection (it would take the
+      // menu's long greeting for a voicemail) and hears the menu from its first word.
       const placed = await app.numbers.outbound.place({
         organizationId: orgId,
         agentAccountId: agentId,
         to: MENU,
-        detectMachine: false,
       });
       expect(placed.outcome).toBe("answered");
+      expect(placed.answeredBy).toBe("person");
+      expect(placed.amdDecisionMs).toBe(0);
       const run = sandboxIvrRuns.slice(runs).find((r) => r.to === MENU);
       expect(run?.keys).toEqual(["1", "3"]);
       expect(run?.path).toEqual(["main", "sales", "orders"]);
+      // The agent heard each prompt by the words the sandbox line tells, not by the recogniser's guess.
+      const heard = (await transcript(placed.conversation?.uuid as string)).filter((l) =>
+        l.startsWith("user: "),
+      );
+      expect(heard.slice(0, 2)).toEqual([
+        "user: Welcome to Acme. For sales, press 1. For support, press 2.",
+        "user: Sales. For new orders, press 3. For billing, press 4.",
+      ]);
     },
     within(90_000),
   );

@@ -15,6 +15,7 @@
  */
 import { createFramer } from "../../audio/pcm.ts";
 import type { TransferRequest } from "../runtime/index.ts";
+import { caption } from "./call-captions.ts";
 import { finish } from "./call-end.ts";
 import type { CallLeg, TransferResult } from "./call-leg.ts";
 import type { CallContext, TransferLeg, TransferRecord } from "./call-session-types.ts";
@@ -106,7 +107,13 @@ async function speakInto(ctx: CallContext, leg: CallLeg, text: string, hungUp: (
  * Connects the caller and `destination` until either hangs up: the caller's audio and keys go to the
  * destination, its audio to the caller (and the recording's agent side). Resolves with who left first.
  */
-function bridge(ctx: CallContext, destination: CallLeg): Promise<"caller" | "destination"> {
+function bridge(ctx: CallContext, destination: CallLeg, name: string): Promise<"caller" | "destination"> {
+  // What the destination says, where its line tells it: the caller's captions and the transcript.
+  destination.onSaid?.((text) => {
+    if (ctx.finished) return;
+    caption(ctx, "destination", text, true);
+    void note(ctx, `${name}: ${text}`);
+  });
   return new Promise((resolve) => {
     let over = false;
     const end = (who: "caller" | "destination") => {
@@ -294,7 +301,7 @@ export async function runTransfer(ctx: CallContext, pending: Pending, say: (text
     await note(ctx, describe(record));
     await completed(ctx, record);
     const bridgedAt = performance.now();
-    const left = await bridge(ctx, leg);
+    const left = await bridge(ctx, leg, pending.name);
     record.bridgedSeconds = Math.round((performance.now() - bridgedAt) / 100) / 10;
     entry.endedMs = elapsed(pending.decidedAt);
     await note(

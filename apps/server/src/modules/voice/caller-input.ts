@@ -73,6 +73,12 @@ function recognise(ctx: CallContext, stream: SttStream): Promise<Recognition> {
   });
 }
 
+/** The far end's words told by the line since the last turn ("" when none), in place of recognition. */
+function told(ctx: CallContext, stream: SttStream): Promise<Recognition> {
+  drop(stream);
+  return Promise.resolve({ text: (ctx.told ?? []).splice(0).join(" "), confidence: null });
+}
+
 function confidenceOf(stream: SttStream): number | null {
   try {
     const value = stream.confidence?.() ?? null;
@@ -192,8 +198,11 @@ function onEndpoint(ctx: CallContext, event: EndpointEvent) {
       firstAudioAt: null,
       firstFrameAt: null,
     };
-    // After a pause with no voice since, the early recognition heard the whole turn.
-    const recognised = (current.early ?? recognise(ctx, current.stt)).then((recognition) => {
+    // After a pause with no voice since, the early recognition heard the whole turn. A line that tells its
+    // words: the lines said since the last turn.
+    const recognised = (
+      ctx.told ? told(ctx, current.stt) : (current.early ?? recognise(ctx, current.stt))
+    ).then((recognition) => {
       timing.sttAt = performance.now();
       timing.text = recognition?.text ?? "";
       if (understood(recognition) && !ctx.finished) caption(ctx, "caller", timing.text, true);
@@ -202,6 +211,11 @@ function onEndpoint(ctx: CallContext, event: EndpointEvent) {
     queueTurn(ctx, async () => {
       const recognition = await recognised;
       if (ctx.finished || ctx.closing) return;
+      // More of a line already heard (its words came with its first utterance): not a turn of its own.
+      if (ctx.told && !recognition?.text) {
+        if (current.duringAgent) resume(ctx);
+        return;
+      }
       if (!understood(recognition)) {
         await notUnderstood(ctx, recognition, timing);
         return;

@@ -53,7 +53,7 @@ export function createLiveCalls(deps: {
     attach: (session: CallSession) => void;
   } {
     let call: { uuid: string; orgId: number; agentId: number } | null = null;
-    const early: { role: "caller" | "agent"; text: string }[] = [];
+    const early: { role: "caller" | "agent" | "destination"; text: string }[] = [];
     const observed: StartCallOptions = {
       ...options,
       onTranscript(role, text, final) {

@@ -18,13 +18,15 @@ export function simulatedLine(options: {
   onEnd: (by: LineEnd) => void;
   /** The far end hears keys pressed (each reaches it 160 ms after the one before, as RFC 4733 takes). */
   onDigit?: (digit: string) => void;
-}): CallLeg {
+}): CallLeg & { said(text: string): void } {
   const listeners = {
     audio: [] as ((frame: Int16Array) => void)[],
     hangup: [] as (() => void)[],
     played: [] as ((frame: Int16Array, at: number) => void)[],
+    said: [] as ((text: string) => void)[],
   };
   const agentQueue: Int16Array[] = [];
+  const unheard: string[] = [];
   let ended = false;
 
   const end = (by: LineEnd) => {
@@ -57,6 +59,17 @@ export function simulatedLine(options: {
     onDtmf: () => {},
     onHangup: (listener) => void listeners.hangup.push(listener),
     onPlayed: (listener) => void listeners.played.push(listener),
+    onSaid: (listener) => {
+      listeners.said.push(listener);
+      // Lines said before anyone listened (a leg is handed over a moment after it answered).
+      for (const text of unheard.splice(0)) listener(text);
+    },
+    /** The far end starts to say `text` (its owner calls this as the line's audio begins). */
+    said: (text) => {
+      if (ended) return;
+      if (listeners.said.length === 0) unheard.push(text);
+      for (const listener of listeners.said) listener(text);
+    },
     sendAudio: (frame) => {
       if (!ended) agentQueue.push(frame);
     },

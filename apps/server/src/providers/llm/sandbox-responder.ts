@@ -74,7 +74,11 @@ const NAME =
 const EMAIL = /\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b/;
 const PHONE = /(\+?\d[\d\s().-]{8,}\d)/;
 
-type Tool = { name: string };
+/** A tool as the model is given it (its JSON schema: transferCall's destination lists the agent's names). */
+type Tool = { name: string; inputSchema?: unknown };
+
+/** The system prompt's line for a conversation the agent started (runtime/system-prompt.ts). */
+const STARTED_BY_AGENT = "You started this conversation";
 
 const textOf = (content: unknown): string =>
   Array.isArray(content)
@@ -124,6 +128,57 @@ function transferDestination(instructions: string): string | null {
     }
   }
   return null;
+}
+
+/** The names of the agent's transfer destinations (transferCall's destination `examples`). */
+function destinationNames(tools: readonly Tool[]): string[] {
+  const schema = tools.find((tool) => tool.name === "transferCall")?.inputSchema as
+    | { properties?: { destination?: { examples?: unknown } } }
+    | undefined;
+  const examples = schema?.properties?.destination?.examples;
+  return Array.isArray(examples) ? examples.filter((name): name is string => typeof name === "string") : [];
+}
+
+const plainWords = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9+]+/g, " ")
+    .trim();
+
+/** The destination the person named ("put me through to sales"; a leading "the" aside), if any. */
+function namedDestination(said: string, names: readonly string[]): string | null {
+  const words = ` ${plainWords(said)} `;
+  for (const name of names) {
+    const plain = plainWords(name).replace(/^the /, "");
+    if (plain && words.includes(` ${plain} `)) return name;
+  }
+  return null;
+}
+
+/**
+ * The keys the instructions say to press in a phone menu, in order ("At the phone menu, press 1, then 3."):
+ * the single keys after "press" in the first sentence that has one.
+ */
+function menuKeys(instructions: string): string[] {
+  for (const sentence of instructions.split(/(?<=[.!?\n])\s+/)) {
+    const at = sentence.search(/\bpress\b/i);
+    if (at < 0) continue;
+    const keys = [...sentence.slice(at).matchAll(/(?:^|[\s,])([0-9*#])(?=[\s,.;]|$)/g)].map(
+      (m) => m[1] as string,
+    );
+    if (keys.length > 0) return keys;
+  }
+  return [];
+}
+
+/** Keys pressed so far in the conversation (the sendDtmf calls the agent made). */
+function keysPressed(conversation: LanguageModelV3Prompt): number {
+  let count = 0;
+  for (const message of conversation)
+    if (message.role === "assistant" && Array.isArray(message.content))
+      for (const part of message.content)
+        if (part.type === "tool-call" && part.toolName === "sendDtmf") count++;
+  return count;
 }
 
 const BOOKING_QUESTIONS = [
@@ -188,9 +243,14 @@ export function sandboxRespond(
     const allOk = last.content.every(
       (part) => part.type !== "tool-result" || !part.output.type.startsWith("error"),
     );
+    // Keys pressed on a menu, a transfer under way: nothing more to ask.
+    const onTheLine = last.content.some(
+      (part) =>
+        part.type === "tool-result" && (part.toolName === "sendDtmf" || part.toolName === "transferCall"),
+    );
     return {
       kind: "text",
-      text: allOk ? `${lines.join(" ")} ${SANDBOX_MESSAGES.anythingElse}` : lines.join(" "),
+      text: allOk && !onTheLine ? `${lines.join(" ")} ${SANDBOX_MESSAGES.anythingElse}` : lines.join(" "),
     };
   }
 
@@ -203,9 +263,21 @@ export function sandboxRespond(
     return { kind: "text", text: facts.greeting ?? "Hello! How can I help you today?" };
   }
 
+  // A call the agent placed reached a phone menu: it presses the instructions' keys, one per prompt heard
+  // (what the menu says comes through the recogniser too roughly to choose by).
+  if (has("sendDtmf") && system.includes(STARTED_BY_AGENT)) {
+    const keys = menuKeys(facts.instructions);
+    const pressed = keysPressed(conversation);
+    if (pressed < keys.length)
+      return { kind: "tool", toolName: "sendDtmf", input: { digits: keys[pressed] } };
+  }
+
   if (TRANSFER.test(said) && !IDENTITY.test(said)) {
     if (!has("transferCall")) return { kind: "text", text: SANDBOX_MESSAGES.noTransferTool };
-    const destination = toPhone(said) ?? transferDestination(facts.instructions);
+    const destination =
+      toPhone(said) ??
+      namedDestination(said, destinationNames(tools)) ??
+      transferDestination(facts.instructions);
     // Without a destination the call goes out as is: the engine's argument check answers, and the
     // sandbox reads that answer back, as a real model would.
     return {

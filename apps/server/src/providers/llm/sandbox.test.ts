@@ -136,6 +136,88 @@ describe("the sandbox's replies", () => {
     });
   });
 
+  it("transfers to the destination the caller names, else to the instructions' number", () => {
+    const withNumber = `${system}\nTransfer urgent calls to +15035550100.`;
+    const transfer = {
+      name: "transferCall",
+      inputSchema: { properties: { destination: { examples: ["sales", "the on-call vet"] } } },
+    };
+    const reply = (said: string) =>
+      sandboxRespond([{ role: "system", content: withNumber }, user(said)], [transfer], 0);
+    expect(reply("I want to speak to sales.")).toEqual({
+      kind: "tool",
+      toolName: "transferCall",
+      input: { destination: "sales", reason: "I want to speak to sales." },
+    });
+    expect(reply("Put me through to the on-call vet please")).toMatchObject({
+      input: { destination: "the on-call vet" },
+    });
+    expect(reply("Can I talk to a human?")).toMatchObject({ input: { destination: "+15035550100" } });
+  });
+
+  it("walks a phone menu on a call it placed with the instructions' keys, one per prompt", () => {
+    const placed = [
+      "You started this conversation: the person did not contact you.",
+      system,
+      "At Acme's phone menu, press 1, then 3.",
+    ].join("\n");
+    const keypad = [{ name: "sendDtmf" }];
+    const pressed = (digits: string) => [
+      {
+        role: "assistant" as const,
+        content: [
+          { type: "tool-call" as const, toolCallId: digits, toolName: "sendDtmf", input: { digits } },
+        ],
+      },
+      {
+        role: "tool" as const,
+        content: [
+          {
+            type: "tool-result" as const,
+            toolCallId: digits,
+            toolName: "sendDtmf",
+            output: { type: "json" as const, value: { sent: true, summary: `Pressed ${digits}` } },
+          },
+        ],
+      },
+      assistant(`Pressed ${digits}.`),
+    ];
+    const menu = user("Welcome to Acme. For sales, press 1. For support, press 2.");
+    const sales = user("Sales. For new orders, press 3. For billing, press 4.");
+    expect(sandboxRespond([{ role: "system", content: placed }, menu], keypad, 0)).toEqual({
+      kind: "tool",
+      toolName: "sendDtmf",
+      input: { digits: "1" },
+    });
+    // The key's result is said without asking for more.
+    expect(
+      sandboxRespond([{ role: "system", content: placed }, menu, ...pressed("1").slice(0, 2)], keypad, 0),
+    ).toEqual({
+      kind: "text",
+      text: "Pressed 1.",
+    });
+    expect(
+      sandboxRespond([{ role: "system", content: placed }, menu, ...pressed("1"), sales], keypad, 0),
+    ).toEqual({
+      kind: "tool",
+      toolName: "sendDtmf",
+      input: { digits: "3" },
+    });
+    // Every key pressed: the agent answers as usual. An inbound caller is never keyed at.
+    const done = [
+      { role: "system" as const, content: placed },
+      menu,
+      ...pressed("1"),
+      sales,
+      ...pressed("3"),
+      user("Goodbye."),
+    ];
+    expect(sandboxRespond(done, keypad, 0).kind).toBe("text");
+    expect(
+      sandboxRespond([{ role: "system", content: `${system}\nAt the menu, press 1.` }, menu], keypad, 0).kind,
+    ).toBe("text");
+  });
+
   it("says a transfer is not possible without the action", () => {
     expect(
       sandboxRespond([{ role: "system", content: system }, user("Let me talk to a human")], [], 0),

@@ -27,19 +27,27 @@ const STATUS: Record<CallStatus, { label: string; color: string }> = {
   failed: { label: "Call failed", color: "red" },
 };
 
+/** Who said a caption: the agent, the person the call was transferred to (both on the far side), or you. */
+const SPEAKERS: Record<Caption["role"], string> = {
+  agent: "Agent",
+  destination: "Transfer destination",
+  caller: "You",
+};
+
 function CaptionLine({ caption }: { caption: Caption }) {
-  const agent = caption.role === "agent";
+  const farSide = caption.role !== "caller";
   return (
-    <Stack gap={2} align={agent ? "flex-start" : "flex-end"} data-testid={`caption-${caption.role}`}>
+    <Stack gap={2} align={farSide ? "flex-start" : "flex-end"} data-testid={`caption-${caption.role}`}>
       <Text size="xs" c="dimmed">
-        {agent ? "Agent" : "You"}
+        {SPEAKERS[caption.role]}
       </Text>
       <Paper
         px="sm"
         py={6}
         radius="md"
         maw="85%"
-        bg={agent ? "var(--mantine-color-default-hover)" : "var(--mantine-primary-color-light)"}
+        withBorder={caption.role === "destination"}
+        bg={farSide ? "var(--mantine-color-default-hover)" : "var(--mantine-primary-color-light)"}
         style={{ opacity: caption.final ? 1 : 0.75 }}
       >
         <Text size="sm">{caption.text}</Text>

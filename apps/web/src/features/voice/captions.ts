@@ -1,6 +1,6 @@
 /** Live captions of a call: one entry per caller turn and per stretch of agent speech. */
 
-export type Caption = { id: number; role: "caller" | "agent"; text: string; final: boolean };
+export type Caption = { id: number; role: "caller" | "agent" | "destination"; text: string; final: boolean };
 
 /**
  * Adds a caption message to the list: the agent's growing text replaces its open (not final) entry, a
@@ -9,7 +9,7 @@ export type Caption = { id: number; role: "caller" | "agent"; text: string; fina
  */
 export function addCaption(
   captions: readonly Caption[],
-  message: { role: "caller" | "agent"; text: string; final: boolean },
+  message: { role: "caller" | "agent" | "destination"; text: string; final: boolean },
   nextId: number,
 ): Caption[] {
   const openIndex = captions.findLastIndex((c) => c.role === message.role && !c.final);

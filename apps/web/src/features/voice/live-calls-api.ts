@@ -4,7 +4,7 @@ import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
 
 export type { LiveCall };
-export type LiveCaption = { id: number; role: "caller" | "agent"; text: string; at: number };
+export type LiveCaption = { id: number; role: "caller" | "agent" | "destination"; text: string; at: number };
 
 /** Every live-call query starts with this key; the realtime `call` events refresh or extend them. */
 export const LIVE_CALLS_KEY = "liveCalls";
@@ -35,7 +35,7 @@ export function applyCallEvent(
   queryClient: QueryClient,
   event:
     | { what: "started" | "ended"; uuid: string }
-    | { what: "caption"; uuid: string; role: "caller" | "agent"; text: string },
+    | { what: "caption"; uuid: string; role: "caller" | "agent" | "destination"; text: string },
 ) {
   if (event.what === "caption") {
     queryClient.setQueryData<LiveCaption[]>([LIVE_CALLS_KEY, "captions", event.uuid], (old = []) => [

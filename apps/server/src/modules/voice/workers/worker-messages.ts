@@ -47,7 +47,7 @@ export type SessionEvent =
   /** Hang the leg up. */
   | { k: "hangup"; reason?: string }
   | { k: "ready"; uuid: string | null }
-  | { k: "transcript"; role: "caller" | "agent"; text: string; final: boolean }
+  | { k: "transcript"; role: "caller" | "agent" | "destination"; text: string; final: boolean }
   | { k: "ended"; summary: CallSummary };
 
 export type ToWorker =
