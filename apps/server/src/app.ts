@@ -284,8 +284,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     realtime: inbox.realtime,
     webhooks: webhooks.events,
     outbound: numbers.outbound,
+    listFinished: notificationsModule.taskListFinished,
   });
-  tasks.onListFinished((orgId, list) => notificationsModule.taskListFinished(orgId, list));
   // The prepaid wallet over the ledger: card and lightning top-ups, balance and transactions.
   const wallet = createWalletModule(context);
   // Withdrawals from it: lightning (the node pays the invoice) and PayPal / Venmo payouts.

@@ -75,7 +75,7 @@ export function createNotificationsModule(
         },
       };
     },
-    /** A task list with nothing left to run (from the tasks module's onListFinished). */
+    /** A task list with nothing left to run (the tasks module's `listFinished`). */
     async taskListFinished(orgId: number, list: Parameters<typeof taskListFinishedNotice>[0]): Promise<void> {
       const notice = taskListFinishedNotice(list);
       await notifications.notifyOnce(orgId, { ...notice, groupKey: `taskList:${list.listId}` }).catch(warn);

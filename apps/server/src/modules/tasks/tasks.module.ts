@@ -34,6 +34,8 @@ export function createTasksModule(
     webhooks?: WebhookEvents;
     /** The numbers module's outbound calls: call tasks go through it (without it they are refused). */
     outbound?: OutboundCallsPort;
+    /** Told of each list that finished: nothing left to run after a change (may repeat: it dedupes). */
+    listFinished?: (orgId: number, list: FinishedList) => Promise<void>;
     now?: () => number;
   },
 ) {
@@ -60,15 +62,15 @@ export function createTasksModule(
   };
   let scheduler: TaskScheduler | null = null;
   const repo = createTasksRepository(context.database.db);
-  const finishedListeners = new Set<(orgId: number, list: FinishedList) => Promise<void>>();
   /** Lists that changed and now have nothing queued, scheduled or running (cancelled lists aside). */
   const announceFinished = async (orgId: number, listIds: number[]) => {
-    if (finishedListeners.size === 0 || listIds.length === 0) return;
+    const { listFinished } = deps;
+    if (!listFinished || listIds.length === 0) return;
     for (const [listId, counts] of await repo.listCounts(orgId, listIds)) {
       if (!listHasFinished(counts)) continue;
       const list = await repo.findList(orgId, listId);
       if (!list || list.state === "cancelled") continue;
-      for (const listener of finishedListeners) await listener(orgId, { listId, name: list.name, counts });
+      await listFinished(orgId, { listId, name: list.name, counts });
     }
   };
   const pending = new Map<number, Set<number | null>>();
@@ -125,11 +127,6 @@ export function createTasksModule(
   deps.inbox.onAgentReply((event) => service.onAgentReply(event));
   return {
     tasks: service,
-    /** Hears each list that finished: nothing left to run after a change (may repeat; listeners dedupe). */
-    onListFinished(listener: (orgId: number, list: FinishedList) => Promise<void>) {
-      finishedListeners.add(listener);
-      return () => finishedListeners.delete(listener);
-    },
     scheduler: running,
     routes: tasksRoutes(service),
     /** After the job runner started: a pass for organisations whose tasks came due while no server ran. */
