@@ -41,6 +41,7 @@ import { createInboxModule } from "./modules/inbox/inbox.module.ts";
 import { createKnowledgeBaseModule } from "./modules/knowledge-base/knowledge-base.module.ts";
 import { createLogsModule } from "./modules/logs/logs.module.ts";
 import { createNotificationsModule } from "./modules/notifications/notifications.module.ts";
+import { numberOrgLookup } from "./modules/numbers/index.ts";
 import { createNumbersModule } from "./modules/numbers/numbers.module.ts";
 import { createProfilesModule } from "./modules/profiles/profiles.module.ts";
 import { createReferralsModule } from "./modules/referrals/referrals.module.ts";
@@ -244,13 +245,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // Agent test suites: their scenarios' calls go through voice's pipeline (in a voice worker when one is up).
   const agentTests = createAgentTestsModule(context, { agents: agents.agents, runtime, voice });
-  // SIP calls on SIP_PORT; listed after voice so it stops first (hanging up its calls into the sessions).
-  // Phone numbers and outbound calls (the agent calls out through voice's pipeline).
+  // SIP developer settings: the edge's allow-lists, flood limits and captures (filed under the organisation
+  // holding a dialled number), outbound routes (trunks), and our registrations to PBXs.
+  const sipSettings = await createSipSettingsModule(context, {
+    realtime: inbox.realtime,
+    numberOrg: numberOrgLookup(db),
+  });
+  // Phone numbers and outbound calls (the agent calls out through voice's pipeline), through the
+  // organisation's outbound route (its trunk) when it has one; transfers to SIP URIs have their hosts checked
+  // as trunks' are.
   const numbers = createNumbersModule(context, {
     agents: agents.agents,
     voice,
     notifications: notificationsModule.notifications,
-    ...(voiceWorkers ? { outbound: { workers: voiceWorkers } } : {}),
+    outbound: {
+      resolveTrunk: (organizationId, to) => sipSettings.trunkFor(organizationId, to),
+      resolveSipHost: (host, port) => sipSettings.service.resolveDestination(host, port),
+      ...(voiceWorkers ? { workers: voiceWorkers } : {}),
+    },
   });
   worker?.serve({
     tasks: {
@@ -260,11 +272,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     startCall: voice.startCallSession,
   });
-  // SIP developer settings: the edge's allow-lists, flood limits and captures, and our registrations to PBXs.
-  const sipSettings = await createSipSettingsModule(context, {
-    realtime: inbox.realtime,
-    numberOrg: async (user) => (await numbers.numbers.agentForNumber(user))?.orgId ?? null,
-  });
+  // SIP calls on SIP_PORT; listed after voice so it stops first (hanging up its calls into the sessions).
   const sip = await createSipModule(context, {
     voice,
     numbers: numbers.numbers,
@@ -272,10 +280,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(voiceWorkers ? { workers: voiceWorkers } : {}),
     ...(worker?.sipTransport ? { transport: worker.sipTransport } : {}),
   });
-  // Outbound calls go through the organisation's outbound route (its trunk) when it has one.
-  numbers.outbound.useTrunkResolver((organizationId, to) => sipSettings.trunkFor(organizationId, to));
-  // Transfers dial their destinations the same way (SIP URIs checked like trunks' hosts).
-  numbers.outbound.useSipHostResolver((host, port) => sipSettings.service.resolveDestination(host, port));
+  // Transfers dial their destinations through the numbers module's outbound calls (which use voice: the one
+  // dependency set after both exist).
   voice.useTransferDialer((input) => numbers.outbound.dialTransfer(input));
   // Outbound tasks: texts through the inbox's SMS path, calls through the numbers module's outbound calls.
   const tasks = createTasksModule(context, {

@@ -30,7 +30,10 @@ export function createNumbersModule(
     /** The bell for renewals a wallet could not pay. */
     notifications: Pick<NotificationsService, "notifyOnce">;
     provider?: NumberProvider;
-    outbound?: Partial<Pick<OutboundCallsDeps, "amd" | "sandboxRingMs" | "resolveTrunk" | "workers">>;
+    /** How outbound calls are carried: the organisations' trunks and SIP hosts (SIP settings), the workers. */
+    outbound?: Partial<
+      Pick<OutboundCallsDeps, "amd" | "sandboxRingMs" | "resolveTrunk" | "resolveSipHost" | "workers">
+    >;
   },
 ) {
   const { config } = context;

@@ -18,6 +18,7 @@ import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import { agentNameOf } from "../accounts/index.ts";
 import type { AgentsService } from "../agents/index.ts";
 import { InsufficientFundsError, type LedgerService } from "../ledger/index.ts";
+import { agentForNumber } from "./number-owner.ts";
 import { type NumberTerms, releaseDateOf, termsForNumber } from "./number-plan.ts";
 import type { NumbersRepository, PhoneNumberRow } from "./numbers.repository.ts";
 import { countryOfNumber } from "./outbound-calls.ts";
@@ -296,13 +297,8 @@ export function createNumbersService(deps: Deps) {
     },
 
     /** The agent a number reaches (inbound calls over SIP, the sandbox phone), or null. */
-    async agentForNumber(user: string): Promise<{ agentAccountId: number; orgId: number } | null> {
-      const digits = user.replace(/[^\d+]/g, "");
-      if (!/^\+?\d{7,15}$/.test(digits)) return null;
-      const e164 = digits.startsWith("+") ? digits : digits.length === 10 ? `+1${digits}` : `+${digits}`;
-      const row = await repo.findLive(e164);
-      if (!row?.agentAccountId) return null;
-      return { agentAccountId: row.agentAccountId, orgId: row.orgId };
+    agentForNumber(user: string): Promise<{ agentAccountId: number; orgId: number } | null> {
+      return agentForNumber(repo, user);
     },
 
     /**
