@@ -115,6 +115,7 @@ async function answerAsIvr(options: { tts: TtsProvider; from: string; to: string
     idPrefix: "sandbox-ivr",
     from: options.from,
     to: options.to,
+    tellsWords: true,
     onEnd: (by) => {
       stats.hungUpBy = by === "far-end" ? "callee" : "agent";
     },
@@ -188,6 +189,7 @@ export async function answerAsSandboxCallee(options: {
     idPrefix: "sandbox",
     from: options.from,
     to: options.to,
+    tellsWords: true,
     onEnd: (by) => {
       stats.hungUpBy = by === "far-end" ? "callee" : "agent";
     },

@@ -18,6 +18,12 @@ export function simulatedLine(options: {
   onEnd: (by: LineEnd) => void;
   /** The far end hears keys pressed (each reaches it 160 ms after the one before, as RFC 4733 takes). */
   onDigit?: (digit: string) => void;
+  /**
+   * The line tells the call the far end's words (`onSaid`) in place of recognition: the sandbox carrier's
+   * callee, whose synthesised phone audio the recogniser makes little of. Off for simulated callers, whose
+   * calls test the whole pipeline, recognition included.
+   */
+  tellsWords?: boolean;
 }): CallLeg & { said(text: string): void } {
   const listeners = {
     audio: [] as ((frame: Int16Array) => void)[],
@@ -59,14 +65,18 @@ export function simulatedLine(options: {
     onDtmf: () => {},
     onHangup: (listener) => void listeners.hangup.push(listener),
     onPlayed: (listener) => void listeners.played.push(listener),
-    onSaid: (listener) => {
-      listeners.said.push(listener);
-      // Lines said before anyone listened (a leg is handed over a moment after it answered).
-      for (const text of unheard.splice(0)) listener(text);
-    },
+    ...(options.tellsWords
+      ? {
+          onSaid: (listener: (text: string) => void) => {
+            listeners.said.push(listener);
+            // Lines said before anyone listened (a leg is handed over a moment after it answered).
+            for (const text of unheard.splice(0)) listener(text);
+          },
+        }
+      : {}),
     /** The far end starts to say `text` (its owner calls this as the line's audio begins). */
     said: (text) => {
-      if (ended) return;
+      if (ended || !options.tellsWords) return;
       if (listeners.said.length === 0) unheard.push(text);
       for (const listener of listeners.said) listener(text);
     },
