@@ -18,7 +18,11 @@ export function serverProject(realTime: boolean) {
       environment: "node",
       globalSetup: ["./test/global-setup.ts"],
       ...timeLimits(20_000, 30_000),
-      ...(realTime ? { maxWorkers: 1, sequence: { groupOrder: 1 } } : {}),
+      // Files of the `server` project share their worker's modules (no re-import per file: importing the
+      // app took more CPU than most files' tests). Each file builds its own app and database, and no server
+      // test mocks a module. The real-time files keep a fresh module graph each (sandbox callees and
+      // simulated lines are module state).
+      ...(realTime ? { maxWorkers: 1, sequence: { groupOrder: 1 } } : { isolate: false }),
     },
   });
 }

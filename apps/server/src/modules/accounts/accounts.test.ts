@@ -5,6 +5,7 @@ import * as api from "@switchboard/api";
 import { count, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../../../../vitest.time-limits.ts";
 import { apiCaller, fakePng } from "../../../test/api-call.ts";
 import { expectRefusal, type TestClient, testClient } from "../../../test/api-client.ts";
 import { buildHierarchy } from "../../../test/fixtures.ts";
@@ -141,7 +142,10 @@ describe("GET /api/v1/account: the time zone the account in view reads its times
 });
 
 describe("demo data", () => {
-  it("seeds the hierarchy once into an empty database and never into one with accounts", async () => {
+  // Seeding the whole demo (its months of calls too) takes half a minute on a busy machine.
+  it("seeds the hierarchy once into an empty database and never into one with accounts", {
+    timeout: within(60_000),
+  }, async () => {
     const fresh = await buildTestApp();
     const { db } = fresh.context.database;
     expect(await seedDemoData(db)).toBe(true);
