@@ -78,6 +78,9 @@ test("an owner defines a transfer destination and hears the transfer happen in a
   await expect(editor.getByTestId("agent-editor")).toBeVisible();
   await editor.getByRole("navigation", { name: "Agent editor panels" }).getByText("Voices").click();
   await expect(editor.getByRole("heading", { name: "Transfer destinations" })).toBeVisible();
+  // The demo agent is shared: a "sales" left by an earlier try of this journey goes first.
+  const stale = editor.getByRole("button", { name: "Remove sales", exact: true });
+  while ((await stale.count()) > 0) await stale.first().click();
   await editor.getByRole("button", { name: "Add destination" }).click();
   const row = editor.locator('[aria-label^="Transfer destination "]').last();
   await row.getByRole("textbox", { name: "Name" }).fill("sales");
@@ -126,9 +129,13 @@ test("an owner defines a transfer destination and hears the transfer happen in a
   await expect(transcript).toContainText(/The caller ended the transferred call after \d+(\.\d)? s\./);
   await page.keyboard.press("Escape");
   await expect(transcript).toBeHidden();
-  // The transfer's result is a column the owner can show.
-  await page.goto("/app/logs?fields=timestamp,transfer,transferResult");
+  // The transfer's result is a column the owner can show (still filtered to this call: other journeys
+  // call the same agent meanwhile).
+  const thisCall = new URL(page.url());
+  thisCall.searchParams.set("fields", "timestamp,transfer,transferResult");
+  await page.goto(`${thisCall.pathname}${thisCall.search}`);
   await expect(table.getByRole("columnheader", { name: "Transfer result" })).toBeVisible();
+  await expect(table.getByRole("row")).toHaveCount(2);
   const newest = table.getByRole("row").nth(1);
   await expect(newest.getByRole("cell", { name: "Yes", exact: true })).toBeVisible();
   await expect(newest.getByRole("cell", { name: "answered", exact: true })).toBeVisible();
