@@ -183,7 +183,7 @@ describe("contact overlays", () => {
       fireEvent.click(remove);
     });
     await waitFor(() => expect(deleted).toEqual({ id: 5 }));
-    expect(await screen.findByText("Maria Lopez deleted.")).toBeTruthy();
+    expect(await screen.findByText("Maria Lopez deleted.", {}, LOAD)).toBeTruthy();
     expect(JSON.parse(window.localStorage.getItem(CONTACT_NAMES_KEY) ?? "{}")).toEqual({});
   });
 });
