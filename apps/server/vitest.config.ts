@@ -18,11 +18,12 @@ export function serverProject(realTime: boolean) {
       environment: "node",
       globalSetup: ["./test/global-setup.ts"],
       ...timeLimits(20_000, 30_000),
-      // Files of the `server` project share their worker's modules (no re-import per file: importing the
-      // app took more CPU than most files' tests). Each file builds its own app and database, and no server
-      // test mocks a module. The real-time files keep a fresh module graph each (sandbox callees and
-      // simulated lines are module state).
-      ...(realTime ? { maxWorkers: 1, sequence: { groupOrder: 1 } } : { isolate: false }),
+      // Files share their worker's modules (no re-import per file: importing the app took more CPU than most
+      // files' tests, and a fifth of the real-time project's wall time). Each file builds its own app and
+      // database, no server test mocks a module, and the sandbox's simulated callees are set per number by
+      // the file that calls them.
+      isolate: false,
+      ...(realTime ? { maxWorkers: 1, sequence: { groupOrder: 1 } } : {}),
     },
   });
 }
