@@ -9,11 +9,15 @@ import path from "node:path";
  *   `server-realtime` project);
  * - PostgreSQL: it opens a database (the test harness or `DATABASE_URL` directly), so CI runs it on a
  *   PostgreSQL server too. The rest (parsers, providers, SIP framing, pure rules) run no SQL, so a second
- *   database adds nothing to them.
+ *   database adds nothing to them. A real-time file runs there too only when it takes a path of its own on
+ *   PostgreSQL (it names `DATABASE_URL`: workers and servers sharing one database, a second instance): the
+ *   others test timing and the call path, and their SQL is the repositories' that the database files test on
+ *   both. Running them twice cost the PostgreSQL lane most of its time.
  */
 const REAL_TIME =
   /\b(dialSip|createFakeCallLeg|setSandboxCallee|sipp|kamailio|SIGKILL|demoCallsJob|agentTestRunJob)\b/;
 const OPENS_A_DATABASE = /\b(createTestDatabase|buildTestApp|createSharedTestDatabase|DATABASE_URL)\b/;
+const OWN_POSTGRES_PATH = /\bDATABASE_URL\b/;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -30,10 +34,11 @@ function serverTestFiles(serverRoot: string): { file: string; realTime: boolean;
     .sort()
     .map((full) => {
       const text = readFileSync(full, "utf8");
+      const realTime = REAL_TIME.test(text) || full.includes(`${path.sep}modules${path.sep}voice${path.sep}`);
       return {
         file: path.relative(serverRoot, full),
-        realTime: REAL_TIME.test(text) || full.includes(`${path.sep}modules${path.sep}voice${path.sep}`),
-        postgres: OPENS_A_DATABASE.test(text),
+        realTime,
+        postgres: OPENS_A_DATABASE.test(text) && (!realTime || OWN_POSTGRES_PATH.test(text)),
       };
     });
 }
