@@ -10,20 +10,7 @@ import {
   type SipMessage,
   serializeSipMessage,
 } from "./sip-message.ts";
-import type { SipLogger, Source } from "./sip-types.ts";
-
-export type SipTransport = {
-  readonly port: number;
-  /** Sends a message: over the connection it belongs to (TCP), or a datagram. */
-  transmit(message: SipMessage, to: Source): void;
-  /** True once close has begun: nothing more is received or accepted. */
-  readonly closing: boolean;
-  stopReceiving(): void;
-  /** Waits (at most 200 ms) for datagrams still being sent. */
-  flush(): Promise<void>;
-  /** Closes every connection and both sockets. */
-  close(): Promise<void>;
-};
+import type { SipLogger, SipTransport, Source } from "./sip-types.ts";
 
 export async function startSipTransport(options: {
   host: string;

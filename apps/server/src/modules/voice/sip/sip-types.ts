@@ -9,7 +9,6 @@ import type { RtpSession, RtpStats } from "./rtp-session.ts";
 import type { LocalSession, NegotiatedAudio } from "./sdp.ts";
 import type { SipMessage, SipRequest, SipResponse } from "./sip-message.ts";
 import type { SipTimers } from "./sip-timers.ts";
-import type { SipTransport } from "./sip-transport.ts";
 
 export type SipLogger = {
   info(obj: object, msg?: string): void;
@@ -94,6 +93,23 @@ export type SipServer = {
 
 /** Where a message came from (or goes to); over TCP, the connection it arrived on. */
 export type Source = SipRemote & { socket?: net.Socket };
+
+/**
+ * Where SIP messages come from and go: UDP and TCP sockets (sip-transport.ts), or a voice worker's relay
+ * through the API process (workers/worker-sip.ts).
+ */
+export type SipTransport = {
+  readonly port: number;
+  /** Sends a message: over the connection it belongs to (TCP), or a datagram. */
+  transmit(message: SipMessage, to: Source): void;
+  /** True once close has begun: nothing more is received or accepted. */
+  readonly closing: boolean;
+  stopReceiving(): void;
+  /** Waits (at most 200 ms) for datagrams still being sent. */
+  flush(): Promise<void>;
+  /** Closes every connection and both sockets. */
+  close(): Promise<void>;
+};
 
 export type ServerTransaction = {
   key: string;

@@ -4,8 +4,7 @@
  * API's socket. Over TCP the API answers on the connection the call came in on.
  */
 import { parseSipMessage, type SipMessage, serializeSipMessage } from "../sip/sip-message.ts";
-import type { SipTransport } from "../sip/sip-transport.ts";
-import type { SipLogger, Source } from "../sip/sip-types.ts";
+import type { SipLogger, SipTransport, Source } from "../sip/sip-types.ts";
 import type { FromWorker } from "./worker-messages.ts";
 
 export type RelayedSip = {
