@@ -25,6 +25,7 @@ import { type BoundRoute, registerRoutes } from "./http/routes.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createWriteListeners } from "./http/write-listeners.ts";
 import { createJobRunner } from "./jobs/runner.ts";
+import { installJobSchema } from "./jobs/schema.ts";
 import { createLogger } from "./logger.ts";
 import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
 import { createAdminUsersModule } from "./modules/admin-users/admin-users.module.ts";
@@ -125,7 +126,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await database.close();
   });
   const worker = options.voiceWorker;
-  if (!worker) await migrateDatabase(database);
+  if (!worker) {
+    await migrateDatabase(database);
+    await installJobSchema(database);
+  }
 
   const seeded = !worker && config.demoData && (await seedDemoData(database.db));
   if (seeded) {

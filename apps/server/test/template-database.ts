@@ -5,7 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { openPglite } from "../src/db/client.ts";
 import { migrateDatabase, migrationsFolder } from "../src/db/migrate.ts";
-import { JOB_SCHEMA_VERSION } from "../src/jobs/schema.ts";
+import { installJobSchema, JOB_SCHEMA_VERSION } from "../src/jobs/schema.ts";
 
 /** Fingerprint of the committed migrations and pg-boss's schema: a template is reused until they change. */
 export function migrationsHash(): string {
@@ -28,6 +28,7 @@ export async function ensurePgliteTemplate(): Promise<string> {
   await mkdir(cacheDir, { recursive: true });
   const handle = await openPglite();
   await migrateDatabase(handle);
+  await installJobSchema(handle);
   if (handle.driver.kind !== "pglite") throw new Error("unreachable");
   const dump = await handle.driver.client.dumpDataDir("none");
   await handle.close();
@@ -60,6 +61,7 @@ export async function ensurePostgresTemplate(serverUrl: string): Promise<string>
     const { openPostgres } = await import("../src/db/client.ts");
     const handle = await openPostgres(withDatabase(serverUrl, building));
     await migrateDatabase(handle);
+    await installJobSchema(handle);
     await handle.close();
     await admin.query(`alter database "${building}" rename to "${name}"`);
     return name;

@@ -11,7 +11,7 @@ export const JOB_SCHEMA_VERSION: number = createRequire(import.meta.url)("pg-bos
 
 /**
  * Installs pg-boss's tables, or brings them up to this release's version (pg-boss's own migrations, under
- * its advisory lock, so concurrent instances are safe). Run with the app's migrations.
+ * its advisory lock, so concurrent instances are safe). Run after the app's migrations (db/migrate.ts).
  */
 export async function installJobSchema(handle: DatabaseHandle): Promise<void> {
   const boss = new PgBoss({
