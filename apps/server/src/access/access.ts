@@ -21,10 +21,10 @@ import {
 } from "@switchboard/core";
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
+import { ApiError } from "../api-error.ts";
 import type { Database } from "../db/client.ts";
 import { createNoticeCache } from "../db/notice-cache.ts";
 import { accounts, apiTokens, authTokens, memberships, users } from "../db/schema/index.ts";
-import { ApiError } from "../http/api-error.ts";
 import { hashToken } from "./secrets.ts";
 
 export type AccountRow = typeof accounts.$inferSelect;

@@ -1,6 +1,6 @@
 import { LOAD_MESSAGES } from "@switchboard/api";
 import type { FastifyError, FastifyInstance } from "fastify";
-import { ApiError } from "./api-error.ts";
+import { ApiError } from "../api-error.ts";
 import { RetryLater } from "./rate-limit.ts";
 
 /** Messages for the errors Fastify itself raises before a handler runs. */

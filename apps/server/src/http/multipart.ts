@@ -1,6 +1,6 @@
 import type {} from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
-import { ApiError } from "./api-error.ts";
+import { ApiError } from "../api-error.ts";
 
 /** Answer to a multipart body that cannot be read: no boundary, not multipart inside, cut short, bad headers. */
 export const MALFORMED_UPLOAD_MESSAGE = "The upload is not valid multipart/form-data.";

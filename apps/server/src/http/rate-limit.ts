@@ -2,7 +2,7 @@ import { LOAD_MESSAGES } from "@switchboard/api";
 import type { FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
 import type { Access } from "../access/access.ts";
-import { ApiError } from "./api-error.ts";
+import { ApiError } from "../api-error.ts";
 import { clientNetworkKey } from "./client-network.ts";
 
 /** A refusal that asks the caller to come back: 429 (too many from you) or 503 (busy), with Retry-After. */

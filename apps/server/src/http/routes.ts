@@ -4,8 +4,8 @@ import type { RouteDefinition } from "@switchboard/api";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { Access } from "../access/access.ts";
+import { ApiError } from "../api-error.ts";
 import type { AppContext } from "../app-context.ts";
-import { ApiError } from "./api-error.ts";
 import { parseRequestPart } from "./validation.ts";
 
 type Parsed<S> = [Exclude<S, undefined>] extends [z.ZodType] ? z.output<Exclude<S, undefined>> : undefined;

@@ -1,6 +1,6 @@
 import { findInputProblem } from "@switchboard/api";
 import type { z } from "zod";
-import { badRequest } from "./api-error.ts";
+import { badRequest } from "../api-error.ts";
 
 const fieldName = (path: readonly PropertyKey[], part: string) =>
   path.length > 0 ? path.map(String).join(".") : part;

@@ -8,7 +8,7 @@ import {
 } from "@switchboard/api";
 import { isActingAsHigherRole, isValidTimeZone } from "@switchboard/core";
 import { type Access, type AccountRow, actsAbove, isWithin, MESSAGES } from "../../access/access.ts";
-import { ApiError, conflict, notFound } from "../../http/api-error.ts";
+import { ApiError, conflict, notFound } from "../../api-error.ts";
 import type { StorageProvider } from "../../providers/storage/storage-provider.ts";
 import { displayNameOf } from "./account-view.ts";
 import type { AccountsRepository } from "./accounts.repository.ts";

@@ -1,5 +1,5 @@
 import { normalizePhoneNumber } from "@switchboard/core";
-import { badRequest } from "../../http/api-error.ts";
+import { badRequest } from "../../api-error.ts";
 
 /** The same words as the request schema's check of a typed phone number (packages/api). */
 export const PHONE_NUMBER_MESSAGE = "Enter a valid phone number.";

@@ -1,7 +1,7 @@
 import { ADMIN_USER_MESSAGES, type AdminUser, INVITATION_TTL_DAYS, normaliseHost } from "@switchboard/api";
 import { type Access, type AccountRow, isAbove } from "../../access/access.ts";
 import { hashToken, newToken } from "../../access/secrets.ts";
-import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
+import { ApiError, badRequest, forbidden, notFound } from "../../api-error.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
 import { displayNameOf } from "../accounts/index.ts";
 import type { AdminUsersRepository, MemberRow } from "./admin-users.repository.ts";

@@ -8,7 +8,7 @@ import {
   type TestScenarioFields,
 } from "@switchboard/api";
 import type { Access } from "../../access/access.ts";
-import { badRequest, conflict, notFound } from "../../http/api-error.ts";
+import { badRequest, conflict, notFound } from "../../api-error.ts";
 import type { AgentsService } from "../agents/index.ts";
 import type {
   AgentKey,

@@ -20,7 +20,7 @@ import {
   isWithin,
   MESSAGES,
 } from "../../access/access.ts";
-import { badRequest, conflict, forbidden, notFound } from "../../http/api-error.ts";
+import { badRequest, conflict, forbidden, notFound } from "../../api-error.ts";
 import type { AgentConfigRow, AgentRef, AgentsRepository, AgentVersionRow } from "./agents.repository.ts";
 import { answeringCampaign } from "./answering-campaign.ts";
 import { findBuiltInApp } from "./built-in-apps.ts";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AgentFunction, App, appSecret, listAgentFunctions, updateApp } from "@switchboard/api";
 import { APP_MESSAGES } from "@switchboard/api";
 import type { Access, AccountRow } from "../../access/access.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
+import { badRequest, notFound } from "../../api-error.ts";
 import { type Outbound, OutboundError } from "../../http/outbound.ts";
 import type { BodyOf, QueryOf } from "../../http/routes.ts";
 import { decryptSecret, encryptSecret, maskSecret } from "../../providers/llm/key-encryption.ts";

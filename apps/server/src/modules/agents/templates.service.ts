@@ -15,7 +15,7 @@ import {
 import { fillVariables } from "@switchboard/core";
 import type { z } from "zod";
 import { type Access, type AccountRow, actsAbove, isWithin } from "../../access/access.ts";
-import { conflict, forbidden, notFound } from "../../http/api-error.ts";
+import { conflict, forbidden, notFound } from "../../api-error.ts";
 import type { QueryOf } from "../../http/routes.ts";
 import type { HierarchyService } from "../hierarchy/index.ts";
 import {

@@ -1,7 +1,7 @@
 import { type ApiToken, MAX_API_TOKENS, TOKEN_MESSAGES } from "@switchboard/api";
 import type { Access, AccountRow } from "../../access/access.ts";
 import { hashToken, newToken } from "../../access/secrets.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
+import { badRequest, notFound } from "../../api-error.ts";
 import type { ApiTokenRow, ApiTokensRepository } from "./api-tokens.repository.ts";
 
 /** Marks API tokens in logs, secret scanners and support tickets. */

@@ -1,5 +1,5 @@
 import * as api from "@switchboard/api";
-import { ApiError } from "../../http/api-error.ts";
+import { ApiError } from "../../api-error.ts";
 import { clientNetworkKey } from "../../http/client-network.ts";
 import { handle } from "../../http/routes.ts";
 import type { AuthService } from "./auth.service.ts";

@@ -2,7 +2,7 @@ import { AUTH_MESSAGES, normaliseHost, type Session, SIGNIN_SENT_MESSAGES } from
 import { isValidTimeZone } from "@switchboard/core";
 import type { AccountRow, Caller } from "../../access/access.ts";
 import { hashCode, hashToken, newCode, newToken, sameHash } from "../../access/secrets.ts";
-import { ApiError } from "../../http/api-error.ts";
+import { ApiError } from "../../api-error.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";
 import {

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { BILLING_MESSAGES, type ProductPlan, type Subscription } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { Access, AccountRow } from "../../access/access.ts";
+import { ApiError, badRequest, conflict, notFound } from "../../api-error.ts";
 import type { Database } from "../../db/client.ts";
-import { ApiError, badRequest, conflict, notFound } from "../../http/api-error.ts";
 import type { KeyedGate } from "../../http/keyed-gate.ts";
 import type {
   CompletedSubscription,

@@ -1,5 +1,5 @@
 import * as api from "@switchboard/api";
-import { badRequest } from "../../http/api-error.ts";
+import { badRequest } from "../../api-error.ts";
 import { handle } from "../../http/routes.ts";
 import type { CalendarsService } from "./calendars.service.ts";
 import type { IntegrationsService } from "./integrations.service.ts";

@@ -9,7 +9,7 @@ import {
 import { isValidTimeZone } from "@switchboard/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Access, AccountRow } from "../../access/access.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
+import { badRequest, notFound } from "../../api-error.ts";
 import type { BodyOf } from "../../http/routes.ts";
 import {
   CalendarAuthError,

@@ -1,6 +1,6 @@
 import { CALENDAR_MESSAGES } from "@switchboard/api";
 import type { Access } from "../../access/access.ts";
-import { badRequest } from "../../http/api-error.ts";
+import { badRequest } from "../../api-error.ts";
 import { bareKey, type JobNimbusApi, JobNimbusRefused } from "../../providers/integrations/jobnimbus.ts";
 import { decryptSecret, encryptSecret, maskSecret } from "../../providers/llm/key-encryption.ts";
 import type { CalendarsRepository } from "./calendars.repository.ts";

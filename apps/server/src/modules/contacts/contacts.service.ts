@@ -1,6 +1,6 @@
 import { CONTACT_MESSAGES, type Contact } from "@switchboard/api";
 import { type Access, type AccessResolver, isWithin } from "../../access/access.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
+import { badRequest, notFound } from "../../api-error.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
 import type { WebhookEvents } from "../webhooks/index.ts";
 import { contactAddresses, contactDisplayName } from "./contact-fields.ts";

@@ -7,8 +7,8 @@ import {
   normaliseHost,
 } from "@switchboard/api";
 import type { AccountRow } from "../../access/access.ts";
+import { badRequest, conflict, notFound } from "../../api-error.ts";
 import type { DomainSettingsColumn } from "../../db/schema/index.ts";
-import { badRequest, conflict, notFound } from "../../http/api-error.ts";
 import { displayNameOf } from "../accounts/index.ts";
 import type { DomainRow, DomainsRepository } from "./domains.repository.ts";
 

@@ -14,8 +14,8 @@ import {
   isWithin,
   MESSAGES,
 } from "../../access/access.ts";
+import { ApiError, badRequest, conflict, forbidden, notFound } from "../../api-error.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
-import { ApiError, badRequest, conflict, forbidden, notFound } from "../../http/api-error.ts";
 import {
   type AccountsRepository,
   canBeParent,

@@ -1,7 +1,7 @@
 import { CARRIER_MESSAGES } from "@switchboard/api";
 import { isSafeMediaUrl, normalizeAddress } from "@switchboard/core";
 import type { Access } from "../../access/access.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
+import { badRequest, notFound } from "../../api-error.ts";
 import { newCarrierId } from "../../providers/sms/sandbox-carrier.ts";
 import { type FormParams, formField as first, verifyTwilioSignature } from "../../providers/sms/twilio.ts";
 import { displayName } from "../runtime/index.ts";

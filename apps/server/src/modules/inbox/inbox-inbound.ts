@@ -3,8 +3,8 @@ import { PUBLIC_CHAT_PER_HOUR, PUBLIC_CHAT_PER_MINUTE, PUBLIC_MESSAGES } from "@
 import { normalizeAddress } from "@switchboard/core";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { AccountRow } from "../../access/access.ts";
+import { ApiError, notFound } from "../../api-error.ts";
 import { conversationMessages } from "../../db/schema/index.ts";
-import { ApiError, notFound } from "../../http/api-error.ts";
 import type { JobAttempt } from "../../jobs/job.ts";
 import type { ConversationRow } from "../conversations/index.ts";
 import { displayName } from "../runtime/index.ts";

@@ -1,6 +1,6 @@
 import { type ConversationDetail, INBOX_MESSAGES } from "@switchboard/api";
 import { type Access, isWithin } from "../../access/access.ts";
-import { notFound } from "../../http/api-error.ts";
+import { notFound } from "../../api-error.ts";
 import { JsonTextAnswer } from "../../http/routes.ts";
 import type { RoomScope } from "./inbox.repository.ts";
 import type { InboxDeps, ListQuery } from "./inbox-deps.ts";

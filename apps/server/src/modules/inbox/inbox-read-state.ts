@@ -1,6 +1,6 @@
 import { type ActivityItem, INBOX_MESSAGES, type InboxFolder } from "@switchboard/api";
 import type { Access } from "../../access/access.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
+import { badRequest, notFound } from "../../api-error.ts";
 import type { InboxDeps } from "./inbox-deps.ts";
 import type { InboxViews } from "./inbox-views.ts";
 

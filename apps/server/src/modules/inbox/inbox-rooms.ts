@@ -1,7 +1,7 @@
 import { INBOX_MESSAGES, type InboxFolder } from "@switchboard/api";
 import { normalizeAddress } from "@switchboard/core";
 import type { Access } from "../../access/access.ts";
-import { ApiError, badRequest, notFound } from "../../http/api-error.ts";
+import { ApiError, badRequest, notFound } from "../../api-error.ts";
 import { displayName } from "../runtime/index.ts";
 import type { InboxRepository, RoomRow, RoomScope } from "./inbox.repository.ts";
 import type { InboxDeps } from "./inbox-deps.ts";

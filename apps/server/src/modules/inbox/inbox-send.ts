@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { INBOX_MESSAGES } from "@switchboard/api";
 import type { Access, AccountRow } from "../../access/access.ts";
-import { badRequest, forbidden, notFound } from "../../http/api-error.ts";
+import { badRequest, forbidden, notFound } from "../../api-error.ts";
 import type { MessageRow, RoomRow } from "./inbox.repository.ts";
 import type { InboxDeps, InboxTransaction } from "./inbox-deps.ts";
 import type { InboxViews } from "./inbox-views.ts";

@@ -6,7 +6,7 @@ import {
 } from "@switchboard/api";
 import { formatPhoneNumber, isPersonName, normalizeAddress } from "@switchboard/core";
 import type { Access, AccountRow } from "../../access/access.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
+import { badRequest, notFound } from "../../api-error.ts";
 import type { ListedRoom, MessageRow, ReactionRow, RoomRow, RoomScope } from "./inbox.repository.ts";
 import type { InboxDeps } from "./inbox-deps.ts";
 

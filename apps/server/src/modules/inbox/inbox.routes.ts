@@ -2,6 +2,7 @@ import * as api from "@switchboard/api";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import { type AccessResolver, tokenOf } from "../../access/access.ts";
+import { ApiError, badRequest, forbidden, notFound } from "../../api-error.ts";
 import type { Database } from "../../db/client.ts";
 import {
   accounts,
@@ -10,7 +11,6 @@ import {
   roomParticipants,
   rooms,
 } from "../../db/schema/index.ts";
-import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
 import { readUploadedFile } from "../../http/multipart.ts";
 import { handle } from "../../http/routes.ts";
 import type { FormParams } from "../../providers/sms/twilio.ts";

@@ -2,7 +2,7 @@ import type {} from "@fastify/multipart";
 import * as api from "@switchboard/api";
 import { cleanText } from "@switchboard/core";
 import type { FastifyRequest } from "fastify";
-import { ApiError } from "../../http/api-error.ts";
+import { ApiError } from "../../api-error.ts";
 import { MALFORMED_UPLOAD_MESSAGE } from "../../http/multipart.ts";
 import { handle } from "../../http/routes.ts";
 import type { KnowledgeBaseService } from "./knowledge-base.service.ts";

@@ -27,8 +27,8 @@ import {
 } from "@switchboard/core";
 import { sql } from "drizzle-orm";
 import type { Access } from "../../access/access.ts";
+import { badRequest } from "../../api-error.ts";
 import { LOG_VALUE_MAX_LENGTH } from "../../db/schema/index.ts";
-import { badRequest } from "../../http/api-error.ts";
 import { csvLine } from "./csv.ts";
 import { logFilterSql } from "./filter-sql.ts";
 import type { LogScope } from "./log-scope.ts";

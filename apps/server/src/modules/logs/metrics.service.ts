@@ -21,9 +21,9 @@ import {
 } from "@switchboard/core";
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { Access, AccountRow } from "../../access/access.ts";
+import { ApiError, badRequest } from "../../api-error.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts } from "../../db/schema/index.ts";
-import { ApiError, badRequest } from "../../http/api-error.ts";
 import type { LogScope } from "./log-scope.ts";
 import { channelSql, type LogsRepository, type LogWhere, rollupSpan } from "./logs.repository.ts";
 import { filterCondition } from "./logs.service.ts";

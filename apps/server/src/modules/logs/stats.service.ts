@@ -12,9 +12,9 @@ import {
 } from "@switchboard/core";
 import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Access, AccountRow } from "../../access/access.ts";
+import { badRequest, notFound } from "../../api-error.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts } from "../../db/schema/index.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
 import {
   billingPeriod,
   LIST_PRICES_USD,

@@ -1,9 +1,9 @@
 import { ACCESS_MESSAGES, ACCESS_REQUEST_REPEAT_MS, type AccessFeature } from "@switchboard/api";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Access } from "../../access/access.ts";
+import { badRequest } from "../../api-error.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts, notifications, users } from "../../db/schema/index.ts";
-import { badRequest } from "../../http/api-error.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
 import { organizationOf } from "../runtime/index.ts";
 import type { NewNotification } from "./notifications.service.ts";

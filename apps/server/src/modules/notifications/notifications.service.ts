@@ -1,9 +1,9 @@
 import { type AppNotification, PUBLIC_MESSAGES } from "@switchboard/api";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Access } from "../../access/access.ts";
+import { notFound } from "../../api-error.ts";
 import type { Database } from "../../db/client.ts";
 import { type NotificationKind, notifications } from "../../db/schema/index.ts";
-import { notFound } from "../../http/api-error.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
 import { organizationOf } from "../runtime/index.ts";
 

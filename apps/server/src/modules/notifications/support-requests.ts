@@ -1,9 +1,9 @@
 import { PUBLIC_MESSAGES, SUPPORT_PER_HOUR, type SUPPORT_TOPICS } from "@switchboard/api";
 import { and, eq, gt, isNull, like, sql } from "drizzle-orm";
 import type { Access } from "../../access/access.ts";
+import { ApiError } from "../../api-error.ts";
 import type { Database } from "../../db/client.ts";
 import { notifications, users } from "../../db/schema/index.ts";
-import { ApiError } from "../../http/api-error.ts";
 import type { EmailProvider } from "../../providers/email/email-provider.ts";
 import type { NewNotification } from "./notifications.service.ts";
 

@@ -1,5 +1,5 @@
 import * as api from "@switchboard/api";
-import { ApiError, notFound } from "../../http/api-error.ts";
+import { ApiError, notFound } from "../../api-error.ts";
 import { handle } from "../../http/routes.ts";
 import type { AgentsService } from "../agents/index.ts";
 import type { ConversationsRepository } from "../conversations/index.ts";

@@ -9,8 +9,8 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import { type Access, type AccountRow, isWithin } from "../../access/access.ts";
 import { hashCode, newCode, sameHash } from "../../access/secrets.ts";
+import { ApiError, badRequest, conflict, notFound } from "../../api-error.ts";
 import type { ProductItem } from "../../db/schema/index.ts";
-import { ApiError, badRequest, conflict, notFound } from "../../http/api-error.ts";
 import type { KeyedGate } from "../../http/keyed-gate.ts";
 import type { NumberProvider, NumberRouting, NumberSearch } from "../../providers/numbers/number-provider.ts";
 import { isSandboxNumber, sandboxLocationOf } from "../../providers/numbers/sandbox-numbers.ts";

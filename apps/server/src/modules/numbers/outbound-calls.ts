@@ -31,8 +31,8 @@ import { type CampaignFields, NUMBER_MESSAGES, type OutboundCall, type PlacedCal
 import { fillVariables } from "@switchboard/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { AccountRow } from "../../access/access.ts";
+import { ApiError, forbidden } from "../../api-error.ts";
 import type { NumbersConfig } from "../../config.ts";
-import { ApiError, forbidden } from "../../http/api-error.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import type { ConversationsRepository } from "../conversations/index.ts";
 import type { CallLeg, CallSession, StartCallOptions } from "../voice/index.ts";

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { ApiError } from "../../api-error.ts";
 import type { AppContext } from "../../app-context.ts";
-import { ApiError } from "../../http/api-error.ts";
 import { RESERVED_USERNAMES } from "../accounts/index.ts";
 import type { InboxService } from "../inbox/index.ts";
 import { renderCardPng } from "./card-png.ts";

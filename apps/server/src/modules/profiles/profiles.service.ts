@@ -9,7 +9,7 @@ import {
   VOICE_MESSAGES,
 } from "@switchboard/api";
 import type { Access, AccessResolver, AccountRow } from "../../access/access.ts";
-import { badRequest, notFound, tooManyRequests, unauthorized } from "../../http/api-error.ts";
+import { badRequest, notFound, tooManyRequests, unauthorized } from "../../api-error.ts";
 import { displayNameOf } from "../accounts/index.ts";
 import type { InboxService } from "../inbox/index.ts";
 import { storedGreeting } from "../runtime/index.ts";

@@ -1,9 +1,9 @@
 import * as api from "@switchboard/api";
 import { normalizeAddress } from "@switchboard/core";
 import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { badRequest, tooManyRequests } from "../../api-error.ts";
 import type { AppContext } from "../../app-context.ts";
 import { checkIns, referralInvites, referralVisits } from "../../db/schema/index.ts";
-import { badRequest, tooManyRequests } from "../../http/api-error.ts";
 import { handle } from "../../http/routes.ts";
 import { displayNameOf } from "../accounts/index.ts";
 

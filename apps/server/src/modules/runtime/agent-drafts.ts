@@ -4,7 +4,7 @@ import { generateText, Output } from "ai";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import type { Access } from "../../access/access.ts";
-import { ApiError, badRequest } from "../../http/api-error.ts";
+import { ApiError, badRequest } from "../../api-error.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import { describeModelFailure } from "../../providers/llm/llm-errors.ts";
 import { type AgentsService, type TemplatesService, variablesFrom } from "../agents/index.ts";

@@ -2,7 +2,7 @@ import type { CampaignFields, Stage } from "@switchboard/api";
 import { AGENT_MESSAGES, RUNTIME_MESSAGES } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { AccessResolver, AccountRow } from "../../access/access.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
+import { badRequest, notFound } from "../../api-error.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import type { AgentsService } from "../agents/index.ts";
 import type { ConversationRow, ConversationsRepository } from "../conversations/index.ts";

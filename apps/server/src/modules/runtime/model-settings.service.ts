@@ -1,8 +1,8 @@
 import type { ModelSettings, saveModelSettings } from "@switchboard/api";
 import type { z } from "zod";
 import type { Access } from "../../access/access.ts";
+import { badRequest } from "../../api-error.ts";
 import type { LlmConfig } from "../../config.ts";
-import { badRequest } from "../../http/api-error.ts";
 import { type Outbound, OutboundError } from "../../http/outbound.ts";
 import { decryptSecret, encryptSecret, maskSecret } from "../../providers/llm/key-encryption.ts";
 import {

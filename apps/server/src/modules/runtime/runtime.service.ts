@@ -10,7 +10,7 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import { type Access, type AccessResolver, isWithin } from "../../access/access.ts";
-import { ApiError, badRequest, notFound } from "../../http/api-error.ts";
+import { ApiError, badRequest, notFound } from "../../api-error.ts";
 import type { Outbound } from "../../http/outbound.ts";
 import type { QueryOf } from "../../http/routes.ts";
 import type { SmsProvider } from "../../providers/sms/sms-provider.ts";

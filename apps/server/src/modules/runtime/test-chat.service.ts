@@ -3,7 +3,7 @@ import type { restartTestChat, TestChatEvent, testChat } from "@switchboard/api"
 import { RUNTIME_MESSAGES } from "@switchboard/api";
 import type { z } from "zod";
 import type { Access } from "../../access/access.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
+import { badRequest, notFound } from "../../api-error.ts";
 import type { BodyOf } from "../../http/routes.ts";
 import type { AgentsService } from "../agents/index.ts";
 import type { ConversationRow, ConversationsRepository } from "../conversations/index.ts";

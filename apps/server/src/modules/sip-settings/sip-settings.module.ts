@@ -1,6 +1,6 @@
 import { SIP_MESSAGES } from "@switchboard/api";
+import { badRequest } from "../../api-error.ts";
 import type { AppContext } from "../../app-context.ts";
-import { badRequest } from "../../http/api-error.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
 import { createCaptureRecorder, type SipServer } from "../voice/index.ts";
 import { purgeSipCapturesJob } from "./jobs.ts";

@@ -13,7 +13,7 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import type { Access, AccountRow } from "../../access/access.ts";
-import { badRequest, conflict, notFound } from "../../http/api-error.ts";
+import { badRequest, conflict, notFound } from "../../api-error.ts";
 import { checkDestination, createAllowlist, OutboundError } from "../../http/outbound.ts";
 import { decryptSecret, encryptSecret } from "../../providers/llm/key-encryption.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";

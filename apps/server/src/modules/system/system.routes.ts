@@ -1,5 +1,5 @@
 import { healthz, readyz, systemInfo } from "@switchboard/api";
-import { ApiError } from "../../http/api-error.ts";
+import { ApiError } from "../../api-error.ts";
 import { handle } from "../../http/routes.ts";
 import { unexpectedErrorCount } from "../../process-guard.ts";
 import type { InstanceRegistration } from "./system.service.ts";

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { MAX_TASK_ROW_ERRORS, MAX_TASK_ROWS, TASK_MESSAGES, type TaskColumnField } from "@switchboard/api";
 import { cleanText, isValidTimeZone, normalizePhoneNumber, truncateText } from "@switchboard/core";
 import { CsvError, parse } from "csv-parse";
-import { ApiError } from "../../http/api-error.ts";
+import { ApiError } from "../../api-error.ts";
 
 /** Column headers (lower case, without spaces, dashes and underscores) each person field is read from. */
 const FIELD_HEADERS: Record<Exclude<TaskColumnField, "variable">, string[]> = {

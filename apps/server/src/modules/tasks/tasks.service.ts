@@ -15,9 +15,9 @@ import { dayBoundsIn, isValidTimeZone, normalizePhoneNumber, validCallingHours }
 import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import type { Access, AccessResolver, AccountRow } from "../../access/access.ts";
+import { ApiError, badRequest, forbidden, notFound } from "../../api-error.ts";
 import { type Database, executeRows } from "../../db/client.ts";
 import { rooms } from "../../db/schema/index.ts";
-import { ApiError, badRequest, forbidden, notFound } from "../../http/api-error.ts";
 import type { BodyOf, QueryOf } from "../../http/routes.ts";
 import { agentNameOf } from "../accounts/index.ts";
 import type { AgentsService } from "../agents/index.ts";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { WebSocket } from "@fastify/websocket";
 import * as api from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
-import { ApiError } from "../../http/api-error.ts";
+import { ApiError } from "../../api-error.ts";
 import type { ConversationsRepository } from "../conversations/index.ts";
 import { createBrowserCallLeg } from "./browser-leg.ts";
 import type { CallLeg, CallLegInfo } from "./call-leg.ts";

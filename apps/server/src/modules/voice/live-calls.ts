@@ -1,11 +1,11 @@
 import { LIVE_CALL_MESSAGES, type LiveCall } from "@switchboard/api";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Access } from "../../access/access.ts";
+import { badRequest, notFound } from "../../api-error.ts";
 import type { Database } from "../../db/client.ts";
 import type { NotificationListener } from "../../db/notifications.ts";
 import { accounts } from "../../db/schema/accounts.ts";
 import { conversations } from "../../db/schema/conversations.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
 import type { RealtimeHub } from "../../realtime/realtime-hub.ts";
 import { agentNameOf } from "../accounts/index.ts";
 import type { CallSession, StartCallOptions } from "./call-session.ts";

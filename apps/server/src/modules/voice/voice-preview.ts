@@ -1,7 +1,7 @@
 import { VOICE_MESSAGES } from "@switchboard/api";
 import { findVoice } from "@switchboard/core";
+import { ApiError, notFound } from "../../api-error.ts";
 import { encodeWav } from "../../audio/pcm.ts";
-import { ApiError, notFound } from "../../http/api-error.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 
 /** What a voice says when no text is given, in its language. */

@@ -1,5 +1,5 @@
+import { ApiError } from "../../api-error.ts";
 import type { AppContext } from "../../app-context.ts";
-import { ApiError } from "../../http/api-error.ts";
 import type { SttProvider } from "../../providers/stt/stt-provider.ts";
 import { festivalTts } from "../../providers/tts/festival.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";

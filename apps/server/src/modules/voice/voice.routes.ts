@@ -1,6 +1,6 @@
 import * as api from "@switchboard/api";
 import { tokenOf } from "../../access/access.ts";
-import { ApiError } from "../../http/api-error.ts";
+import { ApiError } from "../../api-error.ts";
 import { handle } from "../../http/routes.ts";
 import type { AgentsService } from "../agents/index.ts";
 import type { ConversationsRepository } from "../conversations/index.ts";

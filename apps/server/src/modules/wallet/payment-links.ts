@@ -1,9 +1,9 @@
 import { PAYMENT_LINK_MESSAGES, type PaymentLink, payPagePath } from "@switchboard/api";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Access } from "../../access/access.ts";
+import { conflict, notFound } from "../../api-error.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts, checkoutSessions, paymentLinks } from "../../db/schema/index.ts";
-import { conflict, notFound } from "../../http/api-error.ts";
 import { displayNameOf } from "../accounts/index.ts";
 import { walletOwnerOf } from "./wallet-owner.ts";
 

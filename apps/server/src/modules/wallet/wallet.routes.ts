@@ -1,6 +1,6 @@
 import * as api from "@switchboard/api";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, badRequest, notFound } from "../../http/api-error.ts";
+import { ApiError, badRequest, notFound } from "../../api-error.ts";
 import type { LoadLimits } from "../../http/load-limits.ts";
 import { handle } from "../../http/routes.ts";
 import type { SandboxLightningNode } from "../../providers/lightning/sandbox-node.ts";

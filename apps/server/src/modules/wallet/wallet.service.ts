@@ -11,8 +11,8 @@ import {
 } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { Access } from "../../access/access.ts";
+import { ApiError, badRequest, conflict, notFound } from "../../api-error.ts";
 import type { Database } from "../../db/client.ts";
-import { ApiError, badRequest, conflict, notFound } from "../../http/api-error.ts";
 import type { KeyedGate } from "../../http/keyed-gate.ts";
 import { paymentHashOf } from "../../providers/lightning/bolt11.ts";
 import type { LightningNode } from "../../providers/lightning/lightning-node.ts";

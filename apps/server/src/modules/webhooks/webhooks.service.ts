@@ -12,9 +12,9 @@ import { redactDeep, redactionEnabled, redactionSettingsOf } from "@switchboard/
 import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Access, AccountRow } from "../../access/access.ts";
+import { badRequest, notFound } from "../../api-error.ts";
 import type { Database } from "../../db/client.ts";
 import { accounts } from "../../db/schema/index.ts";
-import { badRequest, notFound } from "../../http/api-error.ts";
 import { type Outbound, OutboundError } from "../../http/outbound.ts";
 import type { JobAttempt } from "../../jobs/job.ts";
 import type { JobRunner } from "../../jobs/runner.ts";

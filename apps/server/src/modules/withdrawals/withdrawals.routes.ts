@@ -1,6 +1,6 @@
 import * as api from "@switchboard/api";
 import type { FastifyReply } from "fastify";
-import { notFound } from "../../http/api-error.ts";
+import { notFound } from "../../api-error.ts";
 import type { LoadLimits } from "../../http/load-limits.ts";
 import { handle } from "../../http/routes.ts";
 import type { SandboxLightningNode } from "../../providers/lightning/sandbox-node.ts";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { WITHDRAW_MAX_USD, WITHDRAW_MESSAGES, WITHDRAW_MIN_USD, type Withdrawal } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
 import type { Access } from "../../access/access.ts";
-import { badRequest, conflict, notFound } from "../../http/api-error.ts";
+import { badRequest, conflict, notFound } from "../../api-error.ts";
 import type { KeyedGate } from "../../http/keyed-gate.ts";
 import type { JobAttempt } from "../../jobs/job.ts";
 import type { JobRunner } from "../../jobs/runner.ts";

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import * as api from "@switchboard/api";
-import { ApiError } from "../../../http/api-error.ts";
+import { ApiError } from "../../../api-error.ts";
 import { handle } from "../../../http/routes.ts";
 import { type FormParams, formField as first, verifyTwilioSignature } from "../../../providers/sms/twilio.ts";
 import type { CallLeg } from "../call-leg.ts";
