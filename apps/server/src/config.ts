@@ -425,6 +425,8 @@ export type Config = {
    */
   voice: {
     twilioAuthToken: string | undefined;
+    /** Twilio's REST API for live calls (a cold transfer updates the call with `<Dial>`); null without a SID and token. */
+    twilioRest: { accountSid: string; authToken: string; apiUrl: string } | null;
     childNice: number;
     workers: number;
     workerSipPort: number | undefined;
@@ -700,6 +702,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     voice: {
       twilioAuthToken: v.TWILIO_AUTH_TOKEN,
+      twilioRest:
+        v.TWILIO_ACCOUNT_SID && v.TWILIO_AUTH_TOKEN
+          ? {
+              accountSid: v.TWILIO_ACCOUNT_SID,
+              authToken: v.TWILIO_AUTH_TOKEN,
+              apiUrl: v.TWILIO_API_URL ?? "https://api.twilio.com",
+            }
+          : null,
       childNice: v.VOICE_CHILD_NICE,
       workers: v.VOICE_WORKERS ?? (v.NODE_ENV === "test" ? 0 : availableParallelism()),
       workerSipPort: v.VOICE_WORKER_SIP_PORT,

@@ -169,6 +169,8 @@ const PUBLIC_ROUTES = new Set([
   // one-minute ticket of that call).
   "twilioVoiceAnswer",
   "twilioMediaStream",
+  // Twilio's callbacks on a transfer's <Dial> (signed as the voice webhook); they reach only that call.
+  "twilioDialStatus",
   // A public page's visitor talks to the page's published agent: the visitor's anonymous session is checked
   // by the handler (as for sendPublicMessage); it reaches no account's data, only a call with its agent.
   "publicVoiceCall",

@@ -218,6 +218,24 @@ export const twilioMediaStream = defineRoute({
   produces: "websocket",
 });
 
+/** Which of Twilio's callbacks on a cold transfer's `<Dial>`: the dialled call's progress, or the dial's end. */
+export const twilioDialQuerySchema = z.object({
+  call: z.string().min(1).max(64),
+  step: z.enum(["status", "action"]),
+});
+
+export const twilioDialStatus = defineRoute({
+  id: "twilioDialStatus",
+  method: "POST",
+  path: "/api/v1/voice/twilio/dial",
+  summary:
+    "Twilio's callbacks on a cold transfer of a media-stream call (the call updated with <Dial>; form-encoded). `step=status`: the destination's CallStatus (ringing, in-progress once it answered); `step=action`: the dial's end (DialCallStatus). Checked like twilioVoiceAnswer. A dial nobody answered is answered with TwiML that connects the caller's stream again, and the agent goes on; otherwise <Hangup/>.",
+  tag: "Voice",
+  auth: "none",
+  query: twilioDialQuerySchema,
+  produces: "text/xml",
+});
+
 export const previewVoice = defineRoute({
   id: "previewVoice",
   method: "GET",
@@ -301,4 +319,5 @@ export const voiceRoutes = [
   previewVoice,
   twilioVoiceAnswer,
   twilioMediaStream,
+  twilioDialStatus,
 ] as const;

@@ -1,5 +1,6 @@
 import { ApiError } from "../../api-error.ts";
 import type { AppContext } from "../../app-context.ts";
+import { twilioCalls } from "../../providers/numbers/twilio-calls.ts";
 import type { SttProvider } from "../../providers/stt/stt-provider.ts";
 import { festivalTts } from "../../providers/tts/festival.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
@@ -197,7 +198,12 @@ export function createVoiceModule(
           deps.publicCallAgent ??
           (() => Promise.reject(new ApiError(404, "Calls from public pages are not available."))),
       }),
-      ...twilioVoiceRoutes({ voice: voiceRepository, startCallSession: startNearest }),
+      ...twilioVoiceRoutes({
+        app: context,
+        voice: voiceRepository,
+        startCallSession: startNearest,
+        calls: context.config.voice.twilioRest ? twilioCalls(context.config.voice.twilioRest) : null,
+      }),
     ],
     providers: { vad, stt, tts },
     startCallSession: startCall,
