@@ -1,3 +1,4 @@
+import { notifications } from "@mantine/notifications";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 import { within as withinMs } from "../../../../vitest.time-limits.ts";
@@ -42,8 +43,12 @@ if (!("fonts" in document)) {
   });
 }
 
+// Test files share their worker's modules (vitest.config.ts): module state one file leaves (the toast
+// queue, fake timers) is cleared after each test.
 afterEach(() => {
   cleanup();
+  notifications.clean();
+  vi.useRealTimers();
   window.localStorage.clear();
   window.sessionStorage.clear();
   sessionStorageChanged();
