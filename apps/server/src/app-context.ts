@@ -3,6 +3,7 @@ import type { AccessResolver } from "./access/access.ts";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/client.ts";
 import type { NotificationListener } from "./db/notifications.ts";
+import type { LoadLimits } from "./http/load-limits.ts";
 import type { Outbound } from "./http/outbound.ts";
 import type { WriteListeners } from "./http/write-listeners.ts";
 import type { JobRunner } from "./jobs/runner.ts";
@@ -34,6 +35,8 @@ export type AppContext = {
   outbound: Outbound;
   /** Background jobs (pg-boss on this database): features register theirs before the app starts it. */
   jobs: JobRunner;
+  /** The limits this server puts on costly calls (lightning invoices, payments, money movements). */
+  limits: LoadLimits;
   /** The voice worker processes of the API process, once started (absent: calls run in this process). */
   voiceWorkers?: VoiceWorkersView;
 };

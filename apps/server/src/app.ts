@@ -20,6 +20,7 @@ import { registerInputCleaning } from "./http/clean-input.ts";
 import { registerCompression } from "./http/compression.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { registerFiles } from "./http/files.ts";
+import { createLoadLimits } from "./http/load-limits.ts";
 import { createOutbound } from "./http/outbound.ts";
 import { type BoundRoute, registerRoutes } from "./http/routes.ts";
 import { registerWebApp } from "./http/web-app.ts";
@@ -190,6 +191,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     storage,
     outbound,
     jobs,
+    limits: createLoadLimits(),
   };
 
   // The feature modules, each after those it uses. Each gives its routes and may give a stop.

@@ -11,7 +11,6 @@ import { openPostgres } from "../db/client.ts";
 import { issueSessionToken } from "../modules/auth/sessions.ts";
 import { installErrorHandler } from "./error-handler.ts";
 import { createKeyedGate } from "./keyed-gate.ts";
-import { loadLimitsOf } from "./load-limits.ts";
 import { createRateLimit, RetryLater } from "./rate-limit.ts";
 
 const ORIGIN = "http://127.0.0.1:3000";
@@ -194,7 +193,7 @@ describe("limits on the costly calls", () => {
       });
     // Something of the organisation's is moving money: its payouts queue behind it.
     let finish = () => {};
-    const moving = loadLimitsOf(app.context).money.run(
+    const moving = app.context.limits.money.run(
       org,
       () => new Promise<void>((resolve) => (finish = resolve)),
     );
@@ -255,7 +254,7 @@ describe("limits on the costly calls", () => {
       expect(refused.json().message).toBe(WITHDRAW_MESSAGES.invoiceUsed);
     for (const busy of answers.filter((a) => a.statusCode === 429))
       expect(Number(busy.headers["retry-after"])).toBeGreaterThanOrEqual(1);
-    expect(loadLimitsOf(app.context).money.busyKeys).toBe(0);
+    expect(app.context.limits.money.busyKeys).toBe(0);
     const audit = await ledger.audit();
     expect(audit.sums.usd ?? 0).toBe(0);
     expect(audit.drifted).toEqual([]);

@@ -1,4 +1,3 @@
-import type { AppContext } from "../app-context.ts";
 import { createKeyedGate } from "./keyed-gate.ts";
 import { createCallerLimit } from "./rate-limit.ts";
 
@@ -25,15 +24,3 @@ export function createLoadLimits() {
 }
 
 export type LoadLimits = ReturnType<typeof createLoadLimits>;
-
-const byServer = new WeakMap<AppContext, LoadLimits>();
-
-/** The limits of the server of this context, shared by every module that asks (made on first ask). */
-export function loadLimitsOf(context: AppContext): LoadLimits {
-  let limits = byServer.get(context);
-  if (!limits) {
-    limits = createLoadLimits();
-    byServer.set(context, limits);
-  }
-  return limits;
-}

@@ -4,9 +4,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { testConfig } from "../../test/helpers.ts";
 import { ApiError } from "../api-error.ts";
-import type { AppContext } from "../app-context.ts";
 import { installErrorHandler } from "./error-handler.ts";
-import { handle, registerRoutes } from "./routes.ts";
+import { handle, type RoutesContext, registerRoutes } from "./routes.ts";
 import { createWriteListeners } from "./write-listeners.ts";
 
 const createThing = defineRoute({
@@ -46,10 +45,17 @@ const refuses = defineRoute({
   auth: "none",
 });
 
+/** The app's part of serving routes: no route of these tests needs a token, so none is ever checked. */
+const routesContext = (): RoutesContext => ({
+  config: testConfig(),
+  access: { authorize: () => Promise.reject(new Error("no route of these tests needs a token")) },
+  writes: createWriteListeners(),
+});
+
 async function appWith() {
   const app = Fastify();
   installErrorHandler(app);
-  const context = { config: testConfig(), writes: createWriteListeners() } as AppContext;
+  const context = routesContext();
   registerRoutes(
     app,
     context,
@@ -143,7 +149,7 @@ describe("routes from the table", () => {
   });
 
   it("refuses to start with a table route that has no handler, or a handler outside the table", () => {
-    const context = { config: testConfig() } as AppContext;
+    const context = routesContext();
     expect(() =>
       registerRoutes(Fastify(), context, [createThing, broken], [handle(createThing, () => ({}) as never)]),
     ).toThrow("Route GET /api/v1/broken (broken) has no handler");

@@ -3,10 +3,11 @@ import type { WebSocket } from "@fastify/websocket";
 import type { RouteDefinition } from "@switchboard/api";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import type { Access } from "../access/access.ts";
+import type { Access, AccessResolver } from "../access/access.ts";
 import { ApiError } from "../api-error.ts";
-import type { AppContext } from "../app-context.ts";
+import type { Config } from "../config.ts";
 import { parseRequestPart } from "./validation.ts";
+import type { WriteListeners } from "./write-listeners.ts";
 
 type Parsed<S> = [Exclude<S, undefined>] extends [z.ZodType] ? z.output<Exclude<S, undefined>> : undefined;
 
@@ -21,8 +22,19 @@ export type QueryOf<T extends RouteDefinition> = RouteInput<T>["query"];
 /** A route's body as its handler receives it (the schema's output). */
 export type BodyOf<T extends RouteDefinition> = RouteInput<T>["body"];
 
+/**
+ * What serving the routes takes of the app (whose context holds these among its services): its mode (answers
+ * are checked against their schema outside production), the access check of calls that need a token, and the
+ * listeners told after each call that may have written.
+ */
+export type RoutesContext = {
+  config: Pick<Config, "env">;
+  access: Pick<AccessResolver, "authorize">;
+  writes: Pick<WriteListeners, "wrote">;
+};
+
+/** What a handler gets of its call. What it needs of the app, its module hands it when it makes the routes. */
 export type HandlerContext<T extends RouteDefinition = RouteDefinition> = {
-  app: AppContext;
   request: FastifyRequest;
   reply: FastifyReply;
   /** The resolved caller and target account: only on routes that need a token (`auth` other than none). */
@@ -131,7 +143,7 @@ function anonymousCall(route: RouteDefinition, request: FastifyRequest): boolean
  */
 export function registerRoutes(
   app: FastifyInstance,
-  context: AppContext,
+  context: RoutesContext,
   table: readonly RouteDefinition[],
   bound: readonly BoundRoute[],
 ): void {
@@ -164,7 +176,6 @@ export function registerRoutes(
             body: route.body ? parseRequestPart(route.body, request.body ?? {}, "body") : undefined,
           };
           const result = await entry.handler(input as RouteInput<RouteDefinition>, {
-            app: context,
             request,
             reply,
             access: access as Access,
@@ -209,7 +220,7 @@ export function registerRoutes(
  */
 function registerWebSocketRoute(
   app: FastifyInstance,
-  context: AppContext,
+  context: RoutesContext,
   route: RouteDefinition,
   entry: BoundRoute,
 ): void {
@@ -239,7 +250,6 @@ function registerWebSocketRoute(
         entry.handler(
           { query: state?.query, params: state?.params, body: undefined } as RouteInput<RouteDefinition>,
           {
-            app: context,
             request,
             reply: undefined as unknown as FastifyReply,
             access: state?.access as Access,

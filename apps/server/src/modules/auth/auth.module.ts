@@ -15,5 +15,5 @@ export function createAuthModule(context: AppContext, deps: { accounts: Accounts
     loadAccount: context.access.loadAccount,
     codesPerNetwork: context.config.signInCodesPerNetwork,
   });
-  return { auth, routes: authRoutes(auth) };
+  return { auth, routes: authRoutes(auth, context.config.devOutbox ? context.outbox : null) };
 }

@@ -2,9 +2,11 @@ import * as api from "@switchboard/api";
 import { ApiError } from "../../api-error.ts";
 import { clientNetworkKey } from "../../http/client-network.ts";
 import { handle } from "../../http/routes.ts";
+import type { Outbox } from "../../providers/outbox/outbox.ts";
 import type { AuthService } from "./auth.service.ts";
 
-export function authRoutes(auth: AuthService) {
+/** `devOutbox`: the outbox the dev outbox call lists (DEV_OUTBOX on), else null (the call is not found). */
+export function authRoutes(auth: AuthService, devOutbox: Outbox | null) {
   return [
     handle(api.signupEmail, ({ body }, { request }) =>
       auth.signupEmail({ ...body, network: clientNetworkKey(request.ip), host: request.hostname }),
@@ -47,9 +49,9 @@ export function authRoutes(auth: AuthService) {
     handle(api.createOneTimeAuth, (_input, { access }) => auth.createOneTimeToken(access.caller)),
     handle(api.oneTimeAuth, ({ query }) => auth.exchangeOneTimeToken(query.oneTimeToken)),
     handle(api.logout, ({ query }, { access }) => auth.logout(access.caller, query.everywhere)),
-    handle(api.devOutbox, async ({ query }, { app }) => {
-      if (!app.config.devOutbox) throw new ApiError(404, `Not found: GET ${api.devOutbox.path}`);
-      return { success: true as const, messages: await app.outbox.list(query.limit) };
+    handle(api.devOutbox, async ({ query }) => {
+      if (!devOutbox) throw new ApiError(404, `Not found: GET ${api.devOutbox.path}`);
+      return { success: true as const, messages: await devOutbox.list(query.limit) };
     }),
   ];
 }

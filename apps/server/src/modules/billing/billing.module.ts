@@ -2,7 +2,6 @@ import { Readable } from "node:stream";
 import { stripeBillingWebhook } from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../app-context.ts";
-import { loadLimitsOf } from "../../http/load-limits.ts";
 import {
   sandboxSubscriptionPayments,
   stripeSubscriptionPayments,
@@ -32,7 +31,7 @@ export function createBillingModule(context: AppContext, deps: { ledger: LedgerS
         })
       : null;
   const payments = stripe ?? sandboxSubscriptionPayments(config.publicUrl);
-  const limits = loadLimitsOf(context);
+  const { limits } = context;
   const billing = createBillingService({
     money: limits.money,
     db: context.database.db,

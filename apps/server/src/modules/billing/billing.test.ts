@@ -12,7 +12,6 @@ import { waitFor } from "../../../test/wait-for.ts";
 import { executeRows } from "../../db/client.ts";
 import { accounts, ledgerTransactions, subscriptions } from "../../db/schema/index.ts";
 import { escapeHtml } from "../../http/html.ts";
-import { loadLimitsOf } from "../../http/load-limits.ts";
 import { JOB_SCHEMA } from "../../jobs/schema.ts";
 import { sandboxSubscriptionPayments } from "../../providers/payments/subscription-payments.ts";
 import { CARD_MESSAGES } from "../../providers/payments/test-cards.ts";
@@ -378,7 +377,7 @@ describe("sandbox renewals (the test card on file, like Stripe's test mode)", ()
         payments: sandboxSubscriptionPayments(ORIGIN),
         publicUrl: ORIGIN,
         log: app.log,
-        money: loadLimitsOf(app.context).money,
+        money: app.context.limits.money,
         now: () => at,
       });
     const renewals = async () =>

@@ -1,5 +1,4 @@
 import type { AppContext } from "../../app-context.ts";
-import { loadLimitsOf } from "../../http/load-limits.ts";
 import type { NumberProvider } from "../../providers/numbers/number-provider.ts";
 import { sandboxNumberProvider } from "../../providers/numbers/sandbox-numbers.ts";
 import { telnyxNumberProvider } from "../../providers/numbers/telnyx-numbers.ts";
@@ -50,7 +49,7 @@ export function createNumbersModule(
   const sipHost = ["0.0.0.0", "::"].includes(config.host) ? "127.0.0.1" : config.host;
   // The ledger is the database's: numbers post to it as the wallet module's instance does.
   const ledger = createLedgerService(db);
-  const money = loadLimitsOf(context).money;
+  const money = context.limits.money;
   const usage = createUsageRepository(db);
   const planOf = (orgId: number) => usage.planOf(orgId);
   const numbers = createNumbersService({

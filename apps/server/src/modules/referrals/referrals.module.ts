@@ -1,5 +1,4 @@
 import type { AppContext } from "../../app-context.ts";
-import { loadLimitsOf } from "../../http/load-limits.ts";
 import type { AccountsModule } from "../accounts/index.ts";
 import type { WalletModule } from "../wallet/index.ts";
 import { referralRoutes } from "./referrals.routes.ts";
@@ -23,7 +22,7 @@ export function createReferralsModule(
     findByUsername: deps.accounts.repository.findByUsername,
     loadAccount: context.access.loadAccount,
     satToUsd: async () => (await deps.wallet.wallet.exchangeRate()).satToUsd,
-    money: loadLimitsOf(context).money,
+    money: context.limits.money,
   });
   return { referrals, routes: referralRoutes(referrals) };
 }

@@ -6,7 +6,7 @@ import type { InstanceRegistration } from "./system.service.ts";
 export function createSystemModule(context: AppContext, deps: { registration: InstanceRegistration }) {
   const { registration } = deps;
   return {
-    routes: systemRoutes(registration),
+    routes: systemRoutes(context, registration),
     async stop() {
       await registration
         .stop()

@@ -2,7 +2,6 @@ import { Readable } from "node:stream";
 import { stripeWebhook } from "@switchboard/api";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../app-context.ts";
-import { loadLimitsOf } from "../../http/load-limits.ts";
 import { lndNode } from "../../providers/lightning/lnd-node.ts";
 import { sandboxLightningNode } from "../../providers/lightning/sandbox-node.ts";
 import { sandboxPayments } from "../../providers/payments/sandbox-payments.ts";
@@ -41,7 +40,7 @@ export function createWalletModule(context: AppContext) {
   const rates =
     config.exchangeRates.provider === "coinbase" ? coinbaseRates(config.exchangeRates.url) : sandboxRates();
   const links = createPaymentLinks({ db: context.database.db, publicUrl: config.publicUrl });
-  const limits = loadLimitsOf(context);
+  const { limits } = context;
   const wallet = createWalletService({
     money: limits.money,
     links,

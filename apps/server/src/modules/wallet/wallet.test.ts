@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildHierarchy } from "../../../test/fixtures.ts";
 import { buildTestApp } from "../../../test/helpers.ts";
 import { moneyCaller } from "../../../test/money-call.ts";
-import { loadLimitsOf } from "../../http/load-limits.ts";
 import { decodeInvoice, paymentHashOf } from "../../providers/lightning/bolt11.ts";
 import { CARD_MESSAGES } from "../../providers/payments/test-cards.ts";
 import type { RateProvider } from "../../providers/rates/rate-provider.ts";
@@ -84,7 +83,7 @@ describe("exchange rate", () => {
       publicUrl: ORIGIN,
       log: app.log,
       sandboxWalletUrl: null,
-      money: loadLimitsOf(app.context).money,
+      money: app.context.limits.money,
       now: () => clock,
     });
     const first = await service.exchangeRate();

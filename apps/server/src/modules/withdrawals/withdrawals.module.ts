@@ -1,5 +1,4 @@
 import type { AppContext } from "../../app-context.ts";
-import { loadLimitsOf } from "../../http/load-limits.ts";
 import { sandboxConnect, stripeConnect } from "../../providers/payments/connect-provider.ts";
 import { paypalPayouts } from "../../providers/payouts/paypal-payouts.ts";
 import { sandboxPayouts } from "../../providers/payouts/sandbox-payouts.ts";
@@ -29,7 +28,7 @@ export function createWithdrawalsModule(context: AppContext, deps: { wallet: Wal
       ? stripeConnect({ secretKey: config.payments.secretKey, apiUrl: config.payments.apiUrl })
       : sandboxConnect(context.database.db, config.publicUrl);
   let connect: StripeConnect | null = null;
-  const limits = loadLimitsOf(context);
+  const { limits } = context;
   const service = createWithdrawalsService({
     money: limits.money,
     stripeTransfer: (row) => (connect as StripeConnect).process(row),
