@@ -1,6 +1,6 @@
 // The layers of ARCHITECTURE.md ("Layers"), checked by `npm run lint:layers` (part of `npm run lint`):
-//   packages (core <- api) <- server db, http, jobs, providers, audio, access, realtime <- modules/<feature>
-//   <- demo, app.ts <- server.ts;   web lib <- components <- features/<feature> <- app.
+//   packages (core <- api) <- server db, http, jobs, providers, audio, access, realtime <- app-context.ts
+//   <- modules/<feature> <- demo, app.ts <- server.ts;   web lib <- components <- features/<feature> <- app.
 // Arrows only point down. Tests are left out: they may reach anywhere.
 
 const TEST = ["\\.(test|type-test|spec)\\.tsx?$", "^apps/web/src/test/", "^apps/server/test/"];
@@ -9,8 +9,10 @@ const WEB = "^apps/web/src/";
 /** The server's lowest layer: what every feature module may use, and that uses no feature module. */
 const SERVER_BASE = [
   `${SERVER}(access|audio|db|http|jobs|providers|realtime)/`,
-  `${SERVER}(app-context|config|logger|process-guard)\\.ts$`,
+  `${SERVER}(api-error|config|logger|process-guard)\\.ts$`,
 ];
+/** The app's context: the services app.ts builds from the base layer and hands every feature module. */
+const SERVER_CONTEXT = `${SERVER}app-context\\.ts$`;
 /** What composes the feature modules: the app, its entry point and the demo data it seeds. */
 const SERVER_TOP = [`${SERVER}(app|server)\\.ts$`, `${SERVER}demo/`];
 /** The web app's composition: the shell, the entry points, the registries that load features and the
@@ -108,9 +110,37 @@ module.exports = {
       name: "server-base-below-modules",
       severity: "error",
       comment:
-        "db, http, jobs, providers, audio, access and realtime sit below the feature modules: they must " +
-        "not import a module (move what both need down, e.g. into src/audio/).",
+        "db, http, jobs, providers, audio, access and realtime sit below the app's context and the feature " +
+        "modules: they import neither app-context.ts nor a module (take a narrow type of what is used, " +
+        "declared down here, or move what both need down, e.g. into src/audio/).",
       from: { path: SERVER_BASE },
+      to: { path: [SERVER_CONTEXT, `${SERVER}modules/`, ...SERVER_TOP] },
+    },
+    {
+      name: "server-db-below-the-other-base-layers",
+      severity: "error",
+      comment:
+        "db is the floor the rest of the base stands on (jobs run on it, access and providers read it): it " +
+        "imports none of them. What runs after its migrations is called by whoever composes them (app.ts).",
+      from: { path: `${SERVER}db/` },
+      to: { path: `${SERVER}(access|http|jobs|providers|realtime)/` },
+    },
+    {
+      name: "server-access-below-http",
+      severity: "error",
+      comment:
+        "http resolves each call's access through access/: access imports nothing of http (the error it " +
+        "refuses a call with is src/api-error.ts, below both).",
+      from: { path: `${SERVER}access/` },
+      to: { path: `${SERVER}http/` },
+    },
+    {
+      name: "server-context-below-modules",
+      severity: "error",
+      comment:
+        "app-context.ts names the base layer's services for the modules: it imports no module (a type it " +
+        "needs from one is declared there, as VoiceWorkersView is).",
+      from: { path: SERVER_CONTEXT },
       to: { path: [`${SERVER}modules/`, ...SERVER_TOP] },
     },
     {
