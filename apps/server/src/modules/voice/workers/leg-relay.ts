@@ -2,13 +2,14 @@
  * Calls whose transport stays in the API process and whose pipeline runs in a voice worker: a browser's or
  * Twilio's WebSocket ends in the API process (its HTTP server), so the leg is relayed over the IPC channel.
  * The caller's frames, keys and hang-up go to the worker; the agent's frames, barge-in clears, captions and
- * the call's end come back. The transport paces what it sends, here; each frame it plays is reported back,
+ * the call's end come back, and a cold transfer by the transport itself (Twilio's `<Dial>`) is asked for
+ * here and answered with how it went. The transport paces what it sends, here; each frame it plays is reported back,
  * so the pipeline's queue and recording follow what the caller heard.
  *
  * - `relayToWorker` (API process): the leg's side; its session proxy ends as failed if the worker dies.
  * - `createRelayedCalls` (worker): a CallLeg over the channel for each relayed call, handed to the pipeline.
  */
-import type { CallLeg } from "../call-leg.ts";
+import type { CallLeg, HandOver } from "../call-leg.ts";
 import type { CallSession, CallSummary, StartCallOptions } from "../call-session-types.ts";
 import type { LegEvent, SessionEvent } from "./worker-messages.ts";
 
@@ -22,8 +23,13 @@ export function relayToWorker(
   onDone: () => void,
 ): RelayedCall | null {
   const { onTranscript, logData: _logData, ...data } = options;
-  if (!send({ k: "start", info: leg.info, options: { ...data, captions: Boolean(onTranscript) } }))
-    return null;
+  const start = {
+    k: "start" as const,
+    info: leg.info,
+    options: { ...data, captions: Boolean(onTranscript) },
+    ...(leg.handOver ? { handOver: true } : {}),
+  };
+  if (!send(start)) return null;
   let gen = 0;
   let done = false;
   let resolveReady!: (uuid: string | null) => void;
@@ -67,6 +73,21 @@ export function relayToWorker(
           return onTranscript?.(e.role, e.text, e.final);
         case "ended":
           return finish(e.summary);
+        case "handOver": {
+          const refused = (detail: string): HandOver => ({
+            kind: "refused",
+            asked: false,
+            status: null,
+            detail,
+          });
+          const asked = leg.handOver
+            ? leg.handOver(e.target, { ringSeconds: e.ringSeconds })
+            : Promise.resolve(refused("this call has no hand-over of its own"));
+          void asked
+            .catch((error: unknown) => refused(error instanceof Error ? error.message : String(error)))
+            .then((answer) => send({ k: "handedOver", n: e.n, answer }));
+          return;
+        }
       }
     },
     lost(error) {
@@ -104,6 +125,9 @@ export function createRelayedCalls(deps: {
     const unplayed: Int16Array[] = [];
     let gen = 0;
     let hungUp = false;
+    // Hand-overs asked of the API process's leg, by number, until it says how each went.
+    const handOvers = new Map<number, (answer: HandOver) => void>();
+    let handOverCount = 0;
     const leg: CallLeg = {
       info: e.info,
       onAudio: (listener) => void listeners.audio.push(listener),
@@ -121,6 +145,16 @@ export function createRelayedCalls(deps: {
       },
       queuedFrames: () => unplayed.length,
       hangup: (reason) => send({ k: "hangup", ...(reason ? { reason } : {}) }),
+      ...(e.handOver
+        ? {
+            handOver: (target: string, options: { ringSeconds: number }) =>
+              new Promise<HandOver>((resolve) => {
+                const n = ++handOverCount;
+                handOvers.set(n, resolve);
+                send({ k: "handOver", n, target, ringSeconds: options.ringSeconds });
+              }),
+          }
+        : {}),
     };
     const { captions, ...options } = e.options;
     const session = deps.startCall(leg, {
@@ -159,6 +193,10 @@ export function createRelayedCalls(deps: {
           }
           case "end":
             session.hangup(event.reason);
+            return;
+          case "handedOver":
+            handOvers.get(event.n)?.(event.answer);
+            handOvers.delete(event.n);
             return;
         }
       },

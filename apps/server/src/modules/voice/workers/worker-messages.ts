@@ -1,7 +1,7 @@
 /** What the API process and its voice worker processes say over their IPC channel (besides db/remote-pglite.ts). */
 import type { PlacedCall } from "@switchboard/api";
 import type { Config } from "../../../config.ts";
-import type { CallLegInfo } from "../call-leg.ts";
+import type { CallLegInfo, HandOver } from "../call-leg.ts";
 import type { CallSummary, StartCallOptions } from "../call-session-types.ts";
 import type { ScenarioCallInput, ScenarioCallResult } from "../scenario-calls.ts";
 import type { SipRemote } from "../sip/sip-types.ts";
@@ -29,7 +29,8 @@ export type RelayedCallOptions = Omit<StartCallOptions, "onTranscript" | "logDat
  * runs in a worker (leg-relay.ts): what the API process says of the leg.
  */
 export type LegEvent =
-  | { k: "start"; info: CallLegInfo; options: RelayedCallOptions }
+  /** `handOver`: the transport has a cold transfer of its own (Twilio's `<Dial>`), asked for by `handOver`. */
+  | { k: "start"; info: CallLegInfo; options: RelayedCallOptions; handOver?: boolean }
   | { k: "audio"; frame: Int16Array }
   | { k: "dtmf"; digit: string }
   /** The far end hung up. */
@@ -37,7 +38,9 @@ export type LegEvent =
   /** An agent frame went out to the caller `ago` ms before this was sent (frames since clear `gen`). */
   | { k: "played"; gen: number; ago: number }
   /** End the call from our side (the live calls' hang-up, the server stopping). */
-  | { k: "end"; reason?: string };
+  | { k: "end"; reason?: string }
+  /** How the hand-over `n` ended. */
+  | { k: "handedOver"; n: number; answer: HandOver };
 
 /** ... and what the worker's pipeline says back. */
 export type SessionEvent =
@@ -48,7 +51,9 @@ export type SessionEvent =
   | { k: "hangup"; reason?: string }
   | { k: "ready"; uuid: string | null }
   | { k: "transcript"; role: "caller" | "agent" | "destination"; text: string; final: boolean }
-  | { k: "ended"; summary: CallSummary };
+  | { k: "ended"; summary: CallSummary }
+  /** Hand the call over to `target` with the transport's own transfer (answered by `handedOver` with `n`). */
+  | { k: "handOver"; n: number; target: string; ringSeconds: number };
 
 export type ToWorker =
   /** The first message: the worker builds its app from this configuration. */
