@@ -309,13 +309,21 @@ export function createTwilioStreamLeg(first: WebSocket): TwilioStreamLeg {
     const callSid = start.callSid;
     return new Promise<HandOver>((resolve) => {
       const timeout = setTimeout(
-        () =>
+        () => {
+          const late = handing;
           settleHandOver({
             kind: "done",
             result: "failed",
             status: null,
             detail: "no word from Twilio in time",
-          }),
+          });
+          // Twilio took the call for its <Dial> and said nothing since: the caller is not ours to talk to.
+          if (late?.accepted || late?.detached)
+            queueMicrotask(() => {
+              hangUp();
+              if (socket.readyState === socket.OPEN) socket.close(1000);
+            });
+        },
         (options.ringSeconds + HANDOVER_MARGIN_S) * 1000,
       );
       handing = {

@@ -259,6 +259,42 @@ describe("a cold transfer of a Twilio call", () => {
   );
 
   it(
+    "ends the call as failed when Twilio took the call for its <Dial> and never said how it went",
+    async () => {
+      const callSid = "CA7e57000000000000000000000000004";
+      let caller!: ReturnType<typeof twilioStream>;
+      afterUpdate = () => caller.stop();
+      caller = await startCall(callSid);
+      caller.dtmf("1");
+      // The destination's 5 s ring time plus the 15 s margin, then the call's row is stored.
+      const log = await waitFor(
+        async () =>
+          (
+            await app.context.database.db
+              .select()
+              .from(conversationLogs)
+              .where(eq(conversationLogs.callId, callSid))
+          )[0],
+        (row) => typeof (row?.data as { callOutcome?: string } | undefined)?.callOutcome === "string",
+        40_000,
+      );
+      expect(updates).toHaveLength(1);
+      expect(log?.transfer).toBe("0");
+      expect(log?.data).toMatchObject({
+        callOutcome: "caller-hangup",
+        transferResult: "failed",
+        transfers: [
+          {
+            result: "failed",
+            legs: [{ kind: "handover", result: "failed", detail: "no word from Twilio in time" }],
+          },
+        ],
+      });
+    },
+    within(60_000),
+  );
+
+  it(
     "bridges a new leg when Twilio refuses the update: the handover's refusal and the dial are in the log",
     async () => {
       const callSid = "CA7e57000000000000000000000000003";
