@@ -44,10 +44,17 @@ for (let group = 0; group < GROUPS; group++) {
         broken.push(`${name}: still loading after ${within(15)} s`);
         continue;
       }
-      // Its content (a chunk of its own) has rendered: more than the dialog's title.
+      // Its content (a chunk of its own) has rendered: more than the dialog's title, and no loader (a part of
+      // it may load after the rest: "Metric Loading…" was read once after the checks above had passed).
       const content = async () => (await dialog.innerText()).replace(/\s+/g, " ");
       await expect
-        .poll(async () => (await content()).length, { timeout: within(10_000) })
+        .poll(
+          async () => {
+            const text = await content();
+            return /Loading…/.test(text) ? 0 : text.length;
+          },
+          { timeout: within(10_000) },
+        )
         .toBeGreaterThanOrEqual(20)
         .catch(() => {});
       const text = await content();
