@@ -613,6 +613,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `Invalid configuration: ${v.PAYPAL_CLIENT_ID ? "PAYPAL_CLIENT_SECRET" : "PAYPAL_CLIENT_ID"} is required when PAYOUTS is paypal`,
     );
   }
+  // Twilio's REST API with the account's credentials: numbers and a call's hand-over use it alike.
+  const twilioRest =
+    v.TWILIO_ACCOUNT_SID && v.TWILIO_AUTH_TOKEN
+      ? {
+          accountSid: v.TWILIO_ACCOUNT_SID,
+          authToken: v.TWILIO_AUTH_TOKEN,
+          apiUrl: v.TWILIO_API_URL ?? "https://api.twilio.com",
+        }
+      : null;
   return {
     env: v.NODE_ENV,
     host: v.HOST,
@@ -670,14 +679,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : { provider: "sandbox" },
     numbers: {
       provider: v.NUMBER_PROVIDER,
-      twilio:
-        v.TWILIO_ACCOUNT_SID && v.TWILIO_AUTH_TOKEN
-          ? {
-              accountSid: v.TWILIO_ACCOUNT_SID,
-              authToken: v.TWILIO_AUTH_TOKEN,
-              apiUrl: v.TWILIO_API_URL ?? "https://api.twilio.com",
-            }
-          : null,
+      twilio: twilioRest,
       telnyx: v.TELNYX_API_KEY
         ? {
             apiKey: v.TELNYX_API_KEY,
@@ -702,14 +704,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     voice: {
       twilioAuthToken: v.TWILIO_AUTH_TOKEN,
-      twilioRest:
-        v.TWILIO_ACCOUNT_SID && v.TWILIO_AUTH_TOKEN
-          ? {
-              accountSid: v.TWILIO_ACCOUNT_SID,
-              authToken: v.TWILIO_AUTH_TOKEN,
-              apiUrl: v.TWILIO_API_URL ?? "https://api.twilio.com",
-            }
-          : null,
+      twilioRest,
       childNice: v.VOICE_CHILD_NICE,
       workers: v.VOICE_WORKERS ?? (v.NODE_ENV === "test" ? 0 : availableParallelism()),
       workerSipPort: v.VOICE_WORKER_SIP_PORT,
