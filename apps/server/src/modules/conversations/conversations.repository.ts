@@ -11,6 +11,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import {
   accounts,
+  contactAddresses,
   conversationLogs,
   conversationMessages,
   conversations,
@@ -119,17 +120,22 @@ export function createConversationsRepository(db: Database) {
     },
 
     /**
-     * A person's one inbox thread with an agent: the live text-or-call room of that agent and the person's
-     * number (E.164), found or made under a lock on the pair, so two at once make one. Texts and calls, outbound
-     * (tasks) or inbound, whichever came first, land in it; each keeps its own conversation and channel (Calls
-     * and metrics read those). A room a text reaches is a texting room (channel sms): its replies are texted. A
-     * call from an address that is no phone number (a browser) is nobody's thread: a room of its own. `created`
-     * says whether the room is new; a room found closed or archived opens again.
+     * A person's one inbox thread with an agent: the live text-or-call room of that agent and the person,
+     * found or made under a lock, so two at once make one. The person is their number (E.164) and, when the
+     * number is one of a contact's of the organisation, every number of that contact: a room under any of them
+     * is theirs. Texts and calls, outbound (tasks) or inbound, whichever came first, from whichever of their
+     * numbers, land in it; each keeps its own conversation and channel (Calls and metrics read those), and the
+     * room's address follows the number last used, so replies go there. A room a text reaches is a texting room
+     * (channel sms): its replies are texted. A call from an address that is no phone number (a browser) is
+     * nobody's thread: a room of its own. `created` says whether the room is new; a room found closed or
+     * archived opens again. Rooms a contact's numbers had apart before the contact joined them stay apart; a
+     * number's own room is chosen first among them.
      */
     async personRoom(person: PersonContact): Promise<{ room: RoomRow; created: boolean }> {
       const normalized = normalizeAddress(person.address);
       const phone = normalized?.kind === "phone";
       const address = phone ? (normalized?.address as string) : person.address.trim();
+      const title = phone ? formatPhoneNumber(address) : (person.title ?? address);
       const create = (tx: Database) =>
         createRoomIn(
           tx,
@@ -140,7 +146,7 @@ export function createConversationsRepository(db: Database) {
             channel: person.channel,
             kind: "live",
             externalAddress: address,
-            title: phone ? formatPhoneNumber(address) : (person.title ?? address),
+            title,
             ...(person.folder ? { folder: person.folder } : {}),
             ...(person.aiAgentEnabled !== undefined ? { aiAgentEnabled: person.aiAgentEnabled } : {}),
           },
@@ -153,27 +159,82 @@ export function createConversationsRepository(db: Database) {
       if (!phone && person.channel === "voice")
         return { room: await db.transaction((tx) => create(tx)), created: true };
       return db.transaction(async (tx) => {
-        await tx.execute(
-          sql`select pg_advisory_xact_lock(hashtext(${`person-room:${person.agentAccountId}:${address}`}))`,
-        );
+        const lock = (key: string) =>
+          tx.execute(
+            sql`select pg_advisory_xact_lock(hashtext(${`person-room:${person.agentAccountId}:${key}`}))`,
+          );
+        await lock(address);
+        // The person's other numbers: those of every contact of the organisation this number is one of. Each
+        // contact's lock after the number's (always in that order, so two numbers of one contact at once
+        // wait for each other and never deadlock).
+        const numbers = new Set([address]);
+        if (phone) {
+          const contactIds = (
+            await tx
+              .select({ id: contactAddresses.contactId })
+              .from(contactAddresses)
+              .where(and(eq(contactAddresses.orgId, person.orgId), eq(contactAddresses.address, address)))
+              .orderBy(asc(contactAddresses.contactId))
+              .limit(20)
+          ).map((row) => row.id);
+          for (const id of contactIds) await lock(`contact:${id}`);
+          if (contactIds.length > 0) {
+            const theirs = await tx
+              .select({ address: contactAddresses.address })
+              .from(contactAddresses)
+              .where(
+                and(
+                  eq(contactAddresses.orgId, person.orgId),
+                  inArray(contactAddresses.contactId, contactIds),
+                ),
+              );
+            for (const row of theirs)
+              if (normalizeAddress(row.address)?.kind === "phone") numbers.add(row.address);
+          }
+        }
         const [found] = await tx
           .select()
           .from(rooms)
           .where(
             and(
               eq(rooms.agentAccountId, person.agentAccountId),
-              eq(rooms.externalAddress, address),
+              numbers.size === 1
+                ? eq(rooms.externalAddress, address)
+                : inArray(rooms.externalAddress, [...numbers]),
               eq(rooms.kind, "live"),
               inArray(rooms.channel, ["sms", "voice"]),
             ),
           )
-          // The texting room first (older data may hold a call's room beside it), then the newest.
-          .orderBy(sql`${rooms.channel} = 'sms' desc`, desc(rooms.createdAt))
+          // The texting room first (older data may hold a call's room beside it), then this number's own, then
+          // the newest.
+          .orderBy(
+            sql`${rooms.channel} = 'sms' desc`,
+            sql`${rooms.externalAddress} = ${address} desc`,
+            desc(rooms.createdAt),
+          )
           .limit(1);
         if (!found) return { room: await create(tx), created: true };
-        const patch: Partial<Pick<RoomRow, "channel" | "status">> = {};
+        const patch: Partial<Pick<RoomRow, "channel" | "status" | "externalAddress" | "title">> = {};
         if (person.channel === "sms" && found.channel !== "sms") patch.channel = "sms";
         if (found.status !== "open") patch.status = "open";
+        if (found.externalAddress !== address) {
+          // Another of the person's numbers: the room now answers the one they last used.
+          patch.externalAddress = address;
+          if (found.externalAddress === null || found.title === formatPhoneNumber(found.externalAddress))
+            patch.title = title;
+          // The person in the room is reached at that number now.
+          if (found.externalAddress !== null)
+            await tx
+              .update(roomParticipants)
+              .set({ address })
+              .where(
+                and(
+                  eq(roomParticipants.roomId, found.id),
+                  eq(roomParticipants.kind, "external"),
+                  eq(roomParticipants.address, found.externalAddress),
+                ),
+              );
+        }
         if (Object.keys(patch).length === 0) return { room: found, created: false };
         const [room] = await tx.update(rooms).set(patch).where(eq(rooms.id, found.id)).returning();
         return { room: room ?? found, created: false };
