@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { normalizeAddress } from "@switchboard/core";
 import type { AccountRow } from "../../access/access.ts";
 import type { Database } from "../../db/client.ts";
 import type { ConversationRow } from "../conversations/index.ts";
@@ -125,7 +126,18 @@ export function createInboxAgentText(deps: InboxDeps, views: InboxViews, sending
     const room = await repo.findRoom(message.roomId);
     const agent = room ? await deps.access.loadAccount(room.agentAccountId) : null;
     if (!room || !agent) return message;
-    const sent = await sending.deliver(room, agent, message);
+    // To the number the task wrote to, even when the person has since used another of theirs.
+    const conversation = message.conversationUuid
+      ? await deps.conversations.findConversation(message.conversationUuid)
+      : null;
+    const sent = await sending.deliver(
+      room,
+      agent,
+      message,
+      message.text,
+      (conversation?.direction === "outbound" && normalizeAddress(conversation.toAddress ?? "")?.address) ||
+        room.externalAddress,
+    );
     if (sent.deliveryStatus !== "failed")
       await deps.webhooks?.emit(
         room.orgId,

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { INBOX_MESSAGES } from "@switchboard/api";
+import { normalizeAddress } from "@switchboard/core";
 import type { Access, AccountRow } from "../../access/access.ts";
 import { badRequest, forbidden, notFound } from "../../api-error.ts";
+import type { ConversationRow } from "../conversations/index.ts";
 import type { MessageRow, RoomRow } from "./inbox.repository.ts";
 import type { InboxDeps, InboxTransaction } from "./inbox-deps.ts";
 import type { InboxViews } from "./inbox-views.ts";
@@ -9,6 +11,23 @@ import { messageEventData } from "./inbox-webhooks.ts";
 
 /** An SMS exchange is one conversation (session) until it has been quiet this long. */
 const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
+
+/** The outside party's address of a conversation: who wrote in, or who was written to. */
+function partyOf(conversation: ConversationRow): string | null {
+  return conversation.direction === "inbound" ? conversation.fromAddress : conversation.toAddress;
+}
+
+/**
+ * Whether a conversation's party is the room's: a person's thread follows the number they last used, and an
+ * exchange from another of their numbers is a session of its own (its log row names that number).
+ */
+function sameNumber(party: string | null, address: string | null): boolean {
+  if (party === null || address === null) return true;
+  const a = normalizeAddress(party);
+  const b = normalizeAddress(address);
+  if (a?.kind !== "phone" || b?.kind !== "phone") return true;
+  return a.address === b.address;
+}
 
 /** Sending: an operator's message, stored with its session and delivered through the SMS provider. */
 export function createInboxSending(deps: InboxDeps, views: InboxViews) {
@@ -36,7 +55,12 @@ export function createInboxSending(deps: InboxDeps, views: InboxViews) {
     stage: "production" | "staging",
   ) {
     const current = await t.repo.textConversation(room.id);
-    if (current && current.status === "active" && now() - current.lastActivityAt.getTime() < SESSION_IDLE_MS)
+    if (
+      current &&
+      current.status === "active" &&
+      now() - current.lastActivityAt.getTime() < SESSION_IDLE_MS &&
+      sameNumber(partyOf(current), room.externalAddress)
+    )
       return current;
     if (current && current.status === "active")
       await t.conversations.updateConversation(current.uuid, {
@@ -60,21 +84,23 @@ export function createInboxSending(deps: InboxDeps, views: InboxViews) {
   /** Sends a stored outbound message through the SMS provider and keeps its delivery state. */
   /**
    * Hands a stored message to the carrier. `text` is what to send when it is not the stored text: the
-   * message as written, when the organisation's redaction stored it redacted.
+   * message as written, when the organisation's redaction stored it redacted. `to` is the room's address (the
+   * number the person last used) unless the message was written to one of their numbers in particular.
    */
   async function deliver(
     room: RoomRow,
     agent: AccountRow,
     message: MessageRow,
     text: string = message.text,
+    to: string | null = room.externalAddress,
   ): Promise<MessageRow> {
     // Web-chat rooms have no carrier: the visitor reads the message from the page.
     if (room.channel === "web")
       return (await repo.setDelivery(message.id, { deliveryStatus: "delivered" })) ?? message;
-    if (room.channel !== "sms" || !room.externalAddress || !agent.switchboardPhoneNumber) return message;
+    if (room.channel !== "sms" || !to || !agent.switchboardPhoneNumber) return message;
     try {
       const sent = await deps.sms.send({
-        to: room.externalAddress,
+        to,
         from: agent.switchboardPhoneNumber,
         body: text,
         ...(Array.isArray(message.media) && message.media.length > 0
