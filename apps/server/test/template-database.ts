@@ -18,7 +18,7 @@ export function migrationsHash(): string {
 }
 
 const cacheDir = path.resolve(import.meta.dirname, "../.tmp");
-export const pgliteTemplateFile = () => path.join(cacheDir, `pglite-template-${migrationsHash()}.tar`);
+export const pgliteTemplateFile = () => path.join(cacheDir, `pglite-template-2-${migrationsHash()}.tar`);
 export const postgresTemplateName = () => `sb_template_${migrationsHash()}`;
 
 /** A migrated PGlite data directory dumped once; each test file loads its own copy in well under a second. */
@@ -30,6 +30,13 @@ export async function ensurePgliteTemplate(): Promise<string> {
   await migrateDatabase(handle);
   await installJobSchema(handle);
   if (handle.driver.kind !== "pglite") throw new Error("unreachable");
+  // The app uses the `postgres` database only: without template0 and template1 (a third of the files, 15 of
+  // 46 MB) each test database loads in about a quarter less CPU.
+  for (const template of ["template0", "template1"]) {
+    await handle.driver.client.exec(`alter database ${template} is_template false`);
+    await handle.driver.client.exec(`drop database ${template}`);
+  }
+  await handle.driver.client.exec("checkpoint");
   const dump = await handle.driver.client.dumpDataDir("none");
   await handle.close();
   const partial = `${file}.${process.pid}.partial`;
