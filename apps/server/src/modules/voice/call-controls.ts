@@ -127,39 +127,9 @@ export function callControls(ctx: CallContext): CallControls {
       }
       return !ctx.finished;
     },
-    async collectDigits({ maxDigits, timeoutSeconds }) {
-      if (ctx.finished) return { digits: "", endedBy: "hangup" };
-      if (ctx.keypad) return { digits: "", endedBy: "timeout" };
-      let digits = "";
-      let timer: NodeJS.Timeout | null = null;
-      let done!: (result: { digits: string; endedBy: "#" | "max" | "timeout" | "hangup" }) => void;
-      const result = new Promise<{ digits: string; endedBy: "#" | "max" | "timeout" | "hangup" }>(
-        (resolve) => {
-          done = (value) => {
-            if (timer) clearTimeout(timer);
-            ctx.keypad = null;
-            resolve(value);
-          };
-        },
-      );
-      const wait = () => {
-        if (timer) clearTimeout(timer);
-        timer = setTimeout(() => done({ digits, endedBy: "timeout" }), timeoutSeconds * 1000);
-      };
-      ctx.keypad = {
-        push(digit) {
-          if (digit === "#") return done({ digits, endedBy: "#" });
-          digits += digit;
-          if (digits.length >= maxDigits) return done({ digits, endedBy: "max" });
-          wait();
-        },
-        hangup: () => done({ digits, endedBy: "hangup" }),
-      };
+    collectDigits(entry) {
       // The pause counts from the end of the agent's question (keys typed during it count too).
-      void spoken(ctx).then(() => {
-        if (ctx.keypad && !timer) wait();
-      });
-      return result;
+      return ctx.keys.collect(entry, () => spoken(ctx));
     },
   };
 }

@@ -15,7 +15,7 @@ export function finish(ctx: CallContext, outcome: CallOutcome, error: string | n
   // The recording ends here, at the hang-up, whatever is still queued or said after.
   ctx.recorder?.end();
   if (ctx.ticker) clearInterval(ctx.ticker);
-  if (ctx.dtmfTimer) clearTimeout(ctx.dtmfTimer);
+  ctx.keys.stop();
   ctx.finishing = store(ctx, outcome, error).catch((failure: unknown) => {
     log.error({ err: failure }, "could not end a call cleanly");
     ctx.resolveReady(null);
@@ -38,8 +38,7 @@ export function finish(ctx: CallContext, outcome: CallOutcome, error: string | n
   };
   stop("model", () => ctx.answering?.controller.abort());
   stop("speech", () => ctx.speech && stopSpeech(ctx, ctx.speech));
-  stop("recogniser", () => ctx.utterance?.stt.abort());
-  ctx.utterance = null;
+  stop("recogniser", () => ctx.hearing.stop());
   if (hangup) stop("hangup", () => leg.hangup(error ?? outcome));
 }
 
@@ -76,7 +75,7 @@ async function store(ctx: CallContext, outcome: CallOutcome, error: string | nul
     }
   }
   try {
-    ctx.vad?.close();
+    ctx.hearing.close();
   } catch (failure) {
     log.error({ err: failure }, "could not close a call's voice detector");
   }

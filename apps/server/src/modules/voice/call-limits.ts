@@ -17,8 +17,7 @@ export function housekeeping(ctx: CallContext) {
     // No more turns: say goodbye, then end.
     ctx.closing = true;
     ctx.answering?.controller.abort();
-    ctx.utterance?.stt.abort();
-    ctx.utterance = null;
+    ctx.hearing.stop();
     if (leg.queuedFrames() > 0) leg.clearAudio();
     background(
       ctx,
@@ -34,8 +33,7 @@ export function housekeeping(ctx: CallContext) {
     return;
   }
   if (agentBusy(ctx)) ctx.lastAgentActivity = now;
-  if (settings.idlePromptSeconds <= 0 || agentBusy(ctx) || ctx.utterance || ctx.endpointer.inUtterance)
-    return;
+  if (settings.idlePromptSeconds <= 0 || agentBusy(ctx) || ctx.hearing.speaking) return;
   const quietSince = Math.max(ctx.lastCallerActivity, ctx.lastAgentActivity);
   if (now - quietSince < settings.idlePromptSeconds * 1000) return;
   if (ctx.idlePrompted) {

@@ -9,7 +9,7 @@ import { buildTestApp } from "../../../test/helpers.ts";
 import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
 import { accounts } from "../../db/schema/index.ts";
 import { createConversationsRepository } from "../conversations/index.ts";
-import { understood } from "./caller-input.ts";
+import { understood } from "./recognition.ts";
 
 /**
  * Caller turns the recogniser could not make out: it fails, never answers, is aborted by a hang-up, or hears

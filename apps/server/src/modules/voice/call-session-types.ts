@@ -7,16 +7,21 @@ import type { FastifyBaseLogger } from "fastify";
 import type { AccountRow } from "../../access/access.ts";
 import type { ResolvedModel } from "../../providers/llm/language-model.ts";
 import type { StorageProvider } from "../../providers/storage/storage-provider.ts";
-import type { SttProvider, SttStream } from "../../providers/stt/stt-provider.ts";
+import type { SttProvider } from "../../providers/stt/stt-provider.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
-import type { VadProvider, VadStream } from "../../providers/vad/vad-provider.ts";
+import type { VadProvider } from "../../providers/vad/vad-provider.ts";
 import type { ConversationsRepository, MessageRow } from "../conversations/index.ts";
 import type { AgentLookups, AgentTurns, TransferRequest, TurnSubject } from "../runtime/index.ts";
 import type { CallLeg, TransferResult } from "./call-leg.ts";
 import type { CallRecorder } from "./call-recording.ts";
 import type { CallSettings } from "./call-settings.ts";
-import type { createEndpointer } from "./endpointer.ts";
+import type { Hearing, TurnTiming } from "./caller-hearing.ts";
+import type { CallerKeys } from "./caller-keys.ts";
+import type { EarlyFrames } from "./early-frames.ts";
+import type { RecognitionStage } from "./recognition.ts";
 import type { VoiceRepository } from "./voice.repository.ts";
+
+export type { TurnTiming };
 
 export type CallOutcome =
   | "caller-hangup"
@@ -59,23 +64,6 @@ export type StartCallOptions = {
    * them (`destination`, final). Optional; an observer that throws does not affect the call.
    */
   onTranscript?: (role: "caller" | "agent" | "destination", text: string, final: boolean) => void;
-};
-
-/** When each part of a caller turn happened (performance.now() ms), for the latency figures. */
-export type TurnTiming = {
-  /** The last voiced caller frame of the utterance arrived. */
-  lastVoicedAt: number;
-  /** Endpointing decided the turn was over. */
-  endpointAt: number;
-  /** The recogniser's final text. */
-  sttAt: number;
-  text: string;
-  /** The model's first text. */
-  firstTokenAt: number | null;
-  /** The first synthesised audio of the answer. */
-  firstAudioAt: number | null;
-  /** The first answer frame handed to the leg. */
-  firstFrameAt: number | null;
 };
 
 export type CallSummary = {
@@ -183,24 +171,6 @@ export type Speech = {
   close(): void;
 };
 
-/**
- * What the recogniser made of an utterance: its text and confidence (null when it gives none), or null when
- * the recognition failed, timed out or was aborted.
- */
-export type Recognition = { text: string; confidence: number | null } | null;
-
-/** The caller's utterance being heard: its recogniser, and whether it began over the agent's speech. */
-export type Utterance = {
-  stt: SttStream;
-  /** Every frame of the utterance so far (pre-roll included), to hear it again after a pause. */
-  frames: Int16Array[];
-  /** The recognition of the utterance up to a pause (null when there was none, or the caller went on). */
-  early: Promise<Recognition> | null;
-  duringAgent: boolean;
-  confirmed: boolean;
-  lastVoicedAt: number;
-};
-
 /** Everything one call's parts share. Fields change as the call goes on. */
 export type CallContext = {
   /** The transport's leg, wrapped so that audio both ways reaches the recorder. */
@@ -222,15 +192,15 @@ export type CallContext = {
   subject: TurnSubject | null;
   model: ResolvedModel | null;
   settings: CallSettings;
-  vad: VadStream | null;
-  endpointer: ReturnType<typeof createEndpointer>;
   /** The campaign's TTS voice. */
   voice: string | null;
 
-  /** Caller frames that arrived before the VAD was ready. */
-  early: Int16Array[];
-  /** The last frames, handed to the recogniser at an onset. */
-  preroll: Int16Array[];
+  // The caller's side: frame stages, hearing (VAD, endpointing), recognition, keys.
+  /** Holds the caller's frames until the call is set up (the first frame stage). */
+  earlyFrames: EarlyFrames;
+  hearing: Hearing;
+  recognition: RecognitionStage;
+  keys: CallerKeys;
   finished: boolean;
   /** Saying goodbye at the time limit: the caller is no longer heard. */
   closing: boolean;
@@ -244,15 +214,11 @@ export type CallContext = {
   /** Turns of the agent, one after another. */
   chain: Promise<void>;
 
-  // Caller speech.
-  utterance: Utterance | null;
   lastCallerActivity: number;
   lastAgentActivity: number;
   idlePrompted: boolean;
   /** Caller turns in a row that could not be understood (the agent asks to repeat after the first). */
   unheardTurns: number;
-  dtmf: string;
-  dtmfTimer: NodeJS.Timeout | null;
   /** The transport's own leg (not wrapped for the recording): its keys out and hand-over (transfers). */
   transport: CallLeg;
   /** A transfer the agent asked for in the current answer: run once the answer has been said. */
@@ -272,15 +238,8 @@ export type CallContext = {
   transfers: TransferRecord[];
   /** The caller is connected to a transfer destination: their audio and keys go there. */
   bridge: { fromCaller(frame: Int16Array): void; digit(digit: string): void; callerLeft(): void } | null;
-  /** A keypad entry the agent waits for (the collectDigits tool). */
-  keypad: { push(digit: string): void; hangup(): void } | null;
   /** Keys are being played as tones (in-band DTMF): the far end talking meanwhile does not clear them. */
   pressingKeys: boolean;
-  /**
-   * On a line that tells its far end's words (the leg's `onSaid`: the sandbox carrier's callee), the lines
-   * said and not yet heard as a turn: the next turn is heard as them, not by the recogniser. Null elsewhere.
-   */
-  told: string[] | null;
   /** The 250 ms housekeeping tick (idle prompts, the time limit). */
   ticker: NodeJS.Timeout | null;
   finishing: Promise<void> | null;

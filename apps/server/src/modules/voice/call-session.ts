@@ -1,4 +1,7 @@
 import { withUnexpectedContext } from "../../process-guard.ts";
+import { agentBusy } from "./agent-speech.ts";
+import { bargeIn, pause, resume } from "./barge-in.ts";
+import { caption } from "./call-captions.ts";
 import { failUnexpectedly, finish } from "./call-end.ts";
 import { guarded } from "./call-guard.ts";
 import type { CallLeg } from "./call-leg.ts";
@@ -14,8 +17,12 @@ import type {
 import { callSettingsOf } from "./call-settings.ts";
 import { setUpCall } from "./call-setup.ts";
 import { transferLogData } from "./call-transfer.ts";
-import { onDigit, onFrame } from "./caller-input.ts";
-import { createEndpointer } from "./endpointer.ts";
+import { answer, heardTurn, queueTurn } from "./call-turns.ts";
+import { frameChain } from "./caller-frames.ts";
+import { createHearing } from "./caller-hearing.ts";
+import { createCallerKeys } from "./caller-keys.ts";
+import { earlyFrames } from "./early-frames.ts";
+import { createRecognition } from "./recognition.ts";
 
 export type {
   CallOutcome,
@@ -71,11 +78,12 @@ export function startCallSession(
     subject: null,
     model: null,
     settings,
-    vad: null,
-    endpointer: createEndpointer(settings),
     voice: null,
-    early: [],
-    preroll: [],
+    earlyFrames: earlyFrames(),
+    // The stages are made below, each given what it reads of the call.
+    hearing: null as never,
+    recognition: null as never,
+    keys: null as never,
     finished: false,
     closing: false,
     bargeIns: 0,
@@ -83,23 +91,49 @@ export function startCallSession(
     paused: false,
     answering: null,
     chain: Promise.resolve(),
-    utterance: null,
     lastCallerActivity: performance.now(),
     lastAgentActivity: performance.now(),
     idlePrompted: false,
     unheardTurns: 0,
-    dtmf: "",
-    dtmfTimer: null,
     transport: transportLeg,
     pendingTransfer: null,
     transfers: [],
     bridge: null,
-    keypad: null,
     pressingKeys: false,
-    told: transportLeg.onSaid ? [] : null,
     ticker: null,
     finishing: null,
   };
+  ctx.recognition = createRecognition(ctx, transportLeg.onSaid !== undefined);
+  ctx.hearing = createHearing(ctx, ctx.recognition, {
+    agentTalking: () => agentBusy(ctx) && !ctx.pressingKeys,
+    hold: () => pause(ctx),
+    release: () => resume(ctx),
+    bargeIn: () => bargeIn(ctx),
+    heard(voiced) {
+      ctx.lastCallerActivity = performance.now();
+      if (voiced) ctx.idlePrompted = false;
+    },
+    turn: (turn) => heardTurn(ctx, turn),
+  });
+  ctx.keys = createCallerKeys(ctx, {
+    typed() {
+      ctx.lastCallerActivity = performance.now();
+    },
+    pressed() {
+      ctx.lastCallerActivity = performance.now();
+      ctx.idlePrompted = false;
+      if (agentBusy(ctx)) bargeIn(ctx);
+    },
+    entered(digits) {
+      caption(ctx, "caller", `[pressed ${digits}]`, true);
+      queueTurn(ctx, () => answer(ctx, `[pressed ${digits}]`, null));
+    },
+  });
+  /**
+   * The caller's frames on their way to be heard, in order: a new step (noise suppression) is a
+   * `FrameStage` added here (caller-frames.ts).
+   */
+  const callerFrames = frameChain([ctx.earlyFrames], (frame) => ctx.hearing.hear(frame));
   // What the transport and the clock call into: a failure in there ends this call, not the process. What
   // the call starts itself (its clock, its turns) carries its id to the process guard too.
   withUnexpectedContext({ callId: transportLeg.info.callId }, () => {
@@ -107,15 +141,24 @@ export function startCallSession(
     guarded(ctx, "set-up", () => setUpCall(ctx));
   });
   leg.onAudio((frame) =>
-    guarded(ctx, "caller audio", () => (ctx.bridge ? ctx.bridge.fromCaller(frame) : onFrame(ctx, frame))),
+    guarded(ctx, "caller audio", () => {
+      if (ctx.bridge) ctx.bridge.fromCaller(frame);
+      else if (!ctx.finished && !ctx.closing) callerFrames(frame);
+    }),
   );
-  leg.onDtmf((digit) => guarded(ctx, "caller digit", () => onDigit(ctx, digit)));
+  leg.onDtmf((digit) =>
+    guarded(ctx, "caller digit", () => {
+      if (ctx.finished) return;
+      if (ctx.bridge) ctx.bridge.digit(digit);
+      else ctx.keys.press(digit);
+    }),
+  );
   // A far end that tells its words (the sandbox carrier's callee, its phone menu) is heard by them: the
   // recogniser makes little of synthesised phone audio.
-  transportLeg.onSaid?.((text) => ctx.told?.push(text));
+  transportLeg.onSaid?.((text) => ctx.recognition.said(text));
   leg.onHangup(() =>
     guarded(ctx, "hang-up", () => {
-      ctx.keypad?.hangup();
+      ctx.keys.hangup();
       const bridged = ctx.bridge;
       finish(ctx, bridged ? "transferred" : "caller-hangup", null, false);
       bridged?.callerLeft();

@@ -12,8 +12,6 @@ import { fail, finish } from "./call-end.ts";
 import type { CallContext } from "./call-session-types.ts";
 import { callSettingsOf } from "./call-settings.ts";
 import { greet, queueTurn, sayLine } from "./call-turns.ts";
-import { onFrame } from "./caller-input.ts";
-import { createEndpointer } from "./endpointer.ts";
 
 export function setUpCall(ctx: CallContext) {
   const { deps, options, leg, log } = ctx;
@@ -25,7 +23,6 @@ export function setUpCall(ctx: CallContext) {
     if (agent?.accountType !== "agent" || !agent.organizationId)
       return fail(ctx, `no agent with id ${options.agentAccountId}`);
     ctx.settings = callSettingsOf(agent.details, options.settings);
-    ctx.endpointer = createEndpointer(ctx.settings);
     if (!ctx.settings.recordCalls || !deps.storage) ctx.recorder = null;
     const stage = options.stage ?? "production";
     const agentCampaign = await deps.lookups.campaignOf({ id: agent.id, orgId: agent.organizationId }, stage);
@@ -41,7 +38,7 @@ export function setUpCall(ctx: CallContext) {
     // The agent's voice is a picker id ("ava"): the provider's voice for it, else its engine voice ("en-us+f3").
     const voice = findVoice(campaign.voice);
     ctx.voice = voice ? (ctx.deps.tts.voiceFor?.(voice) ?? voice.engineVoice) : campaign.voice;
-    ctx.vad = await deps.vad.createStream();
+    ctx.hearing.listen(await deps.vad.createStream());
     const { info } = leg;
     const outbound = options.direction === "outbound";
     const external = outbound ? info.to : info.from;
@@ -103,7 +100,7 @@ export function setUpCall(ctx: CallContext) {
     if (message) {
       // A message to leave (voicemail): said word for word, then the call ends; nobody is answered.
       ctx.closing = true;
-      ctx.early.length = 0;
+      ctx.earlyFrames.close?.();
       queueTurn(ctx, async () => {
         await sayLine(ctx, message);
         await drained(ctx);
@@ -113,7 +110,8 @@ export function setUpCall(ctx: CallContext) {
     }
     // The agent speaks first.
     queueTurn(ctx, () => greet(ctx));
-    for (const frame of ctx.early.splice(0)) onFrame(ctx, frame);
+    // The caller's frames that came while the call was set up are heard now, in order.
+    ctx.earlyFrames.release();
   })().catch((error: unknown) => {
     fail(ctx, error instanceof Error ? error.message : String(error));
   });

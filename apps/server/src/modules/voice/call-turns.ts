@@ -5,11 +5,15 @@
  */
 import type { StoredTurn } from "../runtime/index.ts";
 import { drained, speak } from "./agent-speech.ts";
+import { resume } from "./barge-in.ts";
+import { caption } from "./call-captions.ts";
 import { callControls } from "./call-controls.ts";
 import { finish } from "./call-end.ts";
 import type { CallContext, TurnTiming } from "./call-session-types.ts";
 import { runTransfer } from "./call-transfer.ts";
+import type { HeardTurn } from "./caller-hearing.ts";
 import { createSentenceSplitter } from "./endpointer.ts";
+import { type Recognition, understood } from "./recognition.ts";
 import { recordingNoticeOf } from "./recording-notice.ts";
 
 /** What the agent says when a tool keeps the caller waiting longer than `fillerAfterMs`. */
@@ -30,6 +34,51 @@ export function queueTurn(ctx: CallContext, work: () => Promise<void>) {
   ctx.chain = ctx.chain
     .then(work)
     .catch((error: unknown) => ctx.log.error({ err: error }, "call turn failed"));
+}
+
+/**
+ * A caller turn the hearing stage ended: captioned once recognised, answered in its place in the order. A
+ * line that tells its words told nothing new: more of a line already heard, not a turn.
+ */
+export function heardTurn(ctx: CallContext, turn: HeardTurn) {
+  const { timing } = turn;
+  const recognised = turn.recognised.then((recognition) => {
+    if (understood(recognition) && !ctx.finished) caption(ctx, "caller", timing.text, true);
+    return recognition;
+  });
+  queueTurn(ctx, async () => {
+    const recognition = await recognised;
+    if (ctx.finished || ctx.closing) return;
+    if (ctx.recognition.tells && !recognition?.text) {
+      if (turn.duringAgent) resume(ctx);
+      return;
+    }
+    if (!understood(recognition)) {
+      await notUnderstood(ctx, recognition, timing);
+      return;
+    }
+    ctx.unheardTurns = 0;
+    ctx.timings.push(timing);
+    await answer(ctx, timing.text, timing);
+  });
+}
+
+/**
+ * A caller turn that could not be understood: the agent asks once to repeat; after that it does not ask
+ * again in a row (no loop): a low-confidence text is answered as heard, nothing at all is left to the idle
+ * prompt.
+ */
+async function notUnderstood(ctx: CallContext, recognition: Recognition, timing: TurnTiming) {
+  ctx.unheardTurns++;
+  if (ctx.unheardTurns === 1) {
+    await sayLine(ctx, ctx.settings.repeatPrompt);
+    return;
+  }
+  const text = recognition?.text.trim() ?? "";
+  if (text && /[\p{L}\p{N}]/u.test(text)) {
+    ctx.timings.push(timing);
+    await answer(ctx, text, timing);
+  }
 }
 
 export async function answer(ctx: CallContext, text: string, timing: TurnTiming | null) {
