@@ -1,5 +1,5 @@
-/** Live captions of a call: the `onTranscript` observer, called safely, and the agent's final captions. */
-import type { CallContext, Speech } from "./call-session-types.ts";
+/** Live captions of a call: the `onTranscript` observer, called safely. */
+import type { CallContext } from "./call-session-types.ts";
 
 export function caption(
   ctx: CallContext,
@@ -14,14 +14,4 @@ export function caption(
   } catch (error) {
     ctx.log.warn({ err: error }, "transcript observer failed");
   }
-}
-
-/** The agent's final caption of a speech once the leg has played it (unless a barge-in cut it first). */
-export async function finalCaption(ctx: CallContext, current: Speech) {
-  if (!ctx.options.onTranscript) return;
-  while (!ctx.finished && ctx.speech === current && (ctx.paused || ctx.leg.queuedFrames() > 0))
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  if (current.captionDone) return;
-  current.captionDone = true;
-  caption(ctx, "agent", current.captionText, true);
 }

@@ -7,7 +7,6 @@ import type { TransferDestination } from "@switchboard/api";
 import { wallTimeOf } from "@switchboard/core";
 import { dtmfFrames } from "../../audio/dtmf.ts";
 import { agentTimeZone, type CallControls } from "../runtime/index.ts";
-import { drained, send } from "./agent-speech.ts";
 import type { CallContext } from "./call-session-types.ts";
 import { dial } from "./call-transfer.ts";
 
@@ -60,16 +59,6 @@ function configuredNumber(ctx: CallContext, named: string): string | null {
   return known.includes(number) ? number : null;
 }
 
-/** Resolves when the agent's queued speech has been played (quiet for 300 ms), at most `limitMs`. */
-async function spoken(ctx: CallContext, limitMs = 20_000) {
-  const until = performance.now() + limitMs;
-  let quiet = 0;
-  while (!ctx.finished && quiet < 3 && performance.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    quiet = ctx.leg.queuedFrames() === 0 && !ctx.paused ? quiet + 1 : 0;
-  }
-}
-
 export function callControls(ctx: CallContext): CallControls {
   return {
     destinations: ctx.settings.transferDestinations.map((destination) => destination.name),
@@ -113,23 +102,17 @@ export function callControls(ctx: CallContext): CallControls {
     async sendDtmf(digits) {
       if (ctx.finished) return false;
       // The keys go after what the agent said before them.
-      await spoken(ctx);
+      await ctx.speech.spoken();
       if (ctx.transport.sendDtmf && (await ctx.transport.sendDtmf(digits))) return true;
       if (ctx.finished) return false;
       // No telephone-events on this line (Twilio's media streams, a browser, a SIP peer that did not offer
       // them): the keys as the tones a telephone plays, heard by any phone menu.
-      ctx.pressingKeys = true;
-      try {
-        send(ctx, dtmfFrames(digits));
-        await drained(ctx);
-      } finally {
-        ctx.pressingKeys = false;
-      }
+      await ctx.speech.playTones(dtmfFrames(digits));
       return !ctx.finished;
     },
     collectDigits(entry) {
       // The pause counts from the end of the agent's question (keys typed during it count too).
-      return ctx.keys.collect(entry, () => spoken(ctx));
+      return ctx.keys.collect(entry, () => ctx.speech.spoken());
     },
   };
 }

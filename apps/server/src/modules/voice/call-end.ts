@@ -5,7 +5,6 @@
  */
 import { REDACTION_LABELS } from "@switchboard/core";
 import { reportUnexpected } from "../../process-guard.ts";
-import { stopSpeech } from "./agent-speech.ts";
 import type { CallContext, CallOutcome } from "./call-session-types.ts";
 
 export function finish(ctx: CallContext, outcome: CallOutcome, error: string | null = null, hangup = true) {
@@ -37,7 +36,7 @@ export function finish(ctx: CallContext, outcome: CallOutcome, error: string | n
     }
   };
   stop("model", () => ctx.answering?.controller.abort());
-  stop("speech", () => ctx.speech && stopSpeech(ctx, ctx.speech));
+  stop("speech", () => ctx.speech.stop());
   stop("recogniser", () => ctx.hearing.stop());
   if (hangup) stop("hangup", () => leg.hangup(error ?? outcome));
 }

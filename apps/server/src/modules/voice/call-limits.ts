@@ -2,14 +2,13 @@
  * The call's clock, checked every 250 ms: at the time limit the agent says goodbye and ends the call; after
  * `idlePromptSeconds` of quiet on both sides it prompts once, and ends the call after as long again.
  */
-import { agentBusy, drained } from "./agent-speech.ts";
 import { finish } from "./call-end.ts";
 import { background } from "./call-guard.ts";
 import type { CallContext } from "./call-session-types.ts";
-import { queueTurn, sayLine } from "./call-turns.ts";
+import { agentBusy, queueTurn, sayLine } from "./call-turns.ts";
 
 export function housekeeping(ctx: CallContext) {
-  const { leg, settings } = ctx;
+  const { settings } = ctx;
   if (ctx.finished || !ctx.subject) return;
   const now = performance.now();
   if (ctx.closing) return;
@@ -18,7 +17,7 @@ export function housekeeping(ctx: CallContext) {
     ctx.closing = true;
     ctx.answering?.controller.abort();
     ctx.hearing.stop();
-    if (leg.queuedFrames() > 0) leg.clearAudio();
+    ctx.speech.clearQueued();
     background(
       ctx,
       "time limit",
@@ -26,7 +25,7 @@ export function housekeeping(ctx: CallContext) {
         await sayLine(ctx, settings.maxCallMessage).catch((error: unknown) =>
           ctx.log.error({ err: error }, "could not say goodbye at the time limit"),
         );
-        await drained(ctx);
+        await ctx.speech.drained();
         finish(ctx, "max-length");
       })(),
     );
@@ -34,7 +33,7 @@ export function housekeeping(ctx: CallContext) {
   }
   if (agentBusy(ctx)) ctx.lastAgentActivity = now;
   if (settings.idlePromptSeconds <= 0 || agentBusy(ctx) || ctx.hearing.speaking) return;
-  const quietSince = Math.max(ctx.lastCallerActivity, ctx.lastAgentActivity);
+  const quietSince = Math.max(ctx.lastCallerActivity, ctx.lastAgentActivity, ctx.speech.lastSentAt);
   if (now - quietSince < settings.idlePromptSeconds * 1000) return;
   if (ctx.idlePrompted) {
     finish(ctx, "idle");

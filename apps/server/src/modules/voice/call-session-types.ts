@@ -10,8 +10,9 @@ import type { StorageProvider } from "../../providers/storage/storage-provider.t
 import type { SttProvider } from "../../providers/stt/stt-provider.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import type { VadProvider } from "../../providers/vad/vad-provider.ts";
-import type { ConversationsRepository, MessageRow } from "../conversations/index.ts";
+import type { ConversationsRepository } from "../conversations/index.ts";
 import type { AgentLookups, AgentTurns, TransferRequest, TurnSubject } from "../runtime/index.ts";
+import type { AgentSpeech } from "./agent-speech.ts";
 import type { CallLeg, TransferResult } from "./call-leg.ts";
 import type { CallRecorder } from "./call-recording.ts";
 import type { CallSettings } from "./call-settings.ts";
@@ -151,26 +152,6 @@ export type TransferRecord = {
   bridgedSeconds: number | null;
 };
 
-/** One stretch of agent speech (the greeting, an answer, a prompt): its frames and what they say. */
-export type Speech = {
-  frames: Int16Array[];
-  /** Index of the next frame to hand to the leg. */
-  sent: number;
-  sentences: { text: string; endFrame: number }[];
-  controller: AbortController;
-  /** The stored message (to cut on barge-in): the greeting's at once, an answer's when its turn ends. */
-  stored: Promise<MessageRow | null>;
-  keep(message: MessageRow | null): void;
-  spokenText: string;
-  /** The text handed to speech so far (the live caption). */
-  captionText: string;
-  /** The final caption was given (once played, or cut to what was heard on barge-in). */
-  captionDone: boolean;
-  finished: Promise<void>;
-  say(sentence: string): void;
-  close(): void;
-};
-
 /** Everything one call's parts share. Fields change as the call goes on. */
 export type CallContext = {
   /** The transport's leg, wrapped so that audio both ways reaches the recorder. */
@@ -206,9 +187,12 @@ export type CallContext = {
   closing: boolean;
   bargeIns: number;
 
-  // Agent speech.
-  speech: Speech | null;
-  paused: boolean;
+  /** The agent's speech (agent-speech.ts). */
+  speech: AgentSpeech;
+  /** Whether anyone watches the captions (`onTranscript`). */
+  captions: boolean;
+  /** A caption for the `onTranscript` observer (call-captions.ts). */
+  caption(role: "caller" | "agent" | "destination", text: string, final: boolean): void;
   /** The current answer: its model stream's controller and the promise of its end. */
   answering: { controller: AbortController; done: Promise<void> } | null;
   /** Turns of the agent, one after another. */
@@ -238,8 +222,6 @@ export type CallContext = {
   transfers: TransferRecord[];
   /** The caller is connected to a transfer destination: their audio and keys go there. */
   bridge: { fromCaller(frame: Int16Array): void; digit(digit: string): void; callerLeft(): void } | null;
-  /** Keys are being played as tones (in-band DTMF): the far end talking meanwhile does not clear them. */
-  pressingKeys: boolean;
   /** The 250 ms housekeeping tick (idle prompts, the time limit). */
   ticker: NodeJS.Timeout | null;
   finishing: Promise<void> | null;

@@ -1,6 +1,5 @@
 import { withUnexpectedContext } from "../../process-guard.ts";
-import { agentBusy } from "./agent-speech.ts";
-import { bargeIn, pause, resume } from "./barge-in.ts";
+import { createAgentSpeech } from "./agent-speech.ts";
 import { caption } from "./call-captions.ts";
 import { failUnexpectedly, finish } from "./call-end.ts";
 import { guarded } from "./call-guard.ts";
@@ -17,7 +16,7 @@ import type {
 import { callSettingsOf } from "./call-settings.ts";
 import { setUpCall } from "./call-setup.ts";
 import { transferLogData } from "./call-transfer.ts";
-import { answer, heardTurn, queueTurn } from "./call-turns.ts";
+import { agentBusy, answer, bargeIn, heardTurn, queueTurn } from "./call-turns.ts";
 import { frameChain } from "./caller-frames.ts";
 import { createHearing } from "./caller-hearing.ts";
 import { createCallerKeys } from "./caller-keys.ts";
@@ -87,8 +86,9 @@ export function startCallSession(
     finished: false,
     closing: false,
     bargeIns: 0,
-    speech: null,
-    paused: false,
+    speech: null as never,
+    captions: Boolean(options.onTranscript),
+    caption: (role, text, final) => caption(ctx, role, text, final),
     answering: null,
     chain: Promise.resolve(),
     lastCallerActivity: performance.now(),
@@ -99,15 +99,15 @@ export function startCallSession(
     pendingTransfer: null,
     transfers: [],
     bridge: null,
-    pressingKeys: false,
     ticker: null,
     finishing: null,
   };
+  ctx.speech = createAgentSpeech(ctx);
   ctx.recognition = createRecognition(ctx, transportLeg.onSaid !== undefined);
   ctx.hearing = createHearing(ctx, ctx.recognition, {
-    agentTalking: () => agentBusy(ctx) && !ctx.pressingKeys,
-    hold: () => pause(ctx),
-    release: () => resume(ctx),
+    agentTalking: () => agentBusy(ctx) && !ctx.speech.pressingKeys,
+    hold: () => ctx.speech.hold(),
+    release: () => ctx.speech.release(),
     bargeIn: () => bargeIn(ctx),
     heard(voiced) {
       ctx.lastCallerActivity = performance.now();

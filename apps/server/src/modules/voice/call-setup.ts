@@ -7,7 +7,6 @@ import { randomUUID } from "node:crypto";
 import { findVoice } from "@switchboard/core";
 import { SANDBOX_CONFIGURATION_NOTE } from "../../providers/llm/sandbox-responder.ts";
 import { displayName } from "../runtime/index.ts";
-import { drained } from "./agent-speech.ts";
 import { fail, finish } from "./call-end.ts";
 import type { CallContext } from "./call-session-types.ts";
 import { callSettingsOf } from "./call-settings.ts";
@@ -103,7 +102,7 @@ export function setUpCall(ctx: CallContext) {
       ctx.earlyFrames.close?.();
       queueTurn(ctx, async () => {
         await sayLine(ctx, message);
-        await drained(ctx);
+        await ctx.speech.drained();
         finish(ctx, "agent-ended");
       });
       return;

@@ -122,7 +122,7 @@ function bridge(ctx: CallContext, destination: CallLeg, name: string): Promise<"
       ctx.bridge = null;
       resolve(who);
     };
-    if (ctx.speech) ctx.leg.clearAudio();
+    if (ctx.speech.speaking) ctx.leg.clearAudio();
     ctx.bridge = {
       // Two clocks (the caller's, the destination's) drift: a backlog beyond 200 ms is dropped, not delayed.
       fromCaller: (frame) => {

@@ -4,8 +4,6 @@
  * and fixed lines (idle prompt, goodbye) stored as the agent's messages.
  */
 import type { StoredTurn } from "../runtime/index.ts";
-import { drained, speak } from "./agent-speech.ts";
-import { resume } from "./barge-in.ts";
 import { caption } from "./call-captions.ts";
 import { callControls } from "./call-controls.ts";
 import { finish } from "./call-end.ts";
@@ -29,6 +27,19 @@ const NO_FILLER = new Set(["transferCall", "endCall", "sendDtmf", "collectDigits
 /** The last second of the recording notice (20 ms frames), over which the greeting is synthesised. */
 const NOTICE_OVERLAP_FRAMES = 50;
 
+/** The agent is answering, or has speech not yet played. */
+export function agentBusy(ctx: CallContext): boolean {
+  return ctx.answering !== null || ctx.speech.talking;
+}
+
+/** The caller interrupted for real: the answer and its audio dropped, the speech cut to what was heard. */
+export function bargeIn(ctx: CallContext) {
+  ctx.bargeIns++;
+  ctx.speech.interrupt();
+  ctx.answering?.controller.abort();
+  ctx.speech.cut();
+}
+
 /** Caller turns are answered one after another, in order. */
 export function queueTurn(ctx: CallContext, work: () => Promise<void>) {
   ctx.chain = ctx.chain
@@ -50,7 +61,7 @@ export function heardTurn(ctx: CallContext, turn: HeardTurn) {
     const recognition = await recognised;
     if (ctx.finished || ctx.closing) return;
     if (ctx.recognition.tells && !recognition?.text) {
-      if (turn.duringAgent) resume(ctx);
+      if (turn.duringAgent) ctx.speech.release();
       return;
     }
     if (!understood(recognition)) {
@@ -82,7 +93,7 @@ async function notUnderstood(ctx: CallContext, recognition: Recognition, timing:
 }
 
 export async function answer(ctx: CallContext, text: string, timing: TurnTiming | null) {
-  const { leg, deps } = ctx;
+  const { deps } = ctx;
   const turnSubject = ctx.subject;
   const turnModel = ctx.model;
   if (!turnSubject || !turnModel || ctx.closing) return;
@@ -95,11 +106,10 @@ export async function answer(ctx: CallContext, text: string, timing: TurnTiming 
     senderAddress: turnSubject.conversation.fromAddress,
     text,
   });
-  if (leg.queuedFrames() > 0) leg.clearAudio();
+  ctx.speech.clearQueued();
   const controller = new AbortController();
   const splitter = createSentenceSplitter();
-  const current = speak(
-    ctx,
+  const current = ctx.speech.speak(
     () => {
       if (timing) timing.firstAudioAt ??= performance.now();
     },
@@ -166,13 +176,13 @@ export async function answer(ctx: CallContext, text: string, timing: TurnTiming 
     void transfer.early?.then(({ leg }) => leg?.hangup("transfer cancelled"));
   } else if (transfer) {
     // What the agent said ("Let me put you through") is heard first.
-    await drained(ctx);
+    await ctx.speech.drained();
     await runTransfer(ctx, transfer, (text) => sayLine(ctx, text));
     return;
   }
   const stored = result as StoredTurn | null;
   if (stored?.conversationStatus === "ended" && !controller.signal.aborted) {
-    await drained(ctx);
+    await ctx.speech.drained();
     finish(ctx, "agent-ended");
   }
 }
@@ -181,7 +191,7 @@ export async function answer(ctx: CallContext, text: string, timing: TurnTiming 
 export async function sayLine(ctx: CallContext, text: string) {
   const { subject } = ctx;
   if (!subject) return;
-  const current = speak(ctx);
+  const current = ctx.speech.speak();
   current.say(text);
   current.close();
   const message = await ctx.deps.conversations.insertMessage({
@@ -209,12 +219,12 @@ export async function greet(ctx: CallContext) {
     await sayLine(ctx, notice);
     // Played out, but for its last second (time to synthesise the greeting with no gap after it), before the
     // greeting starts: an interruption until then cuts the notice's stored text to what was heard.
-    await drained(ctx, NOTICE_OVERLAP_FRAMES);
+    await ctx.speech.drained(NOTICE_OVERLAP_FRAMES);
     // The caller talked over it: they are answered, not greeted over.
     if (ctx.bargeIns !== bargeIns) return;
   }
   if (ctx.finished) return;
-  const greeting = speak(ctx);
+  const greeting = ctx.speech.speak();
   const splitter = createSentenceSplitter();
   try {
     const run = ctx.deps.turns.greet(subject, model);
