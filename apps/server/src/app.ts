@@ -59,7 +59,7 @@ import { createSipModule } from "./modules/voice/sip/sip.module.ts";
 import type { SipServerOptions } from "./modules/voice/sip/sip-types.ts";
 import { createVoiceModule, type VoiceModule } from "./modules/voice/voice.module.ts";
 import { createVoiceWorkers } from "./modules/voice/workers/supervisor.ts";
-import type { WorkerTaskHandlers } from "./modules/voice/workers/worker-messages.ts";
+import type { CarriedCall, WorkerTaskHandlers } from "./modules/voice/workers/worker-messages.ts";
 import { createWalletModule, keepRawWebhookBodies } from "./modules/wallet/wallet.module.ts";
 import { createWebhooksModule } from "./modules/webhooks/webhooks.module.ts";
 import { createWithdrawalsModule } from "./modules/withdrawals/withdrawals.module.ts";
@@ -97,8 +97,8 @@ export type BuildOptions = {
   voiceWorker?: {
     /** SIP through the API process (unless the worker listens on a SIP port of its own). */
     sipTransport?: SipServerOptions["transport"];
-    /** Told of each call it carries (answered or placed), by its leg's call id. */
-    onCall(callId: string, ended: Promise<unknown>): void;
+    /** Told of each call it carries (answered or placed) as it starts, before it is answered. */
+    onCall(call: CarriedCall, ended: Promise<unknown>): void;
     /** Given how to do the tasks the API process hands it and to start the calls it relays. */
     serve(given: { tasks: WorkerTaskHandlers; startCall: VoiceModule["startCallSession"] }): void;
   };

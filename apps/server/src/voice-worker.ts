@@ -101,9 +101,9 @@ async function start(message: Extract<ToWorker, { t: "start" }>) {
         handlers = tasks;
         relayedCalls = createRelayedCalls({ startCall, send: (id, e) => send({ t: "session", id, e }) });
       },
-      onCall(callId, ended) {
-        send({ t: "call", callId, state: "live" });
-        void ended.finally(() => send({ t: "call", callId, state: "ended" }));
+      onCall(call, ended) {
+        send({ t: "call", state: "live", call });
+        void ended.finally(() => send({ t: "call", state: "ended", callId: call.callId }));
       },
     },
   });

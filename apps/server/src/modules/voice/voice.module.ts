@@ -25,7 +25,7 @@ import { twilioVoiceRoutes } from "./twilio/twilio.routes.ts";
 import { createVoiceRepository } from "./voice.repository.ts";
 import { voiceRoutes } from "./voice.routes.ts";
 import { createVoicePreviews } from "./voice-preview.ts";
-import type { WorkerTasks } from "./workers/worker-messages.ts";
+import type { CarriedCall, WorkerTasks } from "./workers/worker-messages.ts";
 
 /**
  * Wires calls: the speech providers (offline defaults: WebRTC VAD, pocketsphinx, espeak-ng) and the call
@@ -51,7 +51,7 @@ export function createVoiceModule(
     realtime?: Pick<RealtimeHub, "publish">;
     providers?: { vad?: VadProvider; stt?: SttProvider; tts?: TtsProvider };
     /** A voice worker process: told of each call it carries (the API process ends them if it dies). */
-    onCall?: (callId: string, ended: Promise<unknown>) => void;
+    onCall?: (call: CarriedCall, ended: Promise<unknown>) => void;
     /**
      * The API process's voice workers: browser and Twilio calls run their pipeline in one of them when one
      * is up (their socket stays here), and the demo's calls are made there.
@@ -120,7 +120,17 @@ export function createVoiceModule(
     const session = startCallSession(leg, live.options, sessionDeps);
     live.attach(session);
     active.add(session);
-    deps.onCall?.(leg.info.callId, session.ended);
+    deps.onCall?.(
+      {
+        callId: leg.info.callId,
+        agentAccountId: options.agentAccountId,
+        direction: options.direction ?? "inbound",
+        from: leg.info.from,
+        to: leg.info.to,
+        startedAt: new Date().toISOString(),
+      },
+      session.ended,
+    );
     void session.ended.then((summary) => {
       active.delete(session);
       // The call's log row is final: its analysis is queued (never throws).

@@ -42,6 +42,7 @@ import {
 import type { SipServer, Source } from "../sip/sip-types.ts";
 import { type RelayedCall, relayToWorker } from "./leg-relay.ts";
 import {
+  type CarriedCall,
   type FromWorker,
   isMessage,
   type ToWorker,
@@ -69,8 +70,8 @@ type Slot = {
   backoffMs: number;
   startedAt: number;
   timer: NodeJS.Timeout | null;
-  /** Call-IDs of the calls it says it carries. */
-  calls: Set<string>;
+  /** The calls it says it carries, by call id. */
+  calls: Map<string, CarriedCall>;
   /** Call-IDs relayed to it (INVITEs it may not have answered yet among them). */
   assigned: Set<string>;
   sipPort: number | null;
@@ -96,7 +97,7 @@ export function createVoiceWorkers(
     backoffMs: FIRST_BACKOFF_MS,
     startedAt: 0,
     timer: null,
-    calls: new Set(),
+    calls: new Map(),
     assigned: new Set(),
     relayed: new Map(),
     tasks: new Map(),
@@ -212,7 +213,7 @@ export function createVoiceWorkers(
         return;
       }
       case "call":
-        if (message.state === "live") slot.calls.add(message.callId);
+        if (message.state === "live") slot.calls.set(message.call.callId, message.call);
         else slot.calls.delete(message.callId);
         return;
       case "session":
@@ -311,7 +312,8 @@ export function createVoiceWorkers(
 
   async function onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null) {
     slot.child = null;
-    const lost = new Set([...slot.calls, ...slot.assigned]);
+    const lost = new Set([...slot.calls.keys(), ...slot.assigned]);
+    const carried = [...slot.calls.values()];
     for (const callId of lost) hangUp(callId);
     for (const callId of [...slot.assigned]) forget(callId);
     slot.calls.clear();
@@ -336,7 +338,7 @@ export function createVoiceWorkers(
       slot.timer.unref();
     }
     if (lost.size === 0) return;
-    const marked = markFailed([...lost]);
+    const marked = markFailed([...lost], carried);
     marking.add(marked);
     await marked;
     marking.delete(marked);
@@ -379,9 +381,11 @@ export function createVoiceWorkers(
 
   /**
    * Ends the calls of a worker that stopped, once: their conversations still in progress are ended and
-   * their log rows say the call failed (a row is written if the call had none yet); the web app is told.
+   * their log rows say the call failed (a row is written if the call had none yet); a call it had answered
+   * but not yet given a conversation (`carried`, as the worker announced it) gets a failed log row of its
+   * own. The web app is told.
    */
-  async function markFailed(callIds: string[]) {
+  async function markFailed(callIds: string[], carried: CarriedCall[]) {
     try {
       const ids = sql.join(
         callIds.map((id) => sql`${id}`),
@@ -408,6 +412,32 @@ export function createVoiceWorkers(
                set data = l.data || ${failed}, duration = excluded.duration, updated_at = now()
             returning l.uuid, l.org_id, l.agent_id`,
       );
+      const unseen = await executeRows<{ uuid: string; org_id: number; agent_id: number }>(
+        database.db,
+        sql`insert into conversation_logs
+              (org_id, account_id, agent_id, timestamp, duration, from_number, to_number, direction, call_id,
+               uuid, channel, data)
+            select a.organization_id, a.organization_id, a.id, c.started_at,
+                   greatest(0, extract(epoch from now() - c.started_at))::int, c.from_address, c.to_address,
+                   c.direction, c.call_id, gen_random_uuid()::text, 'voice',
+                   jsonb_build_object('channel', 'voice') || ${failed}
+              from jsonb_to_recordset(${JSON.stringify(
+                carried.map((call) => ({
+                  call_id: call.callId,
+                  agent_account_id: call.agentAccountId,
+                  direction: call.direction,
+                  from_address: call.from,
+                  to_address: call.to,
+                  started_at: call.startedAt,
+                })),
+              )}::jsonb) as c(call_id text, agent_account_id integer, direction text, from_address text,
+                             to_address text, started_at timestamptz)
+              join accounts a on a.id = c.agent_account_id and a.organization_id is not null
+             where not exists (select 1 from conversations v where v.channel = 'voice' and v.call_id = c.call_id)
+               and not exists (select 1 from conversation_logs g where g.call_id = c.call_id)
+            returning uuid, org_id, agent_id`,
+      );
+      rows.push(...unseen);
       if (rows.length > 0) log.warn({ calls: rows.map((row) => row.uuid) }, "calls logged as failed");
       for (const row of rows)
         await deps.realtime

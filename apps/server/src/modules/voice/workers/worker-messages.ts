@@ -69,13 +69,32 @@ export type ToWorker =
   /** Hang up every call and exit. */
   | { t: "stop" };
 
+/**
+ * A call a worker carries, as it starts: enough for the API process to log it as failed if the worker dies
+ * before the call has a conversation of its own (a call is answered before that is written).
+ */
+export type CarriedCall = {
+  /** The leg's call id (SIP Call-ID, Twilio CallSid, a browser session's id). */
+  callId: string;
+  agentAccountId: number;
+  direction: "inbound" | "outbound";
+  from: string;
+  to: string;
+  /** ISO time. */
+  startedAt: string;
+};
+
 export type FromWorker =
   /** The worker's app is built: it takes calls. */
   | { t: "ready"; sipPort: number | null }
   /** A SIP message the worker sends, to go out of the API process's socket. */
   | { t: "sip:out"; data: Uint8Array; to: SipRemote }
-  /** A call the worker carries (by its leg's call id) started or ended: what is marked failed if it dies. */
-  | { t: "call"; callId: string; state: "live" | "ended" }
+  /**
+   * A call the worker carries started (before it is answered: who it is for) or ended: what is logged as
+   * failed if the worker dies.
+   */
+  | { t: "call"; state: "live"; call: CarriedCall }
+  | { t: "call"; state: "ended"; callId: string }
   /** A relayed call's pipeline. */
   | { t: "session"; id: string; e: SessionEvent }
   /** A task it was given is done: its result, or why it failed. */
