@@ -8,11 +8,15 @@
 //   rawlines  the same, with the lines built in Node
 //   copy      COPY (SELECT raw columns) TO STDOUT, Node only receiving
 //   copylines the same, each row's COPY text turned into the export's CSV bytes in Node
-// BENCH_CHECK=1 compares copylines and rawlines with sql slice by slice (byte-identical, or it throws).
+//   copycsv   the export on a PostgreSQL server: COPY (SELECT copyCellSql cells) TO STDOUT (FORMAT csv)
+//             through pg-copy-streams, its bytes made the export's by CopyCsvLines
+// BENCH_CHECK=1 compares copylines, copycsv and rawlines with sql slice by slice (byte-identical, or it
+// throws).
 // `node --import tsx bench/logs-export-forms.ts [form,...]`
 import { readFileSync } from "node:fs";
 import pg from "pg";
-import { csvCell, csvLineSql } from "../apps/server/src/modules/logs/csv.ts";
+import { to as copyTo } from "pg-copy-streams";
+import { CopyCsvLines, copyCellSql, csvCell, csvLineSql } from "../apps/server/src/modules/logs/csv.ts";
 
 const serverUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -266,6 +270,16 @@ class CopyToCsv {
 const check = process.env.BENCH_CHECK === "1";
 const copyStatement = (from: string, to: string) =>
   `COPY (SELECT ${rawList} FROM conversation_logs WHERE ${literalWhere(from, to)} ORDER BY "timestamp" DESC, id DESC) TO STDOUT`;
+/** The export's own COPY statement (logs.repository.ts csvCopy) over the slice. */
+const copyCsvStatement = (from: string, to: string) => {
+  const text = COLUMNS.map((column, i) => `${column.text} AS c${i}`).join(", ");
+  const cells = COLUMNS.map((column, i) => `${copyCellSql(`b.c${i}`, column.kind !== 0)} AS c${i}`).join(
+    ", ",
+  );
+  return `COPY (SELECT ${cells} FROM (SELECT "timestamp" AS ts, id, ${text} FROM conversation_logs
+    WHERE ${literalWhere(from, to)} ORDER BY "timestamp" DESC, id DESC OFFSET 0) b ORDER BY b.ts DESC, b.id DESC)
+    TO STDOUT WITH (FORMAT csv)`;
+};
 const forms: Record<string, (from: string, to: string) => Promise<number>> = {
   sql: async (from, to) => (await sqlLines(from, to)).length,
   raw: async (from, to) => (await rawRows(from, to)).length,
@@ -281,6 +295,19 @@ const forms: Record<string, (from: string, to: string) => Promise<number>> = {
     });
     client.query(copy);
     await copy.done;
+    return bytes;
+  },
+  copycsv: async (from, to) => {
+    const lines = new CopyCsvLines();
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const chunk of client.query(copyTo(copyCsvStatement(from, to)))) {
+      const out = lines.push(chunk as Buffer);
+      bytes += out.length;
+      if (check) chunks.push(out);
+    }
+    if (check && Buffer.concat(chunks).toString() !== (await sqlLines(from, to)))
+      throw new Error(`copycsv differs in ${from}..${to}`);
     return bytes;
   },
   copylines: async (from, to) => {

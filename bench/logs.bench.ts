@@ -3,7 +3,8 @@
 // N = 1,000,000 (BENCH_SIZE=smoke: 20,000). Figures and targets:
 //   - a filtered page (100 rows, filter + count, default 30-day window): p95 < 30 ms
 //   - export of 10,000 rows as CSV (the screen's export): p50 < 300 ms
-//   - streaming export of every row of the organisation: >= 200,000 rows/s with flat memory
+//   - streaming export of every row of the organisation: >= 500,000 rows/s with flat memory (issue 33); its
+//     CPU per row counts the server's process and its database backends (PostgreSQL's, read from /proc)
 //   - the default dashboard metrics for 30 days, together: p50 < 200 ms
 // The database: BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test; a database
 // sb_bench_logs is created on that server and dropped at the end (BENCH_KEEP=1 keeps it; BENCH_REUSE=1 then
@@ -14,6 +15,7 @@
 // duration from conversation_log_durations: whole buckets there, the window's partial edges from the rows). Memory during the streamed export is measured
 // from a garbage-collected start (gc exposed at run time), so the peak shows what the export holds.
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -33,7 +35,7 @@ import { reportFigure } from "./report.ts";
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const N = SMOKE ? 20_000 : 1_000_000;
 const OTHER = Math.round(N / 20);
-const TARGETS = { pageP95: 30, export10kP50: 300, streamRate: 200_000, metricsP50: 200 };
+const TARGETS = { pageP95: 30, export10kP50: 300, streamRate: 500_000, metricsP50: 200 };
 const serverUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 // BENCH_LOGS_DB names another database, so two runs on one server (a shared machine) do not drop each other's.
@@ -297,6 +299,33 @@ try {
       });
     });
   }
+  /**
+   * CPU ms (user + system, from /proc: the server runs on this machine) of each backend of the bench's
+   * database; PGlite runs in this process, so its CPU is the process's own.
+   */
+  async function backendCpuMs(): Promise<Map<number, number>> {
+    const cpu = new Map<number, number>();
+    if (database.kind !== "postgres") return cpu;
+    const rows = (await db.execute(
+      sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    )) as unknown as { rows: Array<{ pid: number }> };
+    const tick = 1000 / 100; // USER_HZ
+    for (const { pid } of rows.rows) {
+      try {
+        const fields = (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1] ?? "").split(" ");
+        cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * tick);
+      } catch {
+        // The backend ended in between.
+      }
+    }
+    return cpu;
+  }
+  /** CPU ms the backends spent since `before` (a backend started since counts from its start). */
+  function backendCpuSince(before: Map<number, number>, after: Map<number, number>): number {
+    let ms = 0;
+    for (const [pid, now] of after) ms += now - (before.get(pid) ?? 0);
+    return ms;
+  }
   async function streamAll(live: boolean) {
     collect();
     const before = process.memoryUsage();
@@ -311,8 +340,9 @@ try {
       },
       live ? 250 : 20,
     );
-    // The server runs in this process (the download in another): its CPU time is the export's cost, which a
-    // loaded machine stretches far less than the wall time.
+    // The server runs in this process (the download in another): its CPU time and its database backends'
+    // are the export's cost, which a loaded machine stretches far less than the wall time.
+    const backends = await backendCpuMs();
     const cpu = process.cpuUsage();
     const { ms, bytes, newlines } = await downloadInChild(
       url("/api/v2/logs", {
@@ -325,11 +355,23 @@ try {
       }),
     );
     const { user, system } = process.cpuUsage(cpu);
+    const databaseSeconds = backendCpuSince(backends, await backendCpuMs()) / 1000;
     clearInterval(sampler);
     collect();
     const after = process.memoryUsage().heapUsed;
     if (newlines - 1 !== N) throw new Error(`streamed ${newlines - 1} rows, expected ${N}`);
-    return { ms, bytes, before, peakHeap, peakRss, after, cpuSeconds: (user + system) / 1e6 };
+    const nodeSeconds = (user + system) / 1e6;
+    return {
+      ms,
+      bytes,
+      before,
+      peakHeap,
+      peakRss,
+      after,
+      nodeSeconds,
+      databaseSeconds,
+      cpuSeconds: nodeSeconds + databaseSeconds,
+    };
   }
   // At smoke size one export is a tenth of a CPU-second, where a JIT warm-up or a busy neighbour weighs as
   // much as the export itself (one run measured 93,000 to 260,000 rows per core-second on a quiet machine):
@@ -343,7 +385,7 @@ try {
   const rate = N / (fast.ms / 1000);
   const mb = (value: number) => (value / 1e6).toFixed(0);
   console.log(
-    `streaming export of all ${N.toLocaleString("en-US")} rows (${mb(fast.bytes)} MB): ${(fast.ms / 1000).toFixed(2)} s, ${Math.round(rate).toLocaleString("en-US")} rows/s (target >= ${TARGETS.streamRate.toLocaleString("en-US")}); heap ${mb(fast.before.heapUsed)} -> peak ${mb(fast.peakHeap)} (garbage included) -> ${mb(fast.after)} MB after gc, rss ${mb(fast.before.rss)} -> peak ${mb(fast.peakRss)} MB (the server's process; the client is another)`,
+    `streaming export of all ${N.toLocaleString("en-US")} rows (${mb(fast.bytes)} MB): ${(fast.ms / 1000).toFixed(2)} s, ${Math.round(rate).toLocaleString("en-US")} rows/s (target >= ${TARGETS.streamRate.toLocaleString("en-US")}); CPU ${fast.cpuSeconds.toFixed(2)} s (server's Node ${fast.nodeSeconds.toFixed(2)} s + database backends ${fast.databaseSeconds.toFixed(2)} s), ${Math.round(rowsPerCoreSecond).toLocaleString("en-US")} rows per core-second; heap ${mb(fast.before.heapUsed)} -> peak ${mb(fast.peakHeap)} (garbage included) -> ${mb(fast.after)} MB after gc, rss ${mb(fast.before.rss)} -> peak ${mb(fast.peakRss)} MB (the server's process; the client is another)`,
   );
   const held = await streamAll(true);
   console.log(
@@ -384,7 +426,7 @@ try {
   );
   const pageP50 = percentile(pageTimes, 50);
   console.log(
-    `metrics time / page time (p50): ${(metricsP50 / pageP50).toFixed(2)}; streaming export per core-second of the server: ${Math.round(rowsPerCoreSecond).toLocaleString("en-US")} rows`,
+    `metrics time / page time (p50): ${(metricsP50 / pageP50).toFixed(2)}; streaming export per core-second of the server and its database: ${Math.round(rowsPerCoreSecond).toLocaleString("en-US")} rows`,
   );
   const bench = "logs";
   reportFigure({

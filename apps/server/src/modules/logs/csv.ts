@@ -74,3 +74,93 @@ export function csvLineSql(cells: ReadonlyArray<{ text: string; plain: boolean }
   const fast = join(cells.map((cell) => defusedCellSql(cell.text, cell.plain)));
   return `(CASE WHEN concat(${quotable.join(", ")}) ~ E'[",\\r\\n]' THEN ${full} ELSE ${fast} END)`;
 }
+
+/**
+ * {@link csvCell}'s text for `COPY … TO STDOUT (FORMAT csv)`, which quotes a cell holding a comma, quote, CR
+ * or LF as csvCell does but knows nothing of defusing and quotes an empty text. So: an empty text becomes
+ * NULL (an empty cell), and a defused cell becomes CR + apostrophe + text. No cell csvCell leaves alone
+ * begins with CR (it is defused), so COPY quotes exactly the marked cells with a CR after their opening
+ * quote, which {@link CopyCsvLines} removes.
+ */
+export function copyCellSql(text: string, plain: boolean): string {
+  if (plain) return text;
+  return (
+    `(CASE WHEN ascii(${text}) IN (61, 43, 45, 64, 9, 13) AND ${text} !~ '^[+-]?[0-9]+([.][0-9]+)?$' ` +
+    `THEN E'\\r''' || ${text} WHEN ${text} = '' THEN NULL ELSE ${text} END)`
+  );
+}
+
+const QUOTE = 34;
+const LF = 10;
+const CR = 13;
+
+/**
+ * Turns the bytes of `COPY … TO STDOUT (FORMAT csv)` of {@link copyCellSql} cells into {@link csvLine}'s:
+ * each record's LF becomes CRLF (an LF inside a quoted cell stays), and the CR after a marked cell's
+ * opening quote is dropped. Chunks may split anywhere; quotes and line ends are found with indexOf, so a
+ * line without quotes costs one search. Lines of two cells or more only: with one, COPY also quotes a lone
+ * `\.`, which csvLine does not.
+ */
+export class CopyCsvLines {
+  private inQuotes = false;
+  /** The byte before the next chunk (a record start at first). */
+  private previous = LF;
+  /** The last chunk ended on an opening quote: the next chunk's first byte may be a marker. */
+  private openingAtEnd = false;
+  private readonly ends: number[] = [];
+  private readonly markers: number[] = [];
+
+  push(chunk: Buffer): Buffer {
+    const n = chunk.length;
+    const { ends, markers } = this;
+    ends.length = 0;
+    markers.length = 0;
+    let inQuotes = this.inQuotes;
+    if (this.openingAtEnd && n > 0) {
+      if (chunk[0] === CR) markers.push(0);
+      this.openingAtEnd = false;
+    }
+    let quote = chunk.indexOf(QUOTE);
+    let lf = chunk.indexOf(LF);
+    while (quote !== -1 || lf !== -1) {
+      if (quote !== -1 && (lf === -1 || quote < lf)) {
+        if (inQuotes) inQuotes = false;
+        else {
+          inQuotes = true;
+          // Not after a quote (that would be the second of a doubled quote, inside a cell): an opening one.
+          if ((quote > 0 ? chunk[quote - 1] : this.previous) !== QUOTE) {
+            if (quote + 1 === n) this.openingAtEnd = true;
+            else if (chunk[quote + 1] === CR) markers.push(quote + 1);
+          }
+        }
+        quote = chunk.indexOf(QUOTE, quote + 1);
+      } else {
+        if (!inQuotes) ends.push(lf);
+        lf = chunk.indexOf(LF, lf + 1);
+      }
+    }
+    this.inQuotes = inQuotes;
+    if (n > 0) this.previous = chunk[n - 1] as number;
+    const out = Buffer.allocUnsafe(n + ends.length - markers.length);
+    let o = 0;
+    let at = 0;
+    let m = 0;
+    for (const end of ends) {
+      while (m < markers.length && (markers[m] as number) < end) {
+        o += chunk.copy(out, o, at, markers[m]);
+        at = (markers[m] as number) + 1;
+        m++;
+      }
+      o += chunk.copy(out, o, at, end);
+      out[o++] = CR;
+      out[o++] = LF;
+      at = end + 1;
+    }
+    for (; m < markers.length; m++) {
+      o += chunk.copy(out, o, at, markers[m]);
+      at = (markers[m] as number) + 1;
+    }
+    o += chunk.copy(out, o, at, n);
+    return out.subarray(0, o);
+  }
+}

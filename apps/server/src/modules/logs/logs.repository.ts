@@ -6,13 +6,24 @@ import {
   type LogFixedField,
 } from "@switchboard/core";
 import { type SQL, sql } from "drizzle-orm";
+import type pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
 import type { DatabaseHandle } from "../../db/client.ts";
-import { csvLineSql } from "./csv.ts";
+import { CopyCsvLines, copyCellSql, csvLineSql } from "./csv.ts";
 import { dataTextSql } from "./filter-sql.ts";
 import { type LogScope, scopeSql } from "./log-scope.ts";
 import type { RollupGroup } from "./metric-rollup.ts";
 import { ROLLUP_BUCKET_MS } from "./metric-sql.ts";
-import { ident, joined, param, queryArrays, queryArraysWithoutJit, queryRows } from "./sql.ts";
+import {
+  compile,
+  ident,
+  inlineParams,
+  joined,
+  param,
+  queryArrays,
+  queryArraysWithoutJit,
+  queryRows,
+} from "./sql.ts";
 
 /**
  * The log queries: one statement each, over `conversation_logs` (ordered by the index on org_id, timestamp,
@@ -167,6 +178,11 @@ const numbered = (items: readonly SQL[], prefix: string) =>
   selectList(items.map((item, i) => ({ sql: item, as: `${prefix}${i}` })));
 
 const NEWEST_FIRST = sql`ORDER BY conversation_logs."timestamp" DESC, conversation_logs.id DESC`;
+
+/** Destroys a client's socket (pg has no public way): its backend ends at its next write or read. */
+function closeSocket(client: pg.PoolClient): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+}
 
 export function createLogsRepository(database: DatabaseHandle) {
   return {
@@ -339,6 +355,77 @@ export function createLogsRepository(database: DatabaseHandle) {
       } finally {
         // The reader stopped early (a closed connection): let the statements in flight finish quietly.
         await Promise.allSettled(inFlight);
+      }
+    },
+
+    /**
+     * On a PostgreSQL server, the export streams `COPY (SELECT …) TO STDOUT (FORMAT csv)` (two cells or
+     * more per line; PGlite has no streaming COPY): see {@link csvCopy}.
+     */
+    copies: (cells: number) => database.driver.kind === "postgres" && cells >= 2,
+
+    /**
+     * CSV text of the rows, newest first (`limit` rows after `offset`, or all), as one
+     * `COPY (SELECT …) TO STDOUT (FORMAT csv)` on a connection of its own: PostgreSQL writes the rows out
+     * as it reads them, cells quoted by COPY ({@link copyCellSql}), and Node only fixes line ends and
+     * defused cells ({@link CopyCsvLines}), bytes in, bytes out, no string per cell or line. COPY takes no
+     * parameters, so the statement's values are written in as literals ({@link inlineParams}). The
+     * connection is read only as fast as the caller takes chunks, so PostgreSQL waits while the download
+     * is slow; a caller that stops early (a closed download) or an error closes that connection, which
+     * ends the statement on the server, and the pool opens another when needed.
+     */
+    async *csvCopy(
+      where: LogWhere,
+      cells: ReadonlyArray<{ sql: SQL; plain: boolean }>,
+      limit: number | null,
+      offset = 0,
+    ): AsyncGenerator<Buffer> {
+      if (database.driver.kind !== "postgres") throw new Error("COPY needs a PostgreSQL server");
+      const copied = sql.raw(
+        cells.map((cell, i) => `${copyCellSql(`b.c${i}`, cell.plain)} AS c${i}`).join(", "),
+      );
+      const columns = numbered(
+        cells.map((cell) => cell.sql),
+        "c",
+      );
+      const page =
+        limit === null
+          ? sql``
+          : sql` LIMIT ${param(limit, "int")}${offset > 0 ? sql` OFFSET ${param(offset, "int")}` : sql``}`;
+      // OFFSET 0 keeps the subquery whole, so each cell is computed once; its order is the outer one's.
+      const statement = compile(
+        sql`SELECT ${copied} FROM (SELECT conversation_logs."timestamp" AS ts, conversation_logs.id, ${columns}
+          FROM conversation_logs WHERE ${whereSql(where)} ${NEWEST_FIRST}${page}${limit === null ? sql` OFFSET 0` : sql``}) b
+          ORDER BY b.ts DESC, b.id DESC`,
+      );
+      const text = `COPY (${inlineParams(statement.text, statement.values)}) TO STDOUT WITH (FORMAT csv)`;
+      const client = await database.driver.pool.connect();
+      // A connection that fails while it is out of the pool must not end the process.
+      const failed = (error: Error) => {
+        console.warn(`log export: its connection failed: ${error.message}`);
+      };
+      client.on("error", failed);
+      const copy = client.query(copyTo(text));
+      // COPY's stream also reports an error after it is destroyed: heard here, never thrown.
+      copy.on("error", () => {});
+      const lines = new CopyCsvLines();
+      let finished = false;
+      try {
+        for await (const chunk of copy) {
+          const out = lines.push(chunk as Buffer);
+          if (out.length > 0) yield out;
+        }
+        finished = true;
+      } finally {
+        if (finished) {
+          client.off("error", failed);
+          client.release();
+        } else {
+          // Mid-COPY: the connection cannot run another statement. Closing its socket ends the statement
+          // (the backend's next write fails) and the pool forgets it.
+          closeSocket(client);
+          client.release(new Error("log export stopped"));
+        }
       }
     },
 

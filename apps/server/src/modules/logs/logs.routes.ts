@@ -11,20 +11,22 @@ export function logsRoutes(logs: LogsService, metrics: MetricsService, stats: St
     handle(api.listLogs, async ({ query }, { access, reply, request }) => {
       if (query.format === "json") return logs.list(access, query);
       // Checked and first rows read before anything is sent: a refusal still answers JSON.
-      const { fileName, lines } = await logs.csv(access, query);
+      const { fileName, lines, stop } = await logs.csv(access, query);
       reply.hijack();
-      reply.raw.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        "content-type": "text/csv; charset=utf-8",
-        "content-disposition": `attachment; filename="${fileName}"`,
-        "cache-control": "no-store",
-      });
       try {
-        // One batch (a few MB of text) buffered at most: the next is read only when the socket drains.
+        reply.raw.writeHead(200, {
+          ...(reply.getHeaders() as Record<string, string>),
+          "content-type": "text/csv; charset=utf-8",
+          "content-disposition": `attachment; filename="${fileName}"`,
+          "cache-control": "no-store",
+        });
+        // One batch or chunk buffered at most: the next is read only when the socket drains.
         await pipeline(Readable.from(lines(), { highWaterMark: 1 }), reply.raw);
       } catch (error) {
         request.log.warn({ err: error }, "log export ended early");
         reply.raw.destroy();
+      } finally {
+        await stop().catch((error: unknown) => request.log.warn({ err: error }, "log export: stop failed"));
       }
       return reply;
     }),

@@ -128,6 +128,9 @@ export function filterCondition(raw: unknown, now: number, utcOffsetMinutes = 0)
   const filters = normalizeLogFilters(raw, fieldTypes);
   try {
     const translation = translateLogFilters(filters, { now, fieldTypes, utcOffsetMinutes });
+    // PostgreSQL text cannot hold NUL: refused here, as any other value it cannot compare.
+    if (translation.clauses.some((clause) => clause.params.some((v) => String(v).includes("\u0000"))))
+      throw badRequest("filters: a value holds a NUL character");
     const onRollup = translation.clauses.every((clause) =>
       clause.column.kind === "fixed"
         ? ROLLUP_FIXED_FIELDS.has(clause.column.field)
@@ -288,18 +291,30 @@ export function createLogsService(deps: Deps) {
       limit = pageSize;
       offset = (Math.max(1, query.page ?? 1) - 1) * pageSize;
     }
-    const batches =
-      limit === null
+    // A PostgreSQL server streams one COPY; PGlite has none, so it reads the lines built in SQL in batches.
+    const batches: AsyncGenerator<string | Buffer> = repo.copies(cells.length)
+      ? repo.csvCopy(where, cells, limit, offset)
+      : limit === null
         ? repo.csvSlices(where, cells, EXPORT_SLICE_ROWS, EXPORT_PARALLEL)
         : repo.csvBatches(where, cells, EXPORT_BATCH, limit, offset);
     const first = await batches.next();
-    async function* lines(): AsyncGenerator<string> {
+    async function* lines(): AsyncGenerator<string | Buffer> {
       yield csvLine(columns);
       if (first.done) return;
       yield first.value;
       yield* batches;
     }
-    return { fileName: conversationLogsExportName(new Date(at).toISOString().slice(0, 10), "csv"), lines };
+    return {
+      fileName: conversationLogsExportName(new Date(at).toISOString().slice(0, 10), "csv"),
+      lines,
+      /**
+       * Ends the reading early (a no-op once it finished): the caller runs it when the answer is over, so
+       * rows never read (a download closed before the first) still give back their connection.
+       */
+      stop: async () => {
+        await batches.return(undefined);
+      },
+    };
   }
 
   async function fields(access: Access) {

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
+import pg from "pg";
 import type { DatabaseHandle } from "../../db/client.ts";
 
 /**
@@ -89,4 +90,56 @@ export async function queryArraysWithoutJit(database: DatabaseHandle, query: SQL
   } finally {
     client.release();
   }
+}
+
+/** A parameter's value as a SQL literal: text by the driver's escapeLiteral, numbers only when finite. */
+function literalOf(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "string") return pg.escapeLiteral(value);
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (typeof value === "number" || typeof value === "bigint") {
+    if (typeof value === "number" && !Number.isFinite(value)) throw new Error("a number that is not finite");
+    return String(value);
+  }
+  if (Array.isArray(value)) return `ARRAY[${value.map(literalOf).join(", ")}]`;
+  throw new Error(`no literal for a parameter of type ${typeof value}`);
+}
+
+/**
+ * A compiled statement with its parameters written in as literals, for the statements that take none
+ * (`COPY (SELECT …) TO STDOUT`). Every value goes through {@link literalOf} (text by the driver's
+ * `escapeLiteral`, never concatenated as it is) and stays in parentheses, so its cast (`$1::int` becomes
+ * `(5)::int`) applies to it alone. Placeholders are found outside quoted literals and identifiers only.
+ */
+export function inlineParams(text: string, values: readonly unknown[]): string {
+  let out = "";
+  let at = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === "'") {
+      // A literal: E'…' takes backslash escapes; both double a quote inside.
+      const escapes = i > 0 && /[eE]/.test(text[i - 1] as string) && !/\w/.test(text[i - 2] ?? " ");
+      i++;
+      while (i < text.length) {
+        if (escapes && text[i] === "\\") i += 2;
+        else if (text[i] === "'" && text[i + 1] === "'") i += 2;
+        else if (text[i] === "'") break;
+        else i++;
+      }
+      i++;
+    } else if (c === '"') {
+      i = text.indexOf('"', i + 1);
+      if (i < 0) throw new Error("an identifier without its closing quote");
+      i++;
+    } else if (c === "$" && /[0-9]/.test(text[i + 1] ?? "") && !/\w/.test(text[i - 1] ?? " ")) {
+      let end = i + 1;
+      while (/[0-9]/.test(text[end] ?? "")) end++;
+      const index = Number(text.slice(i + 1, end)) - 1;
+      if (index < 0 || index >= values.length) throw new Error(`no value for ${text.slice(i, end)}`);
+      out += `${text.slice(at, i)}(${literalOf(values[index])})`;
+      at = i = end;
+    } else i++;
+  }
+  return out + text.slice(at);
 }
