@@ -1,17 +1,16 @@
-/** Live captions of a call: the `onTranscript` observer, called safely. */
-import type { CallContext } from "./call-session-types.ts";
+/** Live captions of a call: the `onTranscript` observer, called safely (an observer that throws is logged). */
+import type { StartCallOptions } from "./call-session-types.ts";
 
-export function caption(
-  ctx: CallContext,
-  role: "caller" | "agent" | "destination",
-  text: string,
-  final: boolean,
+export function captionObserver(
+  onTranscript: StartCallOptions["onTranscript"],
+  log: { warn(object: object, message: string): void },
 ) {
-  const { onTranscript } = ctx.options;
-  if (!onTranscript || (!text && !final)) return;
-  try {
-    onTranscript(role, text, final);
-  } catch (error) {
-    ctx.log.warn({ err: error }, "transcript observer failed");
-  }
+  return (role: "caller" | "agent" | "destination", text: string, final: boolean) => {
+    if (!onTranscript || (!text && !final)) return;
+    try {
+      onTranscript(role, text, final);
+    } catch (error) {
+      log.warn({ err: error }, "transcript observer failed");
+    }
+  };
 }

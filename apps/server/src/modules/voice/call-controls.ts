@@ -7,8 +7,7 @@ import type { TransferDestination } from "@switchboard/api";
 import { wallTimeOf } from "@switchboard/core";
 import { dtmfFrames } from "../../audio/dtmf.ts";
 import { agentTimeZone, type CallControls } from "../runtime/index.ts";
-import type { CallContext } from "./call-session-types.ts";
-import { dial } from "./call-transfer.ts";
+import type { Call } from "./call-stages.ts";
 
 const DAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
 
@@ -46,7 +45,7 @@ export function findDestination(
 }
 
 /** Without destinations set, a number the agent's own configuration names (its {transferNumber}) is one. */
-function configuredNumber(ctx: CallContext, named: string): string | null {
+function configuredNumber(ctx: Call, named: string): string | null {
   const number = named.replace(/[\s().-]/g, "");
   if (!/^\+[1-9]\d{7,14}$/.test(number)) return null;
   const campaign = ctx.subject?.campaign;
@@ -59,7 +58,7 @@ function configuredNumber(ctx: CallContext, named: string): string | null {
   return known.includes(number) ? number : null;
 }
 
-export function callControls(ctx: CallContext): CallControls {
+export function callControls(ctx: Call): CallControls {
   return {
     destinations: ctx.settings.transferDestinations.map((destination) => destination.name),
     transfer(request) {
@@ -80,23 +79,19 @@ export function callControls(ctx: CallContext): CallControls {
           accepted: false,
           message: `${found.name} takes calls only ${found.hours?.days.join(", ")} ${found.hours?.start}-${found.hours?.end}: offer to take a message.`,
         };
-      if (ctx.pendingTransfer) return { accepted: false, message: "A transfer is already under way." };
+      if (ctx.transfer.pending) return { accepted: false, message: "A transfer is already under way." };
       const name = found?.name ?? (number as string);
       const to = found?.to ?? (number as string);
-      const pending: NonNullable<CallContext["pendingTransfer"]> = {
+      // A warm transfer dials at once, while the agent still tells the caller to hold on (the person hears
+      // the summary when the agent is done); a cold one waits for the words, so whoever answers hears the
+      // caller at once.
+      ctx.transfer.accept({
         ...request,
         name,
         to,
         ringSeconds: found?.ringSeconds ?? 20,
         decidedAt: performance.now(),
-        early: null,
-        cancel: new AbortController(),
-      };
-      // A warm transfer dials at once, while the agent still tells the caller to hold on (the person hears
-      // the summary when the agent is done); a cold one waits for the words, so whoever answers hears the
-      // caller at once.
-      if (request.mode === "warm") pending.early = dial(ctx, pending, pending.cancel.signal);
-      ctx.pendingTransfer = pending;
+      });
       return { accepted: true, name, to };
     },
     async sendDtmf(digits) {

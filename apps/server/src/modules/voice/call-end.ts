@@ -5,15 +5,17 @@
  */
 import { REDACTION_LABELS } from "@switchboard/core";
 import { reportUnexpected } from "../../process-guard.ts";
-import type { CallContext, CallOutcome } from "./call-session-types.ts";
+import { background } from "./call-guard.ts";
+import type { CallOutcome } from "./call-session-types.ts";
+import type { Call } from "./call-stages.ts";
 
-export function finish(ctx: CallContext, outcome: CallOutcome, error: string | null = null, hangup = true) {
+export function finish(ctx: Call, outcome: CallOutcome, error: string | null = null, hangup = true) {
   const { leg, log } = ctx;
   if (ctx.finishing) return;
   ctx.finished = true;
   // The recording ends here, at the hang-up, whatever is still queued or said after.
   ctx.recorder?.end();
-  if (ctx.ticker) clearInterval(ctx.ticker);
+  ctx.clock.stop();
   ctx.keys.stop();
   ctx.finishing = store(ctx, outcome, error).catch((failure: unknown) => {
     log.error({ err: failure }, "could not end a call cleanly");
@@ -22,7 +24,7 @@ export function finish(ctx: CallContext, outcome: CallOutcome, error: string | n
       outcome,
       conversationUuid: null,
       error,
-      turns: ctx.timings,
+      turns: [...ctx.turns.timings],
       bargeIns: 0,
       recordingUrl: null,
     });
@@ -35,16 +37,16 @@ export function finish(ctx: CallContext, outcome: CallOutcome, error: string | n
       log.error({ err: failure, where }, "could not stop part of a call");
     }
   };
-  stop("model", () => ctx.answering?.controller.abort());
+  stop("model", () => ctx.turns.abort());
   stop("speech", () => ctx.speech.stop());
   stop("recogniser", () => ctx.hearing.stop());
   if (hangup) stop("hangup", () => leg.hangup(error ?? outcome));
 }
 
 /** After the turn in progress: the conversation ended, its log row written, the session's promises resolved. */
-async function store(ctx: CallContext, outcome: CallOutcome, error: string | null) {
+async function store(ctx: Call, outcome: CallOutcome, error: string | null) {
   const { leg, deps, log } = ctx;
-  await ctx.chain.catch(() => {});
+  await ctx.turns.settled();
   const { subject } = ctx;
   const conversationUuid = subject?.conversation.uuid ?? null;
   let recordingUrl: string | null = null;
@@ -62,7 +64,7 @@ async function store(ctx: CallContext, outcome: CallOutcome, error: string | nul
           callOutcome: outcome,
           transport: leg.info.transport,
           narrowband: leg.info.narrowband,
-          bargeIns: ctx.bargeIns,
+          bargeIns: ctx.turns.bargeIns,
           ...(warning ? { warning } : {}),
           ...ctx.options.logData?.(),
           ...(recordingUrl ? { recordingUrl } : {}),
@@ -83,8 +85,8 @@ async function store(ctx: CallContext, outcome: CallOutcome, error: string | nul
     outcome,
     conversationUuid,
     error,
-    turns: ctx.timings,
-    bargeIns: ctx.bargeIns,
+    turns: [...ctx.turns.timings],
+    bargeIns: ctx.turns.bargeIns,
     recordingUrl,
   });
 }
@@ -93,7 +95,7 @@ async function store(ctx: CallContext, outcome: CallOutcome, error: string | nul
 export const NARROWBAND_WARNING =
   "Offline recognition cannot hear 8 kHz phone audio: set STT_PROVIDER=deepgram or openai.";
 
-function narrowbandWarning(ctx: CallContext): string | null {
+function narrowbandWarning(ctx: Call): string | null {
   return ctx.leg.info.narrowband && !ctx.deps.stt.hearsNarrowband ? NARROWBAND_WARNING : null;
 }
 
@@ -101,7 +103,7 @@ function narrowbandWarning(ctx: CallContext): string | null {
  * Something in the call's code failed that should not have (call-guard.ts): reported with the call's id
  * (logged and counted, process-guard.ts), and the call ends as failed. Nothing of it reaches the process.
  */
-export function failUnexpectedly(ctx: CallContext, error: unknown, where: string) {
+export function failUnexpectedly(ctx: Call, error: unknown, where: string) {
   reportUnexpected(error, { callId: ctx.leg.info.callId, where });
   try {
     finish(ctx, "failed", "Something went wrong on our side.");
@@ -111,7 +113,7 @@ export function failUnexpectedly(ctx: CallContext, error: unknown, where: string
 }
 
 /** Writes the call's recording (agents that record calls) to the file storage; answers its URL. */
-async function storeRecording(ctx: CallContext): Promise<{ url: string | null; silencedTurns: number }> {
+async function storeRecording(ctx: Call): Promise<{ url: string | null; silencedTurns: number }> {
   const { recorder, deps } = ctx;
   ctx.recorder = null;
   if (!recorder || !deps.storage || !ctx.settings.recordCalls || recorder.seconds() === 0)
@@ -133,7 +135,7 @@ async function storeRecording(ctx: CallContext): Promise<{ url: string | null; s
  * from the caller's previous stored turn to this one's, an agent turn from the caller turn it answered to
  * the caller's next. Answers the turns silenced.
  */
-async function silenceRedacted(ctx: CallContext, recorder: NonNullable<CallContext["recorder"]>) {
+async function silenceRedacted(ctx: Call, recorder: NonNullable<Call["recorder"]>) {
   const subject = ctx.subject;
   if (!subject || !(await ctx.deps.conversations.redactionOf(subject.room.orgId))) return 0;
   const uuid = subject.conversation.uuid;
@@ -155,7 +157,26 @@ async function silenceRedacted(ctx: CallContext, recorder: NonNullable<CallConte
 }
 
 /** The call cannot go on (no agent, no model, no speech tools, a setup error): logged, then ended. */
-export function fail(ctx: CallContext, message: string) {
+export function fail(ctx: Call, message: string) {
   ctx.log.error({ transport: ctx.leg.info.transport }, `call refused: ${message}`);
   finish(ctx, "failed", message);
+}
+
+/** The call's time is up (call-limits.ts): no more turns; the agent says goodbye, then the call ends. */
+export function timeLimit(ctx: Call) {
+  ctx.closing = true;
+  ctx.turns.abort();
+  ctx.hearing.stop();
+  ctx.speech.clearQueued();
+  background(
+    ctx,
+    "time limit",
+    (async () => {
+      await ctx.turns
+        .sayLine(ctx.settings.maxCallMessage)
+        .catch((error: unknown) => ctx.log.error({ err: error }, "could not say goodbye at the time limit"));
+      await ctx.speech.drained();
+      finish(ctx, "max-length");
+    })(),
+  );
 }

@@ -3,10 +3,10 @@
  * the background goes to `ctx.unexpected` (call-end.ts: logged with the call's id, the call ended as
  * failed), never to the process, which carries every other call too.
  */
-import type { CallContext } from "./call-session-types.ts";
+import type { CallShell } from "./call-session-types.ts";
 
 /** Runs `work` (a transport's listener, a timer's callback) with its failures kept in the call. */
-export function guarded(ctx: CallContext, where: string, work: () => void) {
+export function guarded(ctx: Pick<CallShell, "unexpected">, where: string, work: () => void) {
   try {
     work();
   } catch (error) {
@@ -15,6 +15,6 @@ export function guarded(ctx: CallContext, where: string, work: () => void) {
 }
 
 /** Work nobody waits for: a failure of it is kept in the call. */
-export function background(ctx: CallContext, where: string, work: Promise<unknown>) {
+export function background(ctx: Pick<CallShell, "unexpected">, where: string, work: Promise<unknown>) {
   work.catch((error: unknown) => ctx.unexpected(error, where));
 }

@@ -1,45 +1,75 @@
 /**
- * The call's clock, checked every 250 ms: at the time limit the agent says goodbye and ends the call; after
- * `idlePromptSeconds` of quiet on both sides it prompts once, and ends the call after as long again.
+ * The call's clock, a stage of its own, checked every 250 ms: at the time limit it asks for the goodbye;
+ * after `idlePromptSeconds` of quiet on both sides it asks for the idle prompt once, and ends the call after
+ * as long again. Its state (when each side was last heard, whether it prompted, its timer) is its own.
  */
-import { finish } from "./call-end.ts";
-import { background } from "./call-guard.ts";
-import type { CallContext } from "./call-session-types.ts";
-import { agentBusy, queueTurn, sayLine } from "./call-turns.ts";
+import type { CallShell } from "./call-session-types.ts";
 
-export function housekeeping(ctx: CallContext) {
-  const { settings } = ctx;
-  if (ctx.finished || !ctx.subject) return;
-  const now = performance.now();
-  if (ctx.closing) return;
-  if (now - ctx.started >= settings.maxCallSeconds * 1000) {
-    // No more turns: say goodbye, then end.
-    ctx.closing = true;
-    ctx.answering?.controller.abort();
-    ctx.hearing.stop();
-    ctx.speech.clearQueued();
-    background(
-      ctx,
-      "time limit",
-      (async () => {
-        await sayLine(ctx, settings.maxCallMessage).catch((error: unknown) =>
-          ctx.log.error({ err: error }, "could not say goodbye at the time limit"),
-        );
-        await ctx.speech.drained();
-        finish(ctx, "max-length");
-      })(),
-    );
-    return;
+/** What the clock asks of the call. */
+export type ClockEvents = {
+  /** The agent is answering or has speech not yet played (or sent the last of it just now). */
+  agentBusy(): boolean;
+  /** When the agent's audio last went out (performance.now()). */
+  agentLastSent(): number;
+  /** The caller is in an utterance. */
+  callerSpeaking(): boolean;
+  /** The call's time is up: say goodbye, then end. */
+  timeUp(): void;
+  /** Nobody spoke for `idlePromptSeconds`: ask whether anyone is there. */
+  idle(): void;
+};
+
+export type CallClock = ReturnType<typeof createCallClock>;
+
+export function createCallClock(
+  call: Pick<CallShell, "settings" | "started" | "subject" | "finished" | "closing" | "end" | "unexpected">,
+  events: ClockEvents,
+) {
+  let lastCallerActivity = performance.now();
+  let lastAgentActivity = performance.now();
+  let idlePrompted = false;
+  let ticker: NodeJS.Timeout | null = null;
+
+  function tick() {
+    const { settings } = call;
+    if (call.finished || !call.subject) return;
+    const now = performance.now();
+    if (call.closing) return;
+    if (now - call.started >= settings.maxCallSeconds * 1000) {
+      events.timeUp();
+      return;
+    }
+    if (events.agentBusy()) lastAgentActivity = now;
+    if (settings.idlePromptSeconds <= 0 || events.agentBusy() || events.callerSpeaking()) return;
+    const quietSince = Math.max(lastCallerActivity, lastAgentActivity, events.agentLastSent());
+    if (now - quietSince < settings.idlePromptSeconds * 1000) return;
+    if (idlePrompted) {
+      call.end("idle");
+      return;
+    }
+    idlePrompted = true;
+    lastCallerActivity = now;
+    events.idle();
   }
-  if (agentBusy(ctx)) ctx.lastAgentActivity = now;
-  if (settings.idlePromptSeconds <= 0 || agentBusy(ctx) || ctx.hearing.speaking) return;
-  const quietSince = Math.max(ctx.lastCallerActivity, ctx.lastAgentActivity, ctx.speech.lastSentAt);
-  if (now - quietSince < settings.idlePromptSeconds * 1000) return;
-  if (ctx.idlePrompted) {
-    finish(ctx, "idle");
-    return;
-  }
-  ctx.idlePrompted = true;
-  ctx.lastCallerActivity = now;
-  queueTurn(ctx, () => sayLine(ctx, settings.idlePrompt));
+
+  return {
+    /** The clock runs (every 250 ms) until `stop`. */
+    start() {
+      ticker = setInterval(() => {
+        try {
+          tick();
+        } catch (error) {
+          call.unexpected(error, "housekeeping");
+        }
+      }, 250);
+    },
+    /** The caller was heard: the quiet counts from now; `answered` (they spoke or pressed a key): the idle prompt may come again. */
+    callerHeard(answered: boolean) {
+      lastCallerActivity = performance.now();
+      if (answered) idlePrompted = false;
+    },
+    stop() {
+      if (ticker) clearInterval(ticker);
+    },
+  };
 }

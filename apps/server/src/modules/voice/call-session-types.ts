@@ -1,6 +1,6 @@
 /**
  * The call pipeline's types: what callers of `startCallSession` see (re-exported by call-session.ts), and
- * the state one call's parts share (`CallContext`, built by call-session.ts).
+ * the thin shell one call's stages share (`CallShell`, built by call-session.ts; the stages: call-stages.ts).
  */
 import type { Stage } from "@switchboard/api";
 import type { FastifyBaseLogger } from "fastify";
@@ -11,15 +11,11 @@ import type { SttProvider } from "../../providers/stt/stt-provider.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import type { VadProvider } from "../../providers/vad/vad-provider.ts";
 import type { ConversationsRepository } from "../conversations/index.ts";
-import type { AgentLookups, AgentTurns, TransferRequest, TurnSubject } from "../runtime/index.ts";
-import type { AgentSpeech } from "./agent-speech.ts";
+import type { AgentLookups, AgentTurns, TurnSubject } from "../runtime/index.ts";
 import type { CallLeg, TransferResult } from "./call-leg.ts";
 import type { CallRecorder } from "./call-recording.ts";
 import type { CallSettings } from "./call-settings.ts";
-import type { Hearing, TurnTiming } from "./caller-hearing.ts";
-import type { CallerKeys } from "./caller-keys.ts";
-import type { EarlyFrames } from "./early-frames.ts";
-import type { RecognitionStage } from "./recognition.ts";
+import type { TurnTiming } from "./caller-hearing.ts";
 import type { VoiceRepository } from "./voice.repository.ts";
 
 export type { TurnTiming };
@@ -152,10 +148,15 @@ export type TransferRecord = {
   bridgedSeconds: number | null;
 };
 
-/** Everything one call's parts share. Fields change as the call goes on. */
-export type CallContext = {
+/**
+ * The thin shell of one call that its stages share (the stages' own state is theirs: call-stages.ts): the
+ * leg, what set-up found (agent, settings, model, voice), whether the call is over, and its ends.
+ */
+export type CallShell = {
   /** The transport's leg, wrapped so that audio both ways reaches the recorder. */
   leg: CallLeg;
+  /** The transport's own leg (not wrapped for the recording): its keys out and hand-over (transfers). */
+  transport: CallLeg;
   /** The call's recording while it is made (agents that record calls). */
   recorder: CallRecorder | null;
   options: StartCallOptions;
@@ -163,11 +164,6 @@ export type CallContext = {
   log: FastifyBaseLogger;
   /** performance.now() when the call began. */
   started: number;
-  timings: TurnTiming[];
-  resolveReady: (uuid: string | null) => void;
-  resolveEnded: (summary: CallSummary) => void;
-  /** Something in the call's code failed that should not have (call-guard.ts): logged, the call ended. */
-  unexpected: (error: unknown, where: string) => void;
 
   // Set up once the agent is known (call-setup.ts).
   subject: TurnSubject | null;
@@ -176,53 +172,20 @@ export type CallContext = {
   /** The campaign's TTS voice. */
   voice: string | null;
 
-  // The caller's side: frame stages, hearing (VAD, endpointing), recognition, keys.
-  /** Holds the caller's frames until the call is set up (the first frame stage). */
-  earlyFrames: EarlyFrames;
-  hearing: Hearing;
-  recognition: RecognitionStage;
-  keys: CallerKeys;
+  /** The call is over (call-end.ts): nothing more is heard or said. */
   finished: boolean;
-  /** Saying goodbye at the time limit: the caller is no longer heard. */
+  /** No more caller turns (a goodbye at the time limit, a voicemail message, a transfer under way). */
   closing: boolean;
-  bargeIns: number;
-
-  /** The agent's speech (agent-speech.ts). */
-  speech: AgentSpeech;
   /** Whether anyone watches the captions (`onTranscript`). */
   captions: boolean;
   /** A caption for the `onTranscript` observer (call-captions.ts). */
   caption(role: "caller" | "agent" | "destination", text: string, final: boolean): void;
-  /** The current answer: its model stream's controller and the promise of its end. */
-  answering: { controller: AbortController; done: Promise<void> } | null;
-  /** Turns of the agent, one after another. */
-  chain: Promise<void>;
-
-  lastCallerActivity: number;
-  lastAgentActivity: number;
-  idlePrompted: boolean;
-  /** Caller turns in a row that could not be understood (the agent asks to repeat after the first). */
-  unheardTurns: number;
-  /** The transport's own leg (not wrapped for the recording): its keys out and hand-over (transfers). */
-  transport: CallLeg;
-  /** A transfer the agent asked for in the current answer: run once the answer has been said. */
-  pendingTransfer:
-    | (TransferRequest & {
-        name: string;
-        to: string;
-        ringSeconds: number;
-        decidedAt: number;
-        /** The new leg, dialled from the decision on (call-transfer.ts). */
-        early: Promise<{ leg: CallLeg | null; entry: TransferLeg }> | null;
-        /** Stops an early dial (the answer that asked for it was interrupted). */
-        cancel: AbortController;
-      })
-    | null;
-  /** The transfers of this call, for its log row. */
-  transfers: TransferRecord[];
-  /** The caller is connected to a transfer destination: their audio and keys go there. */
-  bridge: { fromCaller(frame: Int16Array): void; digit(digit: string): void; callerLeft(): void } | null;
-  /** The 250 ms housekeeping tick (idle prompts, the time limit). */
-  ticker: NodeJS.Timeout | null;
+  /** Ends the call (call-end.ts): `hangup` false when the far end already hung up. */
+  end(outcome: CallOutcome, error?: string | null, hangup?: boolean): void;
+  /** Something in the call's code failed that should not have (call-guard.ts): logged, the call ended. */
+  unexpected: (error: unknown, where: string) => void;
+  resolveReady: (uuid: string | null) => void;
+  resolveEnded: (summary: CallSummary) => void;
+  /** The end's work (its log row), once the call ends. */
   finishing: Promise<void> | null;
 };

@@ -1,23 +1,25 @@
 import { withUnexpectedContext } from "../../process-guard.ts";
 import { createAgentSpeech } from "./agent-speech.ts";
-import { caption } from "./call-captions.ts";
-import { failUnexpectedly, finish } from "./call-end.ts";
+import { captionObserver } from "./call-captions.ts";
+import { callControls } from "./call-controls.ts";
+import { failUnexpectedly, finish, timeLimit } from "./call-end.ts";
 import { guarded } from "./call-guard.ts";
 import type { CallLeg } from "./call-leg.ts";
-import { housekeeping } from "./call-limits.ts";
+import { createCallClock } from "./call-limits.ts";
 import { createCallRecorder, recordingLeg } from "./call-recording.ts";
 import type {
-  CallContext,
   CallSession,
   CallSessionDeps,
+  CallShell,
   CallSummary,
   StartCallOptions,
 } from "./call-session-types.ts";
 import { callSettingsOf } from "./call-settings.ts";
 import { setUpCall } from "./call-setup.ts";
-import { transferLogData } from "./call-transfer.ts";
-import { agentBusy, answer, bargeIn, heardTurn, queueTurn } from "./call-turns.ts";
-import { frameChain } from "./caller-frames.ts";
+import type { Call } from "./call-stages.ts";
+import { createTransfers } from "./call-transfer.ts";
+import { createTurns } from "./call-turns.ts";
+import { type FrameStage, frameChain } from "./caller-frames.ts";
 import { createHearing } from "./caller-hearing.ts";
 import { createCallerKeys } from "./caller-keys.ts";
 import { earlyFrames } from "./early-frames.ts";
@@ -36,14 +38,15 @@ export type {
  * One call: the agent greets, then listens (VAD + endpointing), recognises each caller turn (STT streamed
  * while the caller talks), answers through the same agent turns as the test chat and SMS (configuration,
  * tools, transcript, log row), and speaks the answer sentence by sentence (TTS) into the leg. Barge-in: at
- * the caller's speech onset the agent's queued audio is cleared at once (paused); if the speech lasts
+ * the caller's speech onset the agent's queued audio is cleared at once (held); if the speech lasts
  * `bargeInMinSpeechMs` the answer is dropped, the model stream cancelled and the stored text cut to what was
  * heard, otherwise (a backchannel) the agent goes on where it stopped.
  *
- * This file only creates the call's shared state (`CallContext`) and wires the parts: call-setup.ts,
- * caller-input.ts (VAD, endpointing, STT, DTMF), barge-in.ts, call-turns.ts (greeting, answers, fixed
- * lines), agent-speech.ts (sentence TTS into the leg), call-captions.ts, call-limits.ts (idle prompts, time
- * limit) and call-end.ts (the end and the call's log row).
+ * The call is a pipeline of stages, each owning its state (call-stages.ts, docs/voice.md): transport leg →
+ * frame stages (early-frames.ts, …) → hearing (caller-hearing.ts: VAD, endpointing) → recognition
+ * (recognition.ts) → turns (call-turns.ts) → speech (agent-speech.ts) → transport leg; beside them keys
+ * (caller-keys.ts), transfers (call-transfer.ts) and the clock (call-limits.ts). This file makes the shell
+ * and the stages and wires their events; call-setup.ts sets the call up and call-end.ts ends it.
  */
 export function startCallSession(
   transportLeg: CallLeg,
@@ -58,109 +61,117 @@ export function startCallSession(
   const ended = new Promise<CallSummary>((resolve) => {
     resolveEnded = resolve;
   });
-  const settings = callSettingsOf(null, options.settings);
-  // Recorded from the first frame; setting up drops the recorder when the agent does not record calls.
-  const leg = recordingLeg(transportLeg, () => ctx.recorder);
-  const ctx: CallContext = {
-    leg,
+  // Every line the call logs names it.
+  const log = deps.log.child({ callId: transportLeg.info.callId });
+  const shell: CallShell = {
+    // Recorded from the first frame; setting up drops the recorder when the agent does not record calls.
+    leg: recordingLeg(transportLeg, () => shell.recorder),
+    transport: transportLeg,
     recorder: createCallRecorder(transportLeg.clock),
     // The call's transfers join the log row's fields.
-    options: { ...options, logData: () => ({ ...options.logData?.(), ...transferLogData(ctx) }) },
+    options: { ...options, logData: () => ({ ...options.logData?.(), ...transfer.logData() }) },
     deps,
-    // Every line the call logs names it.
-    log: deps.log.child({ callId: transportLeg.info.callId }),
+    log,
     started: performance.now(),
-    timings: [],
-    resolveReady,
-    resolveEnded,
-    unexpected: (error, where) => failUnexpectedly(ctx, error, where),
     subject: null,
     model: null,
-    settings,
+    settings: callSettingsOf(null, options.settings),
     voice: null,
-    earlyFrames: earlyFrames(),
-    // The stages are made below, each given what it reads of the call.
-    hearing: null as never,
-    recognition: null as never,
-    keys: null as never,
     finished: false,
     closing: false,
-    bargeIns: 0,
-    speech: null as never,
     captions: Boolean(options.onTranscript),
-    caption: (role, text, final) => caption(ctx, role, text, final),
-    answering: null,
-    chain: Promise.resolve(),
-    lastCallerActivity: performance.now(),
-    lastAgentActivity: performance.now(),
-    idlePrompted: false,
-    unheardTurns: 0,
-    transport: transportLeg,
-    pendingTransfer: null,
-    transfers: [],
-    bridge: null,
-    ticker: null,
+    caption: captionObserver(options.onTranscript, log),
+    end: (outcome, error = null, hangup = true) => finish(call, outcome, error, hangup),
+    unexpected: (error, where) => failUnexpectedly(call, error, where),
+    resolveReady,
+    resolveEnded,
     finishing: null,
   };
-  ctx.speech = createAgentSpeech(ctx);
-  ctx.recognition = createRecognition(ctx, transportLeg.onSaid !== undefined);
-  ctx.hearing = createHearing(ctx, ctx.recognition, {
-    agentTalking: () => agentBusy(ctx) && !ctx.speech.pressingKeys,
-    hold: () => ctx.speech.hold(),
-    release: () => ctx.speech.release(),
-    bargeIn: () => bargeIn(ctx),
-    heard(voiced) {
-      ctx.lastCallerActivity = performance.now();
-      if (voiced) ctx.idlePrompted = false;
-    },
-    turn: (turn) => heardTurn(ctx, turn),
+
+  // The stages, each given what it reads of the call and what it tells.
+  const speech = createAgentSpeech(shell);
+  const recognition = createRecognition(shell, transportLeg.onSaid !== undefined);
+  const transfer = createTransfers({
+    shell,
+    agentSpeaking: () => speech.speaking,
+    callerHeard: () => clock.callerHeard(false),
   });
-  ctx.keys = createCallerKeys(ctx, {
-    typed() {
-      ctx.lastCallerActivity = performance.now();
-    },
+  const turns = createTurns({
+    shell,
+    speech,
+    transfer,
+    tells: recognition.tells,
+    controls: () => callControls(call),
+  });
+  const hearing = createHearing(shell, recognition, {
+    agentTalking: () => turns.busy && !speech.pressingKeys,
+    hold: () => speech.hold(),
+    release: () => speech.release(),
+    bargeIn: () => turns.bargeIn(),
+    heard: (voiced) => clock.callerHeard(voiced),
+    turn: (turn) => turns.heard(turn),
+  });
+  const keys = createCallerKeys(shell, {
+    typed: () => clock.callerHeard(false),
     pressed() {
-      ctx.lastCallerActivity = performance.now();
-      ctx.idlePrompted = false;
-      if (agentBusy(ctx)) bargeIn(ctx);
+      clock.callerHeard(true);
+      if (turns.busy) turns.bargeIn();
     },
-    entered(digits) {
-      caption(ctx, "caller", `[pressed ${digits}]`, true);
-      queueTurn(ctx, () => answer(ctx, `[pressed ${digits}]`, null));
-    },
+    entered: (digits) => turns.pressed(digits),
+  });
+  const clock = createCallClock(shell, {
+    agentBusy: () => turns.busy,
+    agentLastSent: () => speech.lastSentAt,
+    callerSpeaking: () => hearing.speaking,
+    timeUp: () => timeLimit(call),
+    idle: () => turns.queue(() => turns.sayLine(shell.settings.idlePrompt)),
+  });
+  const early = earlyFrames();
+  const call: Call = Object.assign(shell, {
+    earlyFrames: early,
+    hearing,
+    recognition,
+    keys,
+    turns,
+    speech,
+    transfer,
+    clock,
   });
   /**
-   * The caller's frames on their way to be heard, in order: a new step (noise suppression) is a
-   * `FrameStage` added here (caller-frames.ts).
+   * The caller's frames on their way to be heard, in order (caller-frames.ts): a new step on the caller's
+   * audio (noise suppression) is one file implementing `FrameStage`, added to this list.
    */
-  const callerFrames = frameChain([ctx.earlyFrames], (frame) => ctx.hearing.hear(frame));
+  const frameStages: FrameStage[] = [early];
+  const callerFrames = frameChain(frameStages, (frame) => hearing.hear(frame));
+
   // What the transport and the clock call into: a failure in there ends this call, not the process. What
   // the call starts itself (its clock, its turns) carries its id to the process guard too.
   withUnexpectedContext({ callId: transportLeg.info.callId }, () => {
-    ctx.ticker = setInterval(() => guarded(ctx, "housekeeping", () => housekeeping(ctx)), 250);
-    guarded(ctx, "set-up", () => setUpCall(ctx));
+    clock.start();
+    guarded(call, "set-up", () => setUpCall(call));
   });
+  const { leg } = call;
   leg.onAudio((frame) =>
-    guarded(ctx, "caller audio", () => {
-      if (ctx.bridge) ctx.bridge.fromCaller(frame);
-      else if (!ctx.finished && !ctx.closing) callerFrames(frame);
+    guarded(call, "caller audio", () => {
+      if (transfer.bridge) transfer.bridge.fromCaller(frame);
+      else if (!call.finished && !call.closing) callerFrames(frame);
     }),
   );
   leg.onDtmf((digit) =>
-    guarded(ctx, "caller digit", () => {
-      if (ctx.finished) return;
-      if (ctx.bridge) ctx.bridge.digit(digit);
-      else ctx.keys.press(digit);
+    guarded(call, "caller digit", () => {
+      if (call.finished) return;
+      if (transfer.bridge) transfer.bridge.digit(digit);
+      else keys.press(digit);
     }),
   );
   // A far end that tells its words (the sandbox carrier's callee, its phone menu) is heard by them: the
   // recogniser makes little of synthesised phone audio.
-  transportLeg.onSaid?.((text) => ctx.recognition.said(text));
+  transportLeg.onSaid?.((text) => recognition.said(text));
   leg.onHangup(() =>
-    guarded(ctx, "hang-up", () => {
-      ctx.keys.hangup();
-      const bridged = ctx.bridge;
-      finish(ctx, bridged ? "transferred" : "caller-hangup", null, false);
+    guarded(call, "hang-up", () => {
+      keys.hangup();
+      const bridged = transfer.bridge;
+      finish(call, bridged ? "transferred" : "caller-hangup", null, false);
       bridged?.callerLeft();
     }),
   );
@@ -169,7 +180,7 @@ export function startCallSession(
     ready,
     ended,
     hangup(reason) {
-      guarded(ctx, "hang-up", () => finish(ctx, "agent-ended", reason ?? null));
+      guarded(call, "hang-up", () => finish(call, "agent-ended", reason ?? null));
     },
   };
 }

@@ -8,11 +8,10 @@ import { findVoice } from "@switchboard/core";
 import { SANDBOX_CONFIGURATION_NOTE } from "../../providers/llm/sandbox-responder.ts";
 import { displayName } from "../runtime/index.ts";
 import { fail, finish } from "./call-end.ts";
-import type { CallContext } from "./call-session-types.ts";
 import { callSettingsOf } from "./call-settings.ts";
-import { greet, queueTurn, sayLine } from "./call-turns.ts";
+import type { Call } from "./call-stages.ts";
 
-export function setUpCall(ctx: CallContext) {
+export function setUpCall(ctx: Call) {
   const { deps, options, leg, log } = ctx;
   const { conversations } = deps;
   const setUp = (async () => {
@@ -100,15 +99,15 @@ export function setUpCall(ctx: CallContext) {
       // A message to leave (voicemail): said word for word, then the call ends; nobody is answered.
       ctx.closing = true;
       ctx.earlyFrames.close?.();
-      queueTurn(ctx, async () => {
-        await sayLine(ctx, message);
+      ctx.turns.queue(async () => {
+        await ctx.turns.sayLine(message);
         await ctx.speech.drained();
         finish(ctx, "agent-ended");
       });
       return;
     }
     // The agent speaks first.
-    queueTurn(ctx, () => greet(ctx));
+    ctx.turns.greet();
     // The caller's frames that came while the call was set up are heard now, in order.
     ctx.earlyFrames.release();
   })().catch((error: unknown) => {
@@ -117,5 +116,5 @@ export function setUpCall(ctx: CallContext) {
   // The call's turns and its end wait for the set-up: a caller who hangs up while it runs (a busy server takes
   // a second or more) still has the call they were answered on logged, and no turn runs without its
   // conversation.
-  ctx.chain = setUp;
+  ctx.turns.after(setUp);
 }

@@ -15,19 +15,21 @@
  */
 import { createFramer } from "../../audio/pcm.ts";
 import type { TransferRequest } from "../runtime/index.ts";
-import { caption } from "./call-captions.ts";
-import { finish } from "./call-end.ts";
 import type { CallLeg, TransferResult } from "./call-leg.ts";
-import type { CallContext, TransferLeg, TransferRecord } from "./call-session-types.ts";
+import type { CallShell, TransferLeg, TransferRecord } from "./call-session-types.ts";
 
-type Pending = TransferRequest & {
+/** A transfer the agent asked for in the current answer: run once the answer has been said. */
+export type PendingTransfer = TransferRequest & {
   name: string;
   to: string;
   ringSeconds: number;
   decidedAt: number;
   /** The new leg, dialled from the decision on (bridged and warm transfers). */
   early: Dialing | null;
+  /** Stops an early dial (the answer that asked for it was interrupted). */
+  cancel: AbortController;
 };
+type Pending = PendingTransfer;
 
 /** Frames (20 ms) a bridged direction may hold queued before more are dropped. */
 const BRIDGE_BACKLOG = 10;
@@ -45,7 +47,7 @@ export function unavailableLine(name: string, result: TransferResult): string {
   return `I'm sorry, ${why}. Can I take a message for them?`;
 }
 
-async function note(ctx: CallContext, text: string) {
+async function note(ctx: CallShell, text: string) {
   const { subject } = ctx;
   if (!subject) return;
   await ctx.deps.conversations
@@ -60,7 +62,7 @@ async function note(ctx: CallContext, text: string) {
 }
 
 /** The destination answered: the conversation's outcome says so (the log row's transfer = 1). */
-async function completed(ctx: CallContext, record: TransferRecord) {
+async function completed(ctx: CallShell, record: TransferRecord) {
   const { subject } = ctx;
   if (!subject) return;
   const outcome = {
@@ -93,7 +95,7 @@ function describe(record: TransferRecord): string {
 }
 
 /** Synthesises `text` in the agent's voice into `leg` and waits until it was played. */
-async function speakInto(ctx: CallContext, leg: CallLeg, text: string, hungUp: () => boolean) {
+async function speakInto(ctx: CallShell, leg: CallLeg, text: string, hungUp: () => boolean) {
   const framer = createFramer();
   for await (const chunk of ctx.deps.tts.synthesize(text, { voice: ctx.voice })) {
     for (const frame of framer.push(chunk)) leg.sendAudio(frame);
@@ -103,45 +105,6 @@ async function speakInto(ctx: CallContext, leg: CallLeg, text: string, hungUp: (
   while (!hungUp() && !ctx.finished && leg.queuedFrames() > 0) await new Promise((r) => setTimeout(r, 20));
 }
 
-/**
- * Connects the caller and `destination` until either hangs up: the caller's audio and keys go to the
- * destination, its audio to the caller (and the recording's agent side). Resolves with who left first.
- */
-function bridge(ctx: CallContext, destination: CallLeg, name: string): Promise<"caller" | "destination"> {
-  // What the destination says, where its line tells it: the caller's captions and the transcript.
-  destination.onSaid?.((text) => {
-    if (ctx.finished) return;
-    caption(ctx, "destination", text, true);
-    void note(ctx, `${name}: ${text}`);
-  });
-  return new Promise((resolve) => {
-    let over = false;
-    const end = (who: "caller" | "destination") => {
-      if (over) return;
-      over = true;
-      ctx.bridge = null;
-      resolve(who);
-    };
-    if (ctx.speech.speaking) ctx.leg.clearAudio();
-    ctx.bridge = {
-      // Two clocks (the caller's, the destination's) drift: a backlog beyond 200 ms is dropped, not delayed.
-      fromCaller: (frame) => {
-        if (destination.queuedFrames() < BRIDGE_BACKLOG) destination.sendAudio(frame);
-      },
-      digit: (digit) => void destination.sendDtmf?.(digit).catch(() => {}),
-      callerLeft: () => {
-        destination.hangup("caller hung up");
-        end("caller");
-      },
-    };
-    destination.onAudio((frame) => {
-      if (!over && ctx.leg.queuedFrames() < BRIDGE_BACKLOG) ctx.leg.sendAudio(frame);
-    });
-    destination.onHangup(() => end("destination"));
-    if (ctx.finished) ctx.bridge.callerLeft();
-  });
-}
-
 /** A new leg to the destination: its log entry, and the leg once answered. */
 export type Dialing = Promise<{ leg: CallLeg | null; entry: TransferLeg }>;
 
@@ -149,7 +112,7 @@ export type Dialing = Promise<{ leg: CallLeg | null; entry: TransferLeg }>;
  * Dials the destination for a bridged or warm transfer, from the agent's decision on (while it still says
  * "let me put you through"): the leg's log entry (times from the decision) and the answered leg, if any.
  */
-export function dial(ctx: CallContext, pending: Pending, signal: AbortSignal): Dialing {
+export function dial(ctx: CallShell, pending: Pending, signal: AbortSignal): Dialing {
   const base = pending.decidedAt;
   const entry: TransferLeg = {
     kind: "dial",
@@ -210,126 +173,213 @@ export function dial(ctx: CallContext, pending: Pending, signal: AbortSignal): D
   })();
 }
 
-/** Runs the transfer; the call ends when the caller was handed over, or goes on when it could not be. */
-export async function runTransfer(ctx: CallContext, pending: Pending, say: (text: string) => Promise<void>) {
-  const started = performance.now();
-  const record: TransferRecord = {
-    destination: pending.name,
-    to: pending.to,
-    mode: pending.mode,
-    reason: pending.reason,
-    at: new Date().toISOString(),
-    legs: [],
-    result: null,
-    setupMs: null,
-    decisionMs: null,
-    bridgedSeconds: null,
-  };
-  ctx.transfers.push(record);
-  const decided = (setupMs: number | null) =>
-    setupMs === null ? null : Math.round(setupMs + (started - pending.decidedAt));
-  // The pipeline stops listening while the transfer runs (no turns, no idle prompt).
-  ctx.closing = true;
-  try {
-    if (pending.mode === "cold" && ctx.transport.handOver) {
-      const answer = await ctx.transport.handOver(pending.to, { ringSeconds: pending.ringSeconds });
-      const entry: TransferLeg = {
-        kind: ctx.transport.info.transport === "sip" ? "refer" : "handover",
-        to: pending.to,
-        result: answer.kind === "done" ? answer.result : "refused",
-        status: answer.status,
-        detail: answer.detail,
-        ringingMs: null,
-        answeredMs: answer.kind === "done" && answer.result === "answered" ? elapsed(started) : null,
-        endedMs: elapsed(started),
-      };
-      if (answer.kind === "done" || answer.asked) record.legs.push(entry);
-      if (answer.kind === "done") {
-        record.setupMs = entry.answeredMs ?? elapsed(started);
-        record.decisionMs = decided(record.setupMs);
-        record.result = answer.result;
-        await note(ctx, describe(record));
-        if (answer.result === "answered") {
-          await completed(ctx, record);
-          finish(ctx, "transferred", null, !ctx.finished);
-          return;
-        }
-        return await notReached(ctx, pending, answer.result, say);
-      }
-      // Refused: a new leg, bridged here.
-    }
-    const { leg, entry } = await (pending.early ?? dial(ctx, pending, new AbortController().signal));
-    record.legs.push(entry);
-    // The leg's times run from the decision; the set-up from the transfer's start (0 if it rang before).
-    record.decisionMs = entry.ringingMs;
-    record.setupMs =
-      entry.ringingMs === null
-        ? null
-        : Math.max(0, Math.round(entry.ringingMs - (started - pending.decidedAt)));
-    if (!leg) {
-      record.result = entry.result === "refused" ? "failed" : entry.result;
-      entry.endedMs = elapsed(pending.decidedAt);
-      await note(ctx, describe(record));
+/** What the transfer stage uses of its call besides the shell. */
+export type TransferCall = {
+  readonly shell: CallShell;
+  /** A stretch of agent speech is going on: its queued audio is dropped when the caller is bridged. */
+  agentSpeaking(): boolean;
+  /** The caller is back with the agent (a transfer not reached): the idle clock restarts. */
+  callerHeard(): void;
+};
+
+export type Transfers = ReturnType<typeof createTransfers>;
+
+/**
+ * The transfer stage: the transfer the current answer asked for, this call's transfers (for its log row),
+ * and the bridge that connects the caller to a destination (their audio and keys go there).
+ */
+export function createTransfers({ shell: ctx, agentSpeaking, callerHeard }: TransferCall) {
+  let pending: Pending | null = null;
+  const records: TransferRecord[] = [];
+  let connected: {
+    fromCaller(frame: Int16Array): void;
+    digit(digit: string): void;
+    callerLeft(): void;
+  } | null = null;
+
+  /**
+   * Connects the caller and `destination` until either hangs up: the caller's audio and keys go to the
+   * destination, its audio to the caller (and the recording's agent side). Resolves with who left first.
+   */
+  function bridge(destination: CallLeg, name: string): Promise<"caller" | "destination"> {
+    // What the destination says, where its line tells it: the caller's captions and the transcript.
+    destination.onSaid?.((text) => {
       if (ctx.finished) return;
-      return await notReached(ctx, pending, record.result, say);
-    }
-    let gone = false;
-    leg.onHangup(() => {
-      gone = true;
+      ctx.caption("destination", text, true);
+      void note(ctx, `${name}: ${text}`);
     });
-    if (pending.mode === "warm") {
-      const summary =
-        pending.summary?.trim() ||
-        `Hello, this is ${ctx.subject ? "the assistant" : "an assistant"} with a caller${pending.reason ? ` about ${pending.reason}` : ""}. I'm connecting you now.`;
-      await speakInto(ctx, leg, summary, () => gone);
-      await note(ctx, `Said to ${pending.name}: ${summary}`);
-      if (gone) {
-        entry.endedMs = elapsed(pending.decidedAt);
-        record.result = "failed";
-        entry.detail = "the destination hung up before the caller joined";
-        await note(ctx, describe(record));
-        return await notReached(ctx, pending, "failed", say);
-      }
-    }
-    if (ctx.finished) {
-      leg.hangup("caller hung up");
-      record.result = "failed";
-      entry.detail = "the caller hung up before joining";
-      return;
-    }
-    record.result = "answered";
-    await note(ctx, describe(record));
-    await completed(ctx, record);
-    const bridgedAt = performance.now();
-    const left = await bridge(ctx, leg, pending.name);
-    record.bridgedSeconds = Math.round((performance.now() - bridgedAt) / 100) / 10;
-    entry.endedMs = elapsed(pending.decidedAt);
-    await note(
-      ctx,
-      `The ${left === "caller" ? "caller" : `${pending.name} side`} ended the transferred call after ${record.bridgedSeconds} s.`,
-    );
-    finish(ctx, "transferred", null, left === "destination");
-  } finally {
-    if (!ctx.finished) ctx.closing = false;
+    return new Promise((resolve) => {
+      let over = false;
+      const end = (who: "caller" | "destination") => {
+        if (over) return;
+        over = true;
+        connected = null;
+        resolve(who);
+      };
+      if (agentSpeaking()) ctx.leg.clearAudio();
+      connected = {
+        // Two clocks (the caller's, the destination's) drift: a backlog beyond 200 ms is dropped, not delayed.
+        fromCaller: (frame) => {
+          if (destination.queuedFrames() < BRIDGE_BACKLOG) destination.sendAudio(frame);
+        },
+        digit: (digit) => void destination.sendDtmf?.(digit).catch(() => {}),
+        callerLeft: () => {
+          destination.hangup("caller hung up");
+          end("caller");
+        },
+      };
+      destination.onAudio((frame) => {
+        if (!over && ctx.leg.queuedFrames() < BRIDGE_BACKLOG) ctx.leg.sendAudio(frame);
+      });
+      destination.onHangup(() => end("destination"));
+      if (ctx.finished) connected.callerLeft();
+    });
   }
-}
 
-/** The destination was not reached: the caller is told, and the agent goes on (it takes a message). */
-async function notReached(
-  ctx: CallContext,
-  pending: Pending,
-  result: TransferResult,
-  say: (text: string) => Promise<void>,
-) {
-  if (ctx.finished) return;
-  ctx.closing = false;
-  ctx.lastCallerActivity = performance.now();
-  await say(unavailableLine(pending.name, result));
-}
+  /** Runs the transfer; the call ends when the caller was handed over, or goes on when it could not be. */
+  async function run(pending: Pending, say: (text: string) => Promise<void>) {
+    const started = performance.now();
+    const record: TransferRecord = {
+      destination: pending.name,
+      to: pending.to,
+      mode: pending.mode,
+      reason: pending.reason,
+      at: new Date().toISOString(),
+      legs: [],
+      result: null,
+      setupMs: null,
+      decisionMs: null,
+      bridgedSeconds: null,
+    };
+    records.push(record);
+    const decided = (setupMs: number | null) =>
+      setupMs === null ? null : Math.round(setupMs + (started - pending.decidedAt));
+    // The pipeline stops listening while the transfer runs (no turns, no idle prompt).
+    ctx.closing = true;
+    try {
+      if (pending.mode === "cold" && ctx.transport.handOver) {
+        const answer = await ctx.transport.handOver(pending.to, { ringSeconds: pending.ringSeconds });
+        const entry: TransferLeg = {
+          kind: ctx.transport.info.transport === "sip" ? "refer" : "handover",
+          to: pending.to,
+          result: answer.kind === "done" ? answer.result : "refused",
+          status: answer.status,
+          detail: answer.detail,
+          ringingMs: null,
+          answeredMs: answer.kind === "done" && answer.result === "answered" ? elapsed(started) : null,
+          endedMs: elapsed(started),
+        };
+        if (answer.kind === "done" || answer.asked) record.legs.push(entry);
+        if (answer.kind === "done") {
+          record.setupMs = entry.answeredMs ?? elapsed(started);
+          record.decisionMs = decided(record.setupMs);
+          record.result = answer.result;
+          await note(ctx, describe(record));
+          if (answer.result === "answered") {
+            await completed(ctx, record);
+            ctx.end("transferred", null, !ctx.finished);
+            return;
+          }
+          return await notReached(pending, answer.result, say);
+        }
+        // Refused: a new leg, bridged here.
+      }
+      const { leg, entry } = await (pending.early ?? dial(ctx, pending, new AbortController().signal));
+      record.legs.push(entry);
+      // The leg's times run from the decision; the set-up from the transfer's start (0 if it rang before).
+      record.decisionMs = entry.ringingMs;
+      record.setupMs =
+        entry.ringingMs === null
+          ? null
+          : Math.max(0, Math.round(entry.ringingMs - (started - pending.decidedAt)));
+      if (!leg) {
+        record.result = entry.result === "refused" ? "failed" : entry.result;
+        entry.endedMs = elapsed(pending.decidedAt);
+        await note(ctx, describe(record));
+        if (ctx.finished) return;
+        return await notReached(pending, record.result, say);
+      }
+      let gone = false;
+      leg.onHangup(() => {
+        gone = true;
+      });
+      if (pending.mode === "warm") {
+        const summary =
+          pending.summary?.trim() ||
+          `Hello, this is ${ctx.subject ? "the assistant" : "an assistant"} with a caller${pending.reason ? ` about ${pending.reason}` : ""}. I'm connecting you now.`;
+        await speakInto(ctx, leg, summary, () => gone);
+        await note(ctx, `Said to ${pending.name}: ${summary}`);
+        if (gone) {
+          entry.endedMs = elapsed(pending.decidedAt);
+          record.result = "failed";
+          entry.detail = "the destination hung up before the caller joined";
+          await note(ctx, describe(record));
+          return await notReached(pending, "failed", say);
+        }
+      }
+      if (ctx.finished) {
+        leg.hangup("caller hung up");
+        record.result = "failed";
+        entry.detail = "the caller hung up before joining";
+        return;
+      }
+      record.result = "answered";
+      await note(ctx, describe(record));
+      await completed(ctx, record);
+      const bridgedAt = performance.now();
+      const left = await bridge(leg, pending.name);
+      record.bridgedSeconds = Math.round((performance.now() - bridgedAt) / 100) / 10;
+      entry.endedMs = elapsed(pending.decidedAt);
+      await note(
+        ctx,
+        `The ${left === "caller" ? "caller" : `${pending.name} side`} ended the transferred call after ${record.bridgedSeconds} s.`,
+      );
+      ctx.end("transferred", null, left === "destination");
+    } finally {
+      if (!ctx.finished) ctx.closing = false;
+    }
+  }
 
-/** The log row's fields for the call's transfers (none: nothing). */
-export function transferLogData(ctx: CallContext): Record<string, unknown> {
-  if (ctx.transfers.length === 0) return {};
-  const last = ctx.transfers.at(-1) as TransferRecord;
-  return { transfers: ctx.transfers, transferResult: last.result ?? "failed" };
+  /** The destination was not reached: the caller is told, and the agent goes on (it takes a message). */
+  async function notReached(pending: Pending, result: TransferResult, say: (text: string) => Promise<void>) {
+    if (ctx.finished) return;
+    ctx.closing = false;
+    callerHeard();
+    await say(unavailableLine(pending.name, result));
+  }
+
+  return {
+    /** The caller is connected to a transfer destination: their audio and keys go there (else null). */
+    get bridge() {
+      return connected;
+    },
+    /** A transfer was asked for in the current answer and not yet run. */
+    get pending(): boolean {
+      return pending !== null;
+    },
+    /** The agent's transfer, accepted: a warm one dials at once (while the agent still talks). */
+    accept(transfer: Omit<Pending, "early" | "cancel">) {
+      const accepted: Pending = { ...transfer, early: null, cancel: new AbortController() };
+      if (accepted.mode === "warm") accepted.early = dial(ctx, accepted, accepted.cancel.signal);
+      pending = accepted;
+    },
+    /** The transfer the answer asked for (once said), taken to run or cancel. */
+    take(): Pending | null {
+      const taken = pending;
+      pending = null;
+      return taken;
+    },
+    /** The answer that asked for it was interrupted (or the caller left): an early leg is hung up. */
+    cancel(transfer: Pending) {
+      transfer.cancel.abort();
+      void transfer.early?.then(({ leg }) => leg?.hangup("transfer cancelled"));
+    },
+    run,
+    /** The log row's fields for the call's transfers (none: nothing). */
+    logData(): Record<string, unknown> {
+      if (records.length === 0) return {};
+      const last = records.at(-1) as TransferRecord;
+      return { transfers: records, transferResult: last.result ?? "failed" };
+    },
+  };
 }
