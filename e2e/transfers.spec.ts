@@ -151,7 +151,8 @@ async function menuAgent(request: APIRequestContext, name: string): Promise<numb
   await api(request, "POST", "/api/v2/campaign", {
     agentId,
     agentInstructions:
-      "You call Acme's order line to place an order for Bluebird Dental. At Acme's phone menu, press 1, then 3.",
+      // No keys named: the agent chooses each from what the menu says (sales for an order, then new orders).
+      "You call Acme to place a new order of gloves for Bluebird Dental.",
     apps: [{ appId: "keypad", version: "1.0.0" }],
     enabledFunctions: { "keypad@1.0.0": ["sendDtmf"] },
   });

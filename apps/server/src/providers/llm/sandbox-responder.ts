@@ -171,6 +171,49 @@ function menuKeys(instructions: string): string[] {
   return [];
 }
 
+/** A phone menu's choices as it says them: "For sales, press 1." and "Press 2 for support." */
+function menuChoices(said: string): { key: string; label: string }[] {
+  const choices: { key: string; label: string }[] = [];
+  for (const sentence of said.split(/(?<=[.!?;\n])\s+/)) {
+    const before = /^(?:for|to|if)\s+(.+?),?\s+press\s+([0-9*#])(?=[\s,.;!]|$)/i.exec(sentence.trim());
+    if (before) choices.push({ key: before[2] as string, label: before[1] as string });
+    else
+      for (const after of sentence.matchAll(/\bpress\s+([0-9*#])\s+(?:for|to)\s+([^,.;!?]+)/gi))
+        choices.push({ key: after[1] as string, label: after[2] as string });
+  }
+  return choices;
+}
+
+/** Words a menu's choice stands for, beyond its own (the sandbox has no model to infer "an order" is sales). */
+const MENU_SENSES: Record<string, string[]> = {
+  sales: ["order", "buy", "purchase", "price", "pricing", "quote"],
+  support: ["help", "problem", "broken", "repair", "fix", "technician", "issue", "outage"],
+  billing: ["bill", "invoice", "payment", "charge", "refund"],
+};
+const MENU_FILLER = new Set(["a", "an", "the", "for", "to", "new", "your", "our", "speak", "with", "talk"]);
+const stem = (word: string) => (word.length > 3 ? word.replace(/s$/, "") : word);
+
+/**
+ * The key of the menu choice that fits what the instructions say the call is for ("…a technician about a
+ * broken printer" picks "For support, press 2."), or null when the menu offers none that does.
+ */
+function chosenKey(said: string, instructions: string): string | null {
+  const wanted = new Set(plainWords(instructions).split(" ").map(stem));
+  let best: { key: string; score: number } | null = null;
+  for (const choice of menuChoices(said)) {
+    const words = plainWords(choice.label)
+      .split(" ")
+      .filter((word) => word && !MENU_FILLER.has(word));
+    const senses = new Set(words.flatMap((word) => [word, ...(MENU_SENSES[word] ?? [])]).map(stem));
+    const score = [...senses].filter((word) => wanted.has(word)).length;
+    if (score > 0 && (!best || score > best.score)) best = { key: choice.key, score };
+  }
+  return best?.key ?? null;
+}
+
+/** At most this many keys on one call when choosing from what menus say (a menu that repeats forever). */
+const MAX_CHOSEN_KEYS = 6;
+
 /** Keys pressed so far in the conversation (the sendDtmf calls the agent made). */
 function keysPressed(conversation: LanguageModelV3Prompt): number {
   let count = 0;
@@ -263,13 +306,18 @@ export function sandboxRespond(
     return { kind: "text", text: facts.greeting ?? "Hello! How can I help you today?" };
   }
 
-  // A call the agent placed reached a phone menu: it presses the instructions' keys, one per prompt heard
-  // (what the menu says comes through the recogniser too roughly to choose by).
+  // A call the agent placed reached a phone menu: it presses the keys the instructions name, one per prompt
+  // heard; else the key of the choice that fits what the call is for.
   if (has("sendDtmf") && system.includes(STARTED_BY_AGENT)) {
     const keys = menuKeys(facts.instructions);
     const pressed = keysPressed(conversation);
-    if (pressed < keys.length)
-      return { kind: "tool", toolName: "sendDtmf", input: { digits: keys[pressed] } };
+    if (keys.length > 0) {
+      if (pressed < keys.length)
+        return { kind: "tool", toolName: "sendDtmf", input: { digits: keys[pressed] } };
+    } else if (pressed < MAX_CHOSEN_KEYS) {
+      const key = chosenKey(said, facts.instructions);
+      if (key) return { kind: "tool", toolName: "sendDtmf", input: { digits: key } };
+    }
   }
 
   if (TRANSFER.test(said) && !IDENTITY.test(said)) {

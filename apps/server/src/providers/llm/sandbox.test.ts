@@ -218,6 +218,26 @@ describe("the sandbox's replies", () => {
     ).toBe("text");
   });
 
+  it("chooses a menu's key from what the menu says when the instructions name none", () => {
+    const placed = (goal: string) =>
+      ["You started this conversation: the person did not contact you.", system, goal].join("\n");
+    const keypad = [{ name: "sendDtmf" }];
+    const press = (goal: string, said: string) =>
+      sandboxRespond([{ role: "system", content: placed(goal) }, user(said)], keypad, 0);
+    const main = "Welcome to Acme. For sales, press 1. For support, press 2.";
+    const printer = "You call Acme to get a technician out for Bluebird's broken printer.";
+    expect(press(printer, main)).toMatchObject({ toolName: "sendDtmf", input: { digits: "2" } });
+    expect(press(printer, "Support. For a technician, press 5.")).toMatchObject({ input: { digits: "5" } });
+    const order = "You call Acme to place an order for 200 gloves.";
+    expect(press(order, main)).toMatchObject({ input: { digits: "1" } });
+    expect(press(order, "Sales. Press 3 for new orders, press 4 for billing.")).toMatchObject({
+      input: { digits: "3" },
+    });
+    // A menu with nothing that fits, or no menu at all: no key, the agent speaks.
+    expect(press("You call Acme to ask about their opening hours.", main).kind).toBe("text");
+    expect(press(order, "Hello, Acme, Jane speaking.").kind).toBe("text");
+  });
+
   it("says a transfer is not possible without the action", () => {
     expect(
       sandboxRespond([{ role: "system", content: system }, user("Let me talk to a human")], [], 0),
