@@ -78,60 +78,77 @@ export function csvLineSql(cells: ReadonlyArray<{ text: string; plain: boolean }
 /**
  * {@link csvCell}'s text for `COPY … TO STDOUT (FORMAT csv)`, which quotes a cell holding a comma, quote, CR
  * or LF as csvCell does but knows nothing of defusing and quotes an empty text. So: an empty text becomes
- * NULL (an empty cell), and a defused cell becomes CR + apostrophe + text. No cell csvCell leaves alone
- * begins with CR (it is defused), so COPY quotes exactly the marked cells with a CR after their opening
- * quote, which {@link CopyCsvLines} removes.
+ * NULL (an empty cell), and a cell beginning with = + - @ TAB or CR gets a CR in front, which makes COPY
+ * quote it. No other cell begins with CR, so {@link CopyCsvLines} knows the marked cells by the CR after
+ * their opening quote, and there tells a plain number (unquoted, as it was) from a formula (defused). The
+ * number test is Node's: a regex per phone number cost PostgreSQL more than the rest of the cell.
  */
 export function copyCellSql(text: string, plain: boolean): string {
   if (plain) return text;
-  return (
-    `(CASE WHEN ascii(${text}) IN (61, 43, 45, 64, 9, 13) AND ${text} !~ '^[+-]?[0-9]+([.][0-9]+)?$' ` +
-    `THEN E'\\r''' || ${text} WHEN ${text} = '' THEN NULL ELSE ${text} END)`
-  );
+  return `(CASE WHEN ascii(${text}) IN (61, 43, 45, 64, 9, 13) THEN E'\\r' || ${text} WHEN ${text} = '' THEN NULL ELSE ${text} END)`;
 }
 
 const QUOTE = 34;
 const LF = 10;
 const CR = 13;
+const COMMA = 44;
+const APOSTROPHE = 39;
+
+const isDigit = (c: number | undefined) => c !== undefined && c >= 48 && c <= 57;
+
+/**
+ * Where a plain number (`[+-]?[0-9]+([.][0-9]+)?`, as csvCell's) that fills a quoted cell from `from` ends:
+ * the index of its closing quote, or -1 when the cell holds anything else.
+ */
+function plainNumberEnd(b: Buffer, from: number): number {
+  let k = from;
+  if (b[k] === 43 || b[k] === 45) k++;
+  const digits = k;
+  while (isDigit(b[k])) k++;
+  if (k === digits) return -1;
+  if (b[k] === 46) {
+    const fraction = ++k;
+    while (isDigit(b[k])) k++;
+    if (k === fraction) return -1;
+  }
+  return b[k] === QUOTE && (b[k + 1] === COMMA || b[k + 1] === LF) ? k : -1;
+}
 
 /**
  * Turns the bytes of `COPY … TO STDOUT (FORMAT csv)` of {@link copyCellSql} cells into {@link csvLine}'s:
- * each record's LF becomes CRLF (an LF inside a quoted cell stays), and the CR after a marked cell's
- * opening quote is dropped. Chunks may split anywhere; quotes and line ends are found with indexOf, so a
- * line without quotes costs one search. Lines of two cells or more only: with one, COPY also quotes a lone
- * `\.`, which csvLine does not.
+ * each record's LF becomes CRLF (an LF inside a quoted cell stays), and each marked cell (a CR after its
+ * opening quote) loses its quotes and mark when it is a plain number, else the mark becomes the
+ * apostrophe that defuses it. Chunks may split anywhere: a chunk's last, unfinished record waits for the
+ * next. Quotes and line ends are found with indexOf, so a line without quotes costs one search. Lines of
+ * two cells or more only: with one, COPY also quotes a lone `\.`, which csvLine does not.
  */
 export class CopyCsvLines {
-  private inQuotes = false;
-  /** The byte before the next chunk (a record start at first). */
-  private previous = LF;
-  /** The last chunk ended on an opening quote: the next chunk's first byte may be a marker. */
-  private openingAtEnd = false;
+  private rest: Buffer | null = null;
   private readonly ends: number[] = [];
-  private readonly markers: number[] = [];
+  private readonly marks: number[] = [];
 
-  push(chunk: Buffer): Buffer {
-    const n = chunk.length;
-    const { ends, markers } = this;
+  /** Bytes of an unfinished record held back (none once COPY has ended well). */
+  get pending(): number {
+    return this.rest?.length ?? 0;
+  }
+
+  push(input: Buffer): Buffer {
+    const chunk = this.rest ? Buffer.concat([this.rest, input]) : input;
+    this.rest = null;
+    const { ends, marks } = this;
     ends.length = 0;
-    markers.length = 0;
-    let inQuotes = this.inQuotes;
-    if (this.openingAtEnd && n > 0) {
-      if (chunk[0] === CR) markers.push(0);
-      this.openingAtEnd = false;
-    }
+    marks.length = 0;
+    // The chunk begins at a record's start, outside quotes.
+    let inQuotes = false;
     let quote = chunk.indexOf(QUOTE);
     let lf = chunk.indexOf(LF);
-    while (quote !== -1 || lf !== -1) {
-      if (quote !== -1 && (lf === -1 || quote < lf)) {
+    while (lf !== -1) {
+      if (quote !== -1 && quote < lf) {
         if (inQuotes) inQuotes = false;
         else {
           inQuotes = true;
-          // Not after a quote (that would be the second of a doubled quote, inside a cell): an opening one.
-          if ((quote > 0 ? chunk[quote - 1] : this.previous) !== QUOTE) {
-            if (quote + 1 === n) this.openingAtEnd = true;
-            else if (chunk[quote + 1] === CR) markers.push(quote + 1);
-          }
+          // After a quote it is the second of a doubled quote (inside a cell); else an opening one.
+          if (chunk[quote + 1] === CR && (quote === 0 || chunk[quote - 1] !== QUOTE)) marks.push(quote);
         }
         quote = chunk.indexOf(QUOTE, quote + 1);
       } else {
@@ -139,28 +156,32 @@ export class CopyCsvLines {
         lf = chunk.indexOf(LF, lf + 1);
       }
     }
-    this.inQuotes = inQuotes;
-    if (n > 0) this.previous = chunk[n - 1] as number;
-    const out = Buffer.allocUnsafe(n + ends.length - markers.length);
+    const last = ends.length > 0 ? (ends[ends.length - 1] as number) : -1;
+    if (last + 1 < chunk.length) this.rest = chunk.subarray(last + 1);
+    if (last === -1) return Buffer.alloc(0);
+    const out = Buffer.allocUnsafe(last + 1 + ends.length);
     let o = 0;
     let at = 0;
     let m = 0;
     for (const end of ends) {
-      while (m < markers.length && (markers[m] as number) < end) {
-        o += chunk.copy(out, o, at, markers[m]);
-        at = (markers[m] as number) + 1;
-        m++;
+      for (; m < marks.length && (marks[m] as number) < end; m++) {
+        const open = marks[m] as number;
+        const close = plainNumberEnd(chunk, open + 2);
+        if (close !== -1) {
+          o += chunk.copy(out, o, at, open);
+          o += chunk.copy(out, o, open + 2, close);
+          at = close + 1;
+        } else {
+          o += chunk.copy(out, o, at, open + 1);
+          out[o++] = APOSTROPHE;
+          at = open + 2;
+        }
       }
       o += chunk.copy(out, o, at, end);
       out[o++] = CR;
       out[o++] = LF;
       at = end + 1;
     }
-    for (; m < markers.length; m++) {
-      o += chunk.copy(out, o, at, markers[m]);
-      at = (markers[m] as number) + 1;
-    }
-    o += chunk.copy(out, o, at, n);
     return out.subarray(0, o);
   }
 }

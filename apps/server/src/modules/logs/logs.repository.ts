@@ -367,11 +367,11 @@ export function createLogsRepository(database: DatabaseHandle) {
     /**
      * CSV text of the rows, newest first (`limit` rows after `offset`, or all), as one
      * `COPY (SELECT …) TO STDOUT (FORMAT csv)` on a connection of its own: PostgreSQL writes the rows out
-     * as it reads them, cells quoted by COPY ({@link copyCellSql}), and Node only fixes line ends and
-     * defused cells ({@link CopyCsvLines}), bytes in, bytes out, no string per cell or line. COPY takes no
-     * parameters, so the statement's values are written in as literals ({@link inlineParams}). The
-     * connection is read only as fast as the caller takes chunks, so PostgreSQL waits while the download
-     * is slow; a caller that stops early (a closed download) or an error closes that connection, which
+     * as it reads them, cells quoted by COPY ({@link copyCellSql}), and Node only fixes line ends and the
+     * cells that begin like a formula ({@link CopyCsvLines}), bytes in, bytes out, no string per cell or
+     * line. COPY takes no parameters, so the statement's values are written in as literals
+     * ({@link inlineParams}). The connection is read only as fast as the caller takes chunks, so
+     * PostgreSQL waits while the download is slow; a caller that stops early (a closed download) or an error closes that connection, which
      * ends the statement on the server, and the pool opens another when needed.
      */
     async *csvCopy(
@@ -415,6 +415,7 @@ export function createLogsRepository(database: DatabaseHandle) {
           const out = lines.push(chunk as Buffer);
           if (out.length > 0) yield out;
         }
+        if (lines.pending > 0) throw new Error("COPY ended inside a line");
         finished = true;
       } finally {
         if (finished) {
