@@ -23,6 +23,7 @@ import { type FrameStage, frameChain } from "./caller-frames.ts";
 import { createHearing } from "./caller-hearing.ts";
 import { createCallerKeys } from "./caller-keys.ts";
 import { earlyFrames } from "./early-frames.ts";
+import { endsTurn } from "./endpointer.ts";
 import { createRecognition } from "./recognition.ts";
 
 export type {
@@ -103,14 +104,20 @@ export function startCallSession(
     tells: recognition.tells,
     controls: () => callControls(call),
   });
-  const hearing = createHearing(shell, recognition, {
-    agentTalking: () => turns.busy && !speech.pressingKeys,
-    hold: () => speech.hold(),
-    release: () => speech.release(),
-    bargeIn: () => turns.bargeIn(),
-    heard: (voiced) => clock.callerHeard(voiced),
-    turn: (turn) => turns.heard(turn),
-  });
+  const hearing = createHearing(
+    shell,
+    recognition,
+    {
+      agentTalking: () => turns.busy && !speech.pressingKeys,
+      hold: () => speech.hold(),
+      release: () => speech.release(),
+      bargeIn: () => turns.bargeIn(),
+      heard: (voiced) => clock.callerHeard(voiced),
+      turn: (turn) => turns.heard(turn),
+    },
+    // Whether a turn is over at a short pause: the words so far; a turn-detection model goes here.
+    endsTurn,
+  );
   const keys = createCallerKeys(shell, {
     typed: () => clock.callerHeard(false),
     pressed() {

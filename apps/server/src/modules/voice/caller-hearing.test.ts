@@ -3,7 +3,7 @@ import { FRAME_SAMPLES } from "../../audio/audio-format.ts";
 import type { SttProvider } from "../../providers/stt/stt-provider.ts";
 import { energyVad } from "../../providers/vad/energy-vad.ts";
 import { DEFAULT_CALL_SETTINGS } from "./call-settings.ts";
-import { createHearing, type HeardTurn } from "./caller-hearing.ts";
+import { createHearing, type HeardTurn, type TurnDetector } from "./caller-hearing.ts";
 import { createRecognition } from "./recognition.ts";
 
 /**
@@ -14,7 +14,7 @@ import { createRecognition } from "./recognition.ts";
 const voiced = () => Int16Array.from({ length: FRAME_SAMPLES }, (_, i) => Math.round(5000 * Math.sin(i / 3)));
 const quiet = () => new Int16Array(FRAME_SAMPLES);
 
-async function hearing(options: { agentTalking: boolean; text?: string }) {
+async function hearing(options: { agentTalking: boolean; text?: string; turnOver?: TurnDetector }) {
   const streams: { written: number; aborted: boolean }[] = [];
   const stt: SttProvider = {
     name: "stand-in",
@@ -45,19 +45,24 @@ async function hearing(options: { agentTalking: boolean; text?: string }) {
   };
   const events: string[] = [];
   const turns: HeardTurn[] = [];
-  const stage = createHearing(call, createRecognition(call, false), {
-    agentTalking: () => options.agentTalking,
-    hold: () => events.push("hold"),
-    release: () => events.push("release"),
-    bargeIn: () => events.push("barge-in"),
-    heard: (isVoiced) => {
-      if (!isVoiced) events.push("onset");
+  const stage = createHearing(
+    call,
+    createRecognition(call, false),
+    {
+      agentTalking: () => options.agentTalking,
+      hold: () => events.push("hold"),
+      release: () => events.push("release"),
+      bargeIn: () => events.push("barge-in"),
+      heard: (isVoiced) => {
+        if (!isVoiced) events.push("onset");
+      },
+      turn(turn) {
+        events.push("turn");
+        turns.push(turn);
+      },
     },
-    turn(turn) {
-      events.push("turn");
-      turns.push(turn);
-    },
-  });
+    options.turnOver,
+  );
   stage.listen(await energyVad().createStream());
   const feed = (count: number, frame: () => Int16Array) => {
     for (let i = 0; i < count; i++) stage.hear(frame());
@@ -90,6 +95,27 @@ describe("the hearing stage", () => {
     feed(10, quiet);
     expect(events).toEqual(["onset"]);
     await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).toEqual(["onset", "turn"]);
+  });
+
+  it("asks a turn detector given to it, which may wait for the full end-of-turn silence", async () => {
+    const asked: { text: string; frames: number }[] = [];
+    const { events, feed } = await hearing({
+      agentTalking: false,
+      turnOver: async (text, frames) => {
+        asked.push({ text, frames: frames.length });
+        return false;
+      },
+    });
+    feed(50, voiced);
+    feed(10, quiet);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).toEqual(["onset"]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.text).toBe("do you see children");
+    // The utterance's frames so far, pre-roll included.
+    expect(asked[0]?.frames).toBeGreaterThanOrEqual(50);
+    feed(20, quiet);
     expect(events).toEqual(["onset", "turn"]);
   });
 

@@ -40,6 +40,13 @@ export type HeardTurn = {
   duringAgent: boolean;
 };
 
+/**
+ * Whether a caller's turn is over at a short pause, from the text recognised so far and the utterance's
+ * frames (pre-roll included): the default reads the words (`endsTurn`); a turn-detection model is one file
+ * exporting one of these, given to `createHearing` in call-session.ts. A rejection counts as "not over".
+ */
+export type TurnDetector = (text: string, frames: readonly Int16Array[]) => boolean | Promise<boolean>;
+
 /** What the hearing stage tells the call. */
 export type HearingEvents = {
   /** Whether the agent is talking now (an onset then may be an interruption). */
@@ -78,7 +85,12 @@ type Utterance = {
 
 export type Hearing = ReturnType<typeof createHearing>;
 
-export function createHearing(call: HearingCall, recognition: RecognitionStage, events: HearingEvents) {
+export function createHearing(
+  call: HearingCall,
+  recognition: RecognitionStage,
+  events: HearingEvents,
+  turnOver: TurnDetector = endsTurn,
+) {
   let vad: VadStream | null = null;
   let endpointer = createEndpointer(call.settings);
   const preroll: Int16Array[] = [];
@@ -105,12 +117,22 @@ export function createHearing(call: HearingCall, recognition: RecognitionStage, 
       if (!current || (current.duringAgent && !current.confirmed)) return;
       const early = recognition.recognise(current.stt);
       current.early = early;
-      void early.then((result) => {
+      const stale = () => utterance !== current || current.early !== early || call.finished;
+      const endNow = (over: boolean) => {
         try {
-          if (utterance !== current || current.early !== early || call.finished) return;
-          if (!result || !endsTurn(result.text)) return;
+          if (!over || stale()) return;
           const end = endpointer.endNow();
           if (end) onEndpoint(end);
+        } catch (error) {
+          call.unexpected(error, "quick turn");
+        }
+      };
+      void early.then((result) => {
+        try {
+          if (stale() || !result) return;
+          const over = turnOver(result.text, current.frames);
+          if (typeof over === "boolean") endNow(over);
+          else over.then(endNow, () => {});
         } catch (error) {
           call.unexpected(error, "quick turn");
         }
