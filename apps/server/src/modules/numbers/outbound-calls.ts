@@ -311,15 +311,21 @@ export function createOutboundCalls(deps: OutboundCallsDeps) {
       amd.push(frame);
       check();
     });
-    // No audio at all (no RTP from the far end) counts as silence.
-    const idle = setInterval(() => {
-      const gap = Date.now() - lastFrameAt;
-      if (gap >= 100) {
-        amd.silence(Math.floor(gap / 20) * 20);
-        lastFrameAt = Date.now();
-      }
-      check();
-    }, 100);
+    // No audio at all (no RTP from the far end) counts as silence; judged after the socket reads waiting
+    // meanwhile (setImmediate runs after them), so a stall of this process is not taken for the far end's.
+    const idle = setInterval(
+      () =>
+        setImmediate(() => {
+          if (passing || hungUp) return;
+          const gap = Date.now() - lastFrameAt;
+          if (gap >= 100) {
+            amd.silence(Math.floor(gap / 20) * 20);
+            lastFrameAt = Date.now();
+          }
+          check();
+        }),
+      100,
+    );
     leg.onHangup(() => {
       hungUp = true;
       clearInterval(idle);

@@ -1,5 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { FRAME_MS } from "../../audio/audio-format.ts";
 import type { CallLeg } from "./call-leg.ts";
+
+/** How far a late tick catches up (500 ms); a longer stall loses the frames before. */
+const MAX_CATCH_UP_FRAMES = 25;
 
 export type LineEnd = "far-end" | "agent";
 
@@ -44,14 +48,25 @@ export function simulatedLine(options: {
     if (by === "far-end") for (const listener of listeners.hangup) listener();
   };
 
+  // Frames go by the wall clock, as a real line's keep coming while this process is busy: a late tick plays
+  // every frame that fell due meanwhile (the far end's arrive at once, as packets held in a socket's buffer
+  // do), up to MAX_CATCH_UP_FRAMES; older ones are lost. One frame a tick would slow the whole call down under
+  // load, and gaps in it would read as the far end's silence.
+  const startedAt = performance.now();
+  let played = 0;
   const clock = setInterval(() => {
-    if (ended) return;
-    const heard = agentQueue.shift() ?? null;
-    if (heard) for (const listener of listeners.played) listener(heard, performance.now() - 20);
-    const frame = options.step(heard, agentQueue.length);
-    if (frame === "hang-up") return end("far-end");
-    for (const listener of listeners.audio) listener(frame);
-  }, 20);
+    const due = Math.floor((performance.now() - startedAt) / FRAME_MS);
+    played = Math.max(played, due - MAX_CATCH_UP_FRAMES);
+    while (!ended && played < due) {
+      const at = startedAt + played * FRAME_MS;
+      played++;
+      const heard = agentQueue.shift() ?? null;
+      if (heard) for (const listener of listeners.played) listener(heard, at);
+      const frame = options.step(heard, agentQueue.length);
+      if (frame === "hang-up") return end("far-end");
+      for (const listener of listeners.audio) listener(frame);
+    }
+  }, FRAME_MS);
 
   return {
     info: {
