@@ -76,9 +76,6 @@ describe("task calls", () => {
 
   it("calls: on a voicemail the agent leaves the message configured for it, or hangs up", {
     timeout: within(240_000),
-    // Answering-machine detection hears the simulated voicemail's greeting in real time; on a CI machine
-    // running every lane at once its audio has arrived late enough to read as a person (once in a run).
-    retry: 1,
   }, async () => {
     const agentId = world.accounts.A1.id;
     const configure = async (voicemail: Pick<api.CampaignFields, "voicemailAction" | "voicemailMessage">) => {
