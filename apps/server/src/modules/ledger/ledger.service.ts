@@ -97,7 +97,7 @@ export function createLedgerService(db: Database, repo: LedgerRepository = creat
       input.postings.map(async (p) => ({ ...p, id: await accountId(p.account) })),
     );
     return db.transaction(async (tx) => {
-      const transactionId = await repo.insertTransaction(tx as unknown as Database, {
+      const transactionId = await repo.insertTransaction(tx, {
         idempotencyKey: input.idempotencyKey,
         kind: input.kind,
         ownerAccountId: input.ownerAccountId,
@@ -105,7 +105,7 @@ export function createLedgerService(db: Database, repo: LedgerRepository = creat
         metadata: input.metadata ?? {},
       });
       if (transactionId === null) {
-        const first = await repo.transactionByKey(tx as unknown as Database, input.idempotencyKey);
+        const first = await repo.transactionByKey(tx, input.idempotencyKey);
         if (!first) throw new Error("ledger: idempotency key seen but its transaction is missing");
         return { transactionId: first.id, replayed: true };
       }
@@ -120,7 +120,7 @@ export function createLedgerService(db: Database, repo: LedgerRepository = creat
         entry.delta += p.amount;
         kept.set(p.id, entry);
       }
-      const locked = await repo.lockAccounts(tx as unknown as Database, [...kept.keys()]);
+      const locked = await repo.lockAccounts(tx, [...kept.keys()]);
       for (const row of locked) {
         const change = kept.get(row.id);
         if (!change || row.minBalance === null) continue;
@@ -128,17 +128,17 @@ export function createLedgerService(db: Database, repo: LedgerRepository = creat
           throw new InsufficientFundsError(change.ref, row.balance, change.delta);
       }
       await repo.insertPostings(
-        tx as unknown as Database,
+        tx,
         transactionId,
         resolved.map((p) => ({ ledgerAccountId: p.id, currency: p.account.currency, amount: p.amount })),
         [...kept]
           .filter(([, change]) => change.delta !== 0)
           .map(([id, change]) => ({ id, delta: change.delta })),
       );
-      await input.within?.(tx as unknown as Database, transactionId);
+      await input.within?.(tx, transactionId);
       if (input.payment)
         for (const hook of paymentHooks)
-          await hook(tx as unknown as Database, {
+          await hook(tx, {
             transactionId,
             kind: input.kind,
             idempotencyKey: input.idempotencyKey,
@@ -146,7 +146,7 @@ export function createLedgerService(db: Database, repo: LedgerRepository = creat
             amountCents: input.payment.amountCents,
           });
       await repo.addToPlatformBalances(
-        tx as unknown as Database,
+        tx,
         [...platform].filter(([, delta]) => delta !== 0).map(([id, delta]) => ({ id, delta })),
       );
       return { transactionId, replayed: false };

@@ -110,7 +110,7 @@ export function createNumberRenewals(deps: NumberRenewalsDeps) {
     }
     const price = terms.monthlyCents;
     if (price === 0) {
-      await deps.db.transaction((tx) => repo.renew(tx as unknown as Database, row.id, row.paidThrough, next));
+      await deps.db.transaction((tx) => repo.renew(tx, row.id, row.paidThrough, next));
       return true;
     }
     if ((await ledger.balances(row.orgId)).usd.available < price) {

@@ -221,7 +221,7 @@ export function createUsageDebits(deps: UsageDebitsDeps) {
       // The quantities not yet described stay for the next posting's description.
       const kept = closing ? next : { ...next, charged };
       // Moved by another sweep meanwhile, or by this one: either way the next step reads it again.
-      await deps.db.transaction((tx) => repo.advance(tx as unknown as Database, orgId, seq, kept));
+      await deps.db.transaction((tx) => repo.advance(tx, orgId, seq, kept));
       return { again: true, chargedCents: 0, posted: false };
     }
 
