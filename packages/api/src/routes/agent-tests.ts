@@ -37,15 +37,20 @@ export const testCheckSchema = z.discriminatedUnion("kind", [
 ]);
 export type TestCheck = z.infer<typeof testCheckSchema>;
 
-export const testScenarioFieldsSchema = z.object({
+export const SCENARIO_NEEDS_A_CALLER = "Write the caller's lines, or describe the caller and what they want.";
+
+const scenarioFields = z.object({
   name: z.string().trim().min(1, { message: "Enter a name." }).max(200),
-  /** Who the caller is and what they want, in plain words (shown with the results). */
+  /**
+   * Who the caller is and what they want, in plain words. Without lines the simulated caller plays this
+   * persona: it says what it wants and answers the agent's questions from it, turn by turn.
+   */
   persona: z.string().trim().max(2000).default(""),
-  /** What the caller says, one line a turn. */
+  /** What the caller says, one line a turn (a script); none: the persona speaks. */
   lines: z
     .array(z.string().trim().min(1, { message: "A turn cannot be empty." }).max(500))
-    .min(1, { message: "Write at least one line for the caller." })
-    .max(AGENT_TEST_LIMITS.lines),
+    .max(AGENT_TEST_LIMITS.lines)
+    .default([]),
   checks: z
     .array(testCheckSchema)
     .min(1, { message: "Add at least one check." })
@@ -53,9 +58,14 @@ export const testScenarioFieldsSchema = z.object({
   /** A required scenario that fails holds publishing (unless the owner publishes anyway). */
   required: z.boolean().default(false),
 });
+
+export const testScenarioFieldsSchema = scenarioFields.superRefine((fields, context) => {
+  if (fields.lines.length === 0 && !fields.persona)
+    context.addIssue({ code: "custom", path: ["lines"], message: SCENARIO_NEEDS_A_CALLER });
+});
 export type TestScenarioFields = z.infer<typeof testScenarioFieldsSchema>;
 
-export const testScenarioSchema = testScenarioFieldsSchema.extend({
+export const testScenarioSchema = scenarioFields.extend({
   id: z.number().int(),
   agentId: z.number().int(),
   createdAt: z.number(),

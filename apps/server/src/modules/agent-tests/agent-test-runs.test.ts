@@ -137,4 +137,32 @@ describe("an agent's test suite", () => {
       [badRevision, "failed"],
     ]);
   });
+
+  it("plays a persona when a scenario has no lines: it asks in its own words and leaves when answered", {
+    timeout: within(240_000),
+  }, async () => {
+    for (const { id } of (await owner.call(api.listAgentTests, { params: { id: agentId } })).scenarios)
+      await owner.call(api.deleteAgentTest, { params: { id: agentId, scenarioId: id } });
+    await save(FIXED_PROMPT);
+    const { scenario } = await owner.call(api.createAgentTest, {
+      params: { id: agentId },
+      body: {
+        name: "Asks the price, in its own words",
+        persona: "A new patient asking how much a cleaning is.",
+        checks: [
+          { kind: "says", phrase: "front desk" },
+          { kind: "neverSays", phrase: "$" },
+        ],
+      },
+    });
+    expect(scenario.lines).toEqual([]);
+    const ended = await runTests();
+    const [result] = ended.results;
+    expect(result, JSON.stringify(result?.transcript)).toMatchObject({ verdict: "passed" });
+    const said = result?.transcript.filter((line) => line.role === "caller").map((line) => line.text) ?? [];
+    // Its opening line as the recogniser heard it, then its goodbye once the agent had answered.
+    expect(said[0]).toMatch(/cleaning/);
+    expect(said.length).toBeGreaterThanOrEqual(2);
+    expect(said.length).toBeLessThanOrEqual(4);
+  });
 });

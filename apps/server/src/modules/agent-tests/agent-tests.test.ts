@@ -50,11 +50,19 @@ describe("agent test scenarios", () => {
     );
   });
 
-  it("refuses a scenario without lines or checks, an empty phrase and an unbounded latency", async () => {
+  it("refuses a scenario with neither lines nor a persona, without checks, an empty phrase and an unbounded latency", async () => {
     const id = world.accounts.A1.id;
     const create = (body: unknown) =>
       owner.call(api.createAgentTest, { params: { id }, body: body as typeof SCENARIO });
-    await expectRefusal(create({ ...SCENARIO, lines: [] }), 400, /Write at least one line for the caller/);
+    await expectRefusal(
+      create({ ...SCENARIO, lines: [], persona: " " }),
+      400,
+      /Write the caller's lines, or describe the caller and what they want/,
+    );
+    // A persona alone is a caller: it speaks for itself.
+    const { scenario } = await create({ ...SCENARIO, lines: [], persona: "A patient asking about parking." });
+    expect(scenario).toMatchObject({ lines: [], persona: "A patient asking about parking." });
+    await owner.call(api.deleteAgentTest, { params: { id, scenarioId: scenario.id } });
     await expectRefusal(create({ ...SCENARIO, checks: [] }), 400, /Add at least one check/);
     await expectRefusal(
       create({ ...SCENARIO, checks: [{ kind: "says", phrase: " " }] }),

@@ -58,7 +58,12 @@ async function runScenario(
   let call: ScenarioCallResult;
   try {
     call = await deps.call(
-      { agentAccountId: run.agentAccountId, lines: scenario.lines, from: TEST_CALLER_NUMBER },
+      {
+        agentAccountId: run.agentAccountId,
+        lines: scenario.lines,
+        persona: scenario.persona,
+        from: TEST_CALLER_NUMBER,
+      },
       signal,
     );
   } catch (error) {

@@ -1,10 +1,14 @@
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import type { CallLeg } from "./call-leg.ts";
 import type { CallSession, CallSummary, StartCallOptions } from "./call-session-types.ts";
+import type { CallerMind } from "./persona-caller.ts";
 import { simulatedCaller } from "./simulated-caller.ts";
 
-/** A test scenario's call: who rings which agent, and what the simulated caller says, one line a turn. */
-export type ScenarioCallInput = { agentAccountId: number; lines: string[]; from: string };
+/**
+ * A test scenario's call: who rings which agent, and what the simulated caller says: its lines, one a turn,
+ * or (no lines) what its persona says, decided turn by turn from the agent's words.
+ */
+export type ScenarioCallInput = { agentAccountId: number; lines: string[]; persona: string; from: string };
 
 /** What the call left: the pipeline's summary and when the caller first heard the agent. */
 export type ScenarioCallResult = {
@@ -30,6 +34,8 @@ export async function makeScenarioCall(
     /** Why calls cannot be answered here (a speech tool missing), else null. */
     unavailable: () => string | null;
     startCall: (leg: CallLeg, options: StartCallOptions) => CallSession;
+    /** The mind of a caller playing `persona` (the agent's organisation's model, else the sandbox's rules). */
+    personaMind: (agentAccountId: number, persona: string) => Promise<CallerMind>;
   },
   input: ScenarioCallInput,
   signal?: AbortSignal,
@@ -37,9 +43,12 @@ export async function makeScenarioCall(
   const missing = deps.unavailable();
   if (missing) throw new Error(`The call could not be made: ${missing}`);
   const started = Date.now();
+  const mind =
+    input.lines.length === 0 ? await deps.personaMind(input.agentAccountId, input.persona) : undefined;
   const call = await simulatedCaller({
     tts: deps.callerTts,
     lines: input.lines,
+    ...(mind ? { mind } : {}),
     from: input.from,
     to: `agent-${input.agentAccountId}`,
     maxMs: SCENARIO_CALL_MAX_MS,
@@ -48,6 +57,10 @@ export async function makeScenarioCall(
     agentAccountId: input.agentAccountId,
     stage: "staging",
     roomKind: "test",
+    // The caller with a persona hears the agent's words as the transcript tells them.
+    onTranscript: (role, text, final) => {
+      if (role === "agent" && final) call.agentSaid(text);
+    },
   });
   const stop = () => session.hangup("the test run stopped");
   signal?.addEventListener("abort", stop, { once: true });

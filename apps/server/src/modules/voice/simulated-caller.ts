@@ -9,12 +9,18 @@ import { FRAME_SAMPLES } from "../../audio/audio-format.ts";
 import { createFramer } from "../../audio/pcm.ts";
 import type { TtsProvider } from "../../providers/tts/tts-provider.ts";
 import type { CallLeg } from "./call-leg.ts";
+import type { CallerMind } from "./persona-caller.ts";
 import { simulatedLine } from "./simulated-line.ts";
 
 export type SimulatedCallerOptions = {
   tts: TtsProvider;
   /** What the caller says, one line per turn. */
   lines: readonly string[];
+  /**
+   * Instead of lines: what decides each line from the agent's last words (told by `agentSaid`), synthesised
+   * when the caller's turn comes (persona-caller.ts).
+   */
+  mind?: CallerMind;
   from: string;
   to: string;
   /** How long the agent is quiet after speaking before the caller takes its turn. */
@@ -38,6 +44,8 @@ export type SimulatedCallerStats = {
 export type SimulatedCaller = {
   leg: CallLeg;
   stats: SimulatedCallerStats;
+  /** The agent's words as the call's transcript tells them (for a caller with a mind). */
+  agentSaid(text: string): void;
 };
 
 async function speechFrames(tts: TtsProvider, text: string): Promise<Int16Array[]> {
@@ -68,6 +76,28 @@ export async function simulatedCaller(options: SimulatedCallerOptions): Promise<
   let agentSpokeThisTurn = false;
   let lastAgentFrameAt = 0;
   const started = Date.now();
+  /** The agent's words since the caller's last line, and the next line being thought of and synthesised. */
+  let heardWords: string[] = [];
+  let thinking: Promise<void> | null = null;
+  let nothingMore = false;
+  const think = (mind: CallerMind) => {
+    const agentWords = heardWords.join(" ");
+    heardWords = [];
+    thinking = mind(agentWords)
+      .then(async (text) => {
+        if (!text) nothingMore = true;
+        else {
+          speaking = await speechFrames(options.tts, text);
+          stats.linesSaid++;
+        }
+      })
+      .catch(() => {
+        nothingMore = true;
+      })
+      .finally(() => {
+        thinking = null;
+      });
+  };
 
   const leg = simulatedLine({
     idPrefix: "simulated",
@@ -98,6 +128,13 @@ export async function simulatedCaller(options: SimulatedCallerOptions): Promise<
         agentQueued === 0 &&
         ((agentSpokeThisTurn && now - lastAgentFrameAt >= quietMs) || now - turnStartedAt >= patienceMs);
       if (!agentDone) return silence;
+      if (options.mind) {
+        // A line is being thought of: the caller is quiet meanwhile; spoken from the next frame on.
+        if (thinking) return silence;
+        if (nothingMore) return "hang-up";
+        think(options.mind);
+        return silence;
+      }
       const next = lines[stats.linesSaid];
       if (!next) return "hang-up";
       stats.linesSaid++;
@@ -105,5 +142,11 @@ export async function simulatedCaller(options: SimulatedCallerOptions): Promise<
       return silence;
     },
   });
-  return { leg, stats };
+  return {
+    leg,
+    stats,
+    agentSaid: (text) => {
+      if (text.trim()) heardWords.push(text.trim());
+    },
+  };
 }

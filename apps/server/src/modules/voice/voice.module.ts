@@ -19,6 +19,7 @@ import { type CallSession, type StartCallOptions, startCallSession } from "./cal
 import type { TransferDialer } from "./call-session-types.ts";
 import { demoCallsJob, makeDemoCalls } from "./demo-calls.ts";
 import { createLiveCalls } from "./live-calls.ts";
+import { modelPersonaCaller, sandboxPersonaCaller } from "./persona-caller.ts";
 import { makeScenarioCall, type ScenarioCallInput, type ScenarioCallResult } from "./scenario-calls.ts";
 import { sttFromConfig, ttsFromConfig } from "./speech-providers.ts";
 import { twilioVoiceRoutes } from "./twilio/twilio.routes.ts";
@@ -168,7 +169,20 @@ export function createVoiceModule(
   /** A test scenario's call, made here (a voice worker's task). */
   const scenarioCall = (input: ScenarioCallInput, signal?: AbortSignal): Promise<ScenarioCallResult> =>
     makeScenarioCall(
-      { callerTts: callerTts.unavailable() ? tts : callerTts, unavailable: speechMissing, startCall },
+      {
+        callerTts: callerTts.unavailable() ? tts : callerTts,
+        unavailable: speechMissing,
+        startCall,
+        personaMind: async (agentAccountId, persona) => {
+          const agent = await context.access.loadAccount(agentAccountId);
+          const resolved = agent?.organizationId
+            ? await sessionDeps.lookups.modelOrNull(agent.organizationId)
+            : null;
+          return resolved?.model && resolved.model.provider !== "sandbox"
+            ? modelPersonaCaller(resolved.model, persona)
+            : sandboxPersonaCaller(persona);
+        },
+      },
       input,
       signal ? AbortSignal.any([signal, stopping.signal]) : stopping.signal,
     );

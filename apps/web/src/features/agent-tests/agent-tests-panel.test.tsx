@@ -130,4 +130,36 @@ describe("the Tests panel", () => {
       required: true,
     });
   });
+
+  it("takes a described caller without lines, and says what is missing when there is neither", async () => {
+    const calls = signInAs(undefined, {
+      [`GET /api/v2/agents/${AGENT}/tests`]: () => ({ success: true, revision: 1, scenarios: [], runs: [] }),
+      [`POST /api/v2/agents/${AGENT}/tests`]: (call) => ({
+        success: true,
+        scenario: { ...scenario, ...(call.body as object) },
+      }),
+    });
+    renderAt("/", <AgentTestsPanel agentId={AGENT} />);
+    fireEvent.click(await screen.findByRole("button", { name: "Add scenario" }, LOAD));
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: "Asks the price" } });
+    fireEvent.change(screen.getByLabelText("Must say"), { target: { value: "front desk" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save scenario" }));
+    expect(
+      await screen.findByText(
+        "Write the caller's lines, or describe the caller and what they want.",
+        {},
+        LOAD,
+      ),
+    ).toBeTruthy();
+    expect(calls.some((call) => call.method === "POST")).toBe(false);
+    fireEvent.change(screen.getByLabelText("Caller"), {
+      target: { value: "A new patient asking how much a cleaning is." },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Save scenario" }));
+    await waitFor(() => expect(calls.some((call) => call.method === "POST")).toBe(true), LOAD);
+    expect(calls.find((call) => call.method === "POST")?.body).toMatchObject({
+      persona: "A new patient asking how much a cleaning is.",
+      lines: [],
+    });
+  });
 });

@@ -5,7 +5,10 @@ import { ActionError } from "../../components/query-state.tsx";
 import { useCreateScenario } from "./api.ts";
 import { type CheckFields, checksFrom, NO_CHECKS, OUTCOME_OPTIONS } from "./scenario-checks.ts";
 
-/** Adds a scenario: the caller's lines (one a turn), who the caller is, and what the agent must do. */
+/**
+ * Adds a scenario: who the caller is, its lines (one a turn; none: it speaks from its description), and what
+ * the agent must do.
+ */
 export function ScenarioForm({ agentId, onDone }: { agentId: number; onDone: () => void }) {
   const create = useCreateScenario(agentId);
   const [name, setName] = useState("");
@@ -39,7 +42,7 @@ export function ScenarioForm({ agentId, onDone }: { agentId: number; onDone: () 
         <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} required />
         <Textarea
           label="Caller"
-          description="Who calls and what they want, in plain words."
+          description="Who calls and what they want, in plain words. Without lines below, the caller speaks from this, answering the agent as it goes."
           value={persona}
           onChange={(e) => setPersona(e.currentTarget.value)}
           autosize
@@ -47,7 +50,7 @@ export function ScenarioForm({ agentId, onDone }: { agentId: number; onDone: () 
         />
         <Textarea
           label="What the caller says"
-          description="One line a turn: the simulated caller says each after the agent answers."
+          description="One line a turn: the simulated caller says each after the agent answers. Optional when the caller is described."
           value={lines}
           onChange={(e) => setLines(e.currentTarget.value)}
           autosize
