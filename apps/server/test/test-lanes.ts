@@ -5,7 +5,7 @@ import path from "node:path";
  * The one place that sorts the server's test files into lanes, by what a file does:
  * - real time: it makes calls on the clock (dials over SIP, calls a simulated callee, drives a call leg frame
  *   by frame, runs sipp or Kamailio) or kills a server mid-work. These measure latencies and pacing, so
- *   they run one file at a time, after the rest, on a machine that is otherwise quieter (the
+ *   they run two files at a time, after the rest, on a machine that is otherwise quieter (the
  *   `server-realtime` project);
  * - PostgreSQL: it opens a database (the test harness or `DATABASE_URL` directly), so CI runs it on a
  *   PostgreSQL server too. The rest (parsers, providers, SIP framing, pure rules) run no SQL, so a second
