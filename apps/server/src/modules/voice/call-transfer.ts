@@ -17,6 +17,7 @@ import { createFramer } from "../../audio/pcm.ts";
 import type { TransferRequest } from "../runtime/index.ts";
 import type { CallLeg, TransferResult } from "./call-leg.ts";
 import type { CallShell, TransferLeg, TransferRecord } from "./call-session-types.ts";
+import { destinationCaptions } from "./destination-captions.ts";
 
 /** A transfer the agent asked for in the current answer: run once the answer has been said. */
 export type PendingTransfer = TransferRequest & {
@@ -202,18 +203,22 @@ export function createTransfers({ shell: ctx, agentSpeaking, callerHeard }: Tran
    * destination, its audio to the caller (and the recording's agent side). Resolves with who left first.
    */
   function bridge(destination: CallLeg, name: string): Promise<"caller" | "destination"> {
-    // What the destination says, where its line tells it: the caller's captions and the transcript.
-    destination.onSaid?.((text) => {
+    // What the destination says goes to the caller's captions and the transcript: the words its line tells
+    // (the sandbox carrier's callee), else its audio heard and recognised (destination-captions.ts).
+    const said = (text: string) => {
       if (ctx.finished) return;
       ctx.caption("destination", text, true);
       void note(ctx, `${name}: ${text}`);
-    });
+    };
+    const heard = destination.onSaid ? null : destinationCaptions(ctx, ctx.deps.vad, said);
+    destination.onSaid?.(said);
     return new Promise((resolve) => {
       let over = false;
       const end = (who: "caller" | "destination") => {
         if (over) return;
         over = true;
         connected = null;
+        heard?.stop();
         resolve(who);
       };
       if (agentSpeaking()) ctx.leg.clearAudio();
@@ -229,7 +234,9 @@ export function createTransfers({ shell: ctx, agentSpeaking, callerHeard }: Tran
         },
       };
       destination.onAudio((frame) => {
-        if (!over && ctx.leg.queuedFrames() < BRIDGE_BACKLOG) ctx.leg.sendAudio(frame);
+        if (over) return;
+        heard?.hear(frame);
+        if (ctx.leg.queuedFrames() < BRIDGE_BACKLOG) ctx.leg.sendAudio(frame);
       });
       destination.onHangup(() => end("destination"));
       if (ctx.finished) connected.callerLeft();
