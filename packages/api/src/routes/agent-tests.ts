@@ -37,7 +37,7 @@ export const testCheckSchema = z.discriminatedUnion("kind", [
 ]);
 export type TestCheck = z.infer<typeof testCheckSchema>;
 
-export const SCENARIO_NEEDS_A_CALLER = "Write the caller's lines, or describe the caller and what they want.";
+const SCENARIO_NEEDS_A_CALLER = "Write the caller's lines, or describe the caller and what they want.";
 
 const scenarioFields = z.object({
   name: z.string().trim().min(1, { message: "Enter a name." }).max(200),

@@ -37,10 +37,13 @@ export function destinationCaptions(call: DestinationCall, vad: VadProvider, sai
     bargeIn: () => {},
     heard: () => {},
     turn: (turn) =>
-      void turn.recognised.then((recognised) => {
-        const text = recognised?.text.trim();
-        if (text && !call.finished) said(text);
-      }),
+      void turn.recognised
+        .then((recognised) => {
+          const text = recognised?.text.trim();
+          if (text && !call.finished) said(text);
+        })
+        // A caption that could not be given is no reason to end the call.
+        .catch((error: unknown) => call.log.warn({ err: error }, "a destination's caption failed")),
   });
   vad.createStream().then(
     (stream) => {

@@ -105,7 +105,8 @@ describe("the Tests panel", () => {
     expect(calls.filter((call) => call.method === "POST")).toHaveLength(1);
   });
 
-  it("adds a scenario with the checks filled in", async () => {
+  /** An agent without scenarios, its panel open at the new-scenario form; the requests it made. */
+  async function openNewScenario() {
     const calls = signInAs(undefined, {
       [`GET /api/v2/agents/${AGENT}/tests`]: () => ({ success: true, revision: 1, scenarios: [], runs: [] }),
       [`POST /api/v2/agents/${AGENT}/tests`]: (call) => ({
@@ -115,6 +116,11 @@ describe("the Tests panel", () => {
     });
     renderAt("/", <AgentTestsPanel agentId={AGENT} />);
     fireEvent.click(await screen.findByRole("button", { name: "Add scenario" }, LOAD));
+    return calls;
+  }
+
+  it("adds a scenario with the checks filled in", async () => {
+    const calls = await openNewScenario();
     fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: "Books for Tuesday" } });
     fireEvent.change(screen.getByLabelText("What the caller says"), {
       target: { value: "I'd like to book a cleaning\nTuesday at 10am please" },
@@ -132,15 +138,7 @@ describe("the Tests panel", () => {
   });
 
   it("takes a described caller without lines, and says what is missing when there is neither", async () => {
-    const calls = signInAs(undefined, {
-      [`GET /api/v2/agents/${AGENT}/tests`]: () => ({ success: true, revision: 1, scenarios: [], runs: [] }),
-      [`POST /api/v2/agents/${AGENT}/tests`]: (call) => ({
-        success: true,
-        scenario: { ...scenario, ...(call.body as object) },
-      }),
-    });
-    renderAt("/", <AgentTestsPanel agentId={AGENT} />);
-    fireEvent.click(await screen.findByRole("button", { name: "Add scenario" }, LOAD));
+    const calls = await openNewScenario();
     fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: "Asks the price" } });
     fireEvent.change(screen.getByLabelText("Must say"), { target: { value: "front desk" } });
     fireEvent.click(screen.getByRole("button", { name: "Save scenario" }));

@@ -412,9 +412,11 @@ export function createVoiceWorkers(
                set data = l.data || ${failed}, duration = excluded.duration, updated_at = now()
             returning l.uuid, l.org_id, l.agent_id`,
       );
-      const unseen = await executeRows<{ uuid: string; org_id: number; agent_id: number }>(
-        database.db,
-        sql`insert into conversation_logs
+      // The calls the worker had announced: those without a conversation or a row yet get a row of their own.
+      if (carried.length > 0) {
+        const unseen = await executeRows<{ uuid: string; org_id: number; agent_id: number }>(
+          database.db,
+          sql`insert into conversation_logs
               (org_id, account_id, agent_id, timestamp, duration, from_number, to_number, direction, call_id,
                uuid, channel, data)
             select a.organization_id, a.organization_id, a.id, c.started_at,
@@ -436,8 +438,9 @@ export function createVoiceWorkers(
              where not exists (select 1 from conversations v where v.channel = 'voice' and v.call_id = c.call_id)
                and not exists (select 1 from conversation_logs g where g.call_id = c.call_id)
             returning uuid, org_id, agent_id`,
-      );
-      rows.push(...unseen);
+        );
+        rows.push(...unseen);
+      }
       if (rows.length > 0) log.warn({ calls: rows.map((row) => row.uuid) }, "calls logged as failed");
       for (const row of rows)
         await deps.realtime
