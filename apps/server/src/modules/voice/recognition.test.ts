@@ -61,15 +61,25 @@ describe("the recognition stage", () => {
     expect(hanging.warnings).toEqual(["speech recognition did not answer in time"]);
   });
 
-  it("hears a line that tells its words as those words, once", async () => {
-    const { recognition } = stage(() => ({ write() {}, finish: async () => "garbled", abort() {} }), true);
+  it("hears a line that tells its words as those words, once, and starts no recogniser for it", async () => {
+    let started = 0;
+    const { recognition } = stage(() => {
+      started++;
+      return { write() {}, finish: async () => "garbled", abort() {} };
+    }, true);
     recognition.said("For sales press 1.");
+    // A pause's early recognition reads what was told so far, and leaves it for the turn.
+    expect(await recognition.recognise(recognition.start())).toEqual({
+      text: "For sales press 1.",
+      confidence: null,
+    });
     recognition.said("For support press 2.");
     expect(await recognition.final(recognition.start(), null)).toEqual({
       text: "For sales press 1. For support press 2.",
       confidence: null,
     });
     expect(await recognition.final(recognition.start(), null)).toEqual({ text: "", confidence: null });
+    expect(started).toBe(0);
   });
 
   it("counts noise markers, empty text and low confidence as not understood", () => {

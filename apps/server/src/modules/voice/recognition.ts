@@ -75,8 +75,13 @@ export function createRecognition(call: RecognitionCall, tells: boolean) {
   return {
     /** Whether the line tells its words (turns are heard as them, not by the recogniser). */
     tells,
-    /** A recogniser for a new utterance; one that cannot start fails that turn only. */
+    /**
+     * A recogniser for a new utterance; one that cannot start fails that turn only. On a line that tells its
+     * words none is started (a recogniser costs a process or a request per utterance): the stand-in reads
+     * the lines told so far, which is what a pause's early recognition then reads as the turn.
+     */
     start(): SttStream {
+      if (told) return { write() {}, finish: async () => told.join(" "), abort() {} };
       try {
         return call.deps.stt.start();
       } catch (error) {
