@@ -130,9 +130,16 @@ test("the owner allows a SIP source, adds a route, registers with a PBX and read
   await expect(
     dialog.getByRole("button", { name: "Received SIP/2.0 401 Unauthorized" }).first(),
   ).toBeVisible();
-  await dialog.getByRole("button", { name: "Sent REGISTER sip:pbx.test" }).nth(1).click();
-  await expect(dialog.getByLabel("SIP message")).toContainText('response="[redacted]"');
-  await expect(dialog.getByLabel("SIP message")).not.toContainText("s3cret-pbx");
+  // Each REGISTER sent (the first without credentials, the answer to the 401 with them, then the refreshes
+  // and the unregister, in the order the registrar's timing gave them): the digest is never shown.
+  const sent = dialog.getByRole("button", { name: "Sent REGISTER sip:pbx.test" });
+  const messages: string[] = [];
+  for (let i = 0; i < (await sent.count()); i++) {
+    await sent.nth(i).click();
+    messages.push((await dialog.getByLabel("SIP message").textContent()) ?? "");
+  }
+  expect(messages.some((message) => message.includes('response="[redacted]"'))).toBe(true);
+  expect(messages.filter((message) => message.includes("s3cret-pbx"))).toEqual([]);
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     dialog.getByRole("button", { name: "Download pcap" }).click(),

@@ -2,6 +2,7 @@ import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { DEMO, expect, signInAs, test, within } from "./helpers.ts";
 import { layoutProblems } from "./layout.ts";
 import { ownerApi as api, frontDeskId } from "./owner-api.ts";
+import { expectListDone } from "./task-list.ts";
 
 // Tasks (issue 18): the owner uploads a CSV with a bad row, sees the row's error, and watches the good
 // rows run as texts through the sandbox carrier with counts and outcomes updating live (a handset's reply
@@ -117,9 +118,7 @@ test("a CSV with a bad row: the row's error, the good rows texted with live coun
 
   // The list runs through the sandbox carrier; its counts come in live, without a reload.
   const list = page.getByRole("region", { name: `List ${listName}` });
-  await expect(list.getByTestId("list-counts")).toContainText("2 of 2 done · 2 completed", {
-    timeout: within(30_000),
-  });
+  await expectListDone(page, list, 2, "2 completed", 30_000);
   await expect(list.getByText("1 of 3 rows was left out (errors).")).toBeVisible();
   await list.getByRole("button", { name: "Show its tasks" }).click();
   const table = page.getByRole("table", { name: "Tasks" });
@@ -190,9 +189,7 @@ test("pausing a list holds its tasks, resuming runs them; one task added by hand
   await list.getByRole("button", { name: "Resume" }).click();
   // Two texts may be sent before the page shows the list running: it may already say it finished.
   await expect(list.getByTestId("list-state")).toHaveText(/^(Running|Finished)$/);
-  await expect(list.getByTestId("list-counts")).toContainText("2 of 2 done · 2 completed", {
-    timeout: within(30_000),
-  });
+  await expectListDone(page, list, 2, "2 completed", 30_000);
   // Nothing left to run: the list says it finished, as the bell does (issue 32 item 4).
   await expect(list.getByTestId("list-state")).toHaveText("Finished");
 
@@ -256,9 +253,7 @@ test("a call list: the sandbox's simulated person answers, its simulated voicema
   // Both calls ring at once (concurrency 5) and end with the answering-machine decision.
   const list = page.getByRole("region", { name: `List ${listName}` });
   await expect(list.getByText("Calls by Front Desk", { exact: false })).toBeVisible();
-  await expect(list.getByTestId("list-counts")).toContainText("2 of 2 done · 2 completed", {
-    timeout: within(150_000),
-  });
+  await expectListDone(page, list, 2, "2 completed", 150_000);
   await list.getByRole("button", { name: "Show its tasks" }).click();
   const rows = page.getByRole("table", { name: "Tasks" }).getByTestId("task-row");
   const patRow = rows.filter({ hasText: "Pat Person" });

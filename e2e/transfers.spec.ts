@@ -6,6 +6,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { DEMO, expect, rootSession, signInAs, test, within } from "./helpers.ts";
 import { ownerApi as api, frontDeskId } from "./owner-api.ts";
 import { CHROMIUM_ARGS } from "./playwright.config.ts";
+import { expectListDone } from "./task-list.ts";
 
 // Transfers and keypad menus (issue 35 items 1 and 2): the owner adds a transfer destination in the agent
 // editor and, in a browser test call, asks for it: the agent puts the call through, the sandbox carrier's
@@ -196,9 +197,7 @@ test("an outbound task walks a two-level sandbox IVR with keys", async ({ page }
   await dialog.getByRole("button", { name: "Done" }).click();
 
   const list = page.getByRole("region", { name: `List ${listName}` });
-  await expect(list.getByTestId("list-counts")).toContainText("1 of 1 done · 1 completed", {
-    timeout: within(60_000),
-  });
+  await expectListDone(page, list, 1, "1 completed", 60_000);
   await list.getByRole("button", { name: "Show its tasks" }).click();
   const taskRow = page.getByRole("table", { name: "Tasks" }).getByTestId("task-row").filter({
     hasText: "Acme Supplies",
