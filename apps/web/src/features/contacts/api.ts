@@ -1,5 +1,11 @@
 import { type Contact, deleteContact, getContact, listContacts, saveContact } from "@switchboard/api";
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  type QueryClient,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useAccountKey } from "../../lib/account-state.ts";
 import { apiClient } from "../../lib/api-client.ts";
@@ -29,21 +35,31 @@ export function useContacts(search: string, page: number, pageSize = CONTACTS_PA
 }
 
 /**
- * Contacts deleted in this tab: never asked for again (an overlay still closing over a deleted contact
- * would otherwise fetch it and get a 404 the user did not cause).
+ * Contacts deleted in this tab (its query client): never asked for again (an overlay still closing over a
+ * deleted contact would otherwise fetch it and get a 404 the user did not cause).
  */
-const deletedContacts = new Set<number>();
+const deletedByClient = new WeakMap<QueryClient, Set<number>>();
 
-export function wasDeleted(id: number | null): boolean {
-  return id !== null && deletedContacts.has(id);
+function deletedIn(queryClient: QueryClient): Set<number> {
+  let deleted = deletedByClient.get(queryClient);
+  if (!deleted) {
+    deleted = new Set();
+    deletedByClient.set(queryClient, deleted);
+  }
+  return deleted;
+}
+
+export function wasDeleted(queryClient: QueryClient, id: number | null): boolean {
+  return id !== null && deletedIn(queryClient).has(id);
 }
 
 /** One contact with the conversations its addresses have in the inbox. */
 export function useContact(id: number | null) {
   const [accountId, viewingAs] = useAccountKey();
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: [CONTACTS_KEY, "one", accountId, viewingAs, id],
-    enabled: id !== null && !deletedContacts.has(id),
+    enabled: id !== null && !wasDeleted(queryClient, id),
     queryFn: ({ signal }) => apiClient.call(getContact, { params: { id: id ?? 0 }, signal }),
   });
 }
@@ -80,7 +96,7 @@ export function useDeleteContact() {
   return useMutation({
     mutationFn: (contact: Contact) => apiClient.call(deleteContact, { body: { id: contact.id } }),
     onSuccess: (_answer, contact) => {
-      deletedContacts.add(contact.id);
+      deletedIn(queryClient).add(contact.id);
       forgetContactNames(contact.addresses);
       queryClient.removeQueries({
         queryKey: [CONTACTS_KEY, "one"],

@@ -1,5 +1,6 @@
 import { Anchor, Badge, Button, Group, Stack, Text, Title, UnstyledButton } from "@mantine/core";
 import { formatPhoneNumber } from "@switchboard/core";
+import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { ConfirmPanel } from "../../components/confirm/confirm-panel.tsx";
@@ -36,8 +37,9 @@ function WithContact({
 }) {
   const id = contactIdOf(value);
   const contact = useContact(id);
+  const queryClient = useQueryClient();
   if (id === null) return <ErrorState error={new Error("Contact not found")} />;
-  if (wasDeleted(id)) return <Text>This contact was deleted.</Text>;
+  if (wasDeleted(queryClient, id)) return <Text>This contact was deleted.</Text>;
   if (contact.isPending) return <LoadingState label="Loading the contact…" />;
   if (contact.isError)
     return (
