@@ -1,7 +1,7 @@
-import { notifications } from "@mantine/notifications";
+import { type NotificationData, notifications } from "@mantine/notifications";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
-import { within as withinMs } from "../../../../vitest.time-limits.ts";
+import { LOAD_FACTOR, within as withinMs } from "../../../../vitest.time-limits.ts";
 import { setLogoutNavigation } from "../lib/logout.ts";
 import { sessionStorageChanged, setTargetAccountId } from "../lib/session.ts";
 import { fixtureViolations } from "./accounts.ts";
@@ -9,6 +9,19 @@ import { fixtureViolations } from "./accounts.ts";
 // The signed-in shell and each product area are lazy chunks: their first import in a test file transforms
 // them, which takes longer than testing-library's default second on a busy machine.
 configure({ asyncUtilTimeout: withinMs(5000) });
+
+// A toast shows for a second (spec §2.2). On CI a test can be off the CPU longer than that between the toast
+// appearing and its look for it: there toasts stay five times as long, as every wait does (within()).
+if (LOAD_FACTOR > 1) {
+  const show = notifications.show;
+  Object.assign(notifications, {
+    show: (data: NotificationData) =>
+      show({
+        ...data,
+        autoClose: typeof data.autoClose === "number" ? withinMs(data.autoClose) : data.autoClose,
+      }),
+  });
+}
 
 // jsdom lacks the layout APIs Mantine reads.
 if (!window.matchMedia) {
