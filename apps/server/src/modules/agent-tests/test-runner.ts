@@ -42,10 +42,11 @@ export function recordOf(messages: readonly MessageRow[], call: ScenarioCallResu
   };
 }
 
-async function runScenario(
-  deps: TestRunnerDeps,
-  run: RunRow,
-  scenario: ScenarioRow,
+/** One scenario's call and its verdict (what the caller and the agent said, judged by its checks). */
+export async function runScenario(
+  deps: Pick<TestRunnerDeps, "call" | "messagesOf">,
+  run: Pick<RunRow, "revision" | "agentAccountId">,
+  scenario: Pick<ScenarioRow, "id" | "name" | "required" | "lines" | "persona" | "checks">,
   signal: AbortSignal,
 ): Promise<TestResult> {
   const base = {
@@ -87,7 +88,14 @@ async function runScenario(
     answerMs: record.answerMs.map(Math.round),
     p95Ms: p95(record.answerMs),
   };
-  if (call.summary.outcome === "failed")
+  // A call that failed, or a simulated caller that could not go on, tested nothing about the agent.
+  const failure =
+    call.summary.outcome === "failed"
+      ? (call.summary.error ?? "The call failed.")
+      : call.callerFailed
+        ? `The simulated caller could not go on: ${call.callerFailed}`
+        : null;
+  if (failure)
     return {
       ...base,
       verdict: "error",
@@ -95,7 +103,7 @@ async function runScenario(
       transcript: record.transcript,
       timings,
       conversationUuid: uuid,
-      error: call.summary.error ?? "The call failed.",
+      error: failure,
     };
   const checks = (scenario.checks as TestCheck[]).map((check) => judgeCheck(check, record));
   return {

@@ -17,6 +17,8 @@ export type ScenarioCallResult = {
   greetingMs: number | null;
   durationMs: number;
   linesSaid: number;
+  /** The simulated caller could not go on (its persona's model failed): why, else null. */
+  callerFailed: string | null;
 };
 
 /** Longest a scenario's call may take: its lines, the agent's answers and the pauses between them. */
@@ -71,6 +73,7 @@ export async function makeScenarioCall(
       greetingMs: call.stats.firstHeardMs,
       durationMs: Date.now() - started,
       linesSaid: call.stats.linesSaid,
+      callerFailed: call.stats.mindFailed,
     };
   } finally {
     signal?.removeEventListener("abort", stop);

@@ -39,6 +39,8 @@ export type SimulatedCallerStats = {
   /** ms from the call's start to the agent's first frame reaching the caller (its greeting), else null. */
   firstHeardMs: number | null;
   hungUpBy: "caller" | "agent" | null;
+  /** Why the caller's mind gave no next line (its model failed), else null: the caller then hung up. */
+  mindFailed: string | null;
 };
 
 export type SimulatedCaller = {
@@ -68,6 +70,7 @@ export async function simulatedCaller(options: SimulatedCallerOptions): Promise<
     agentFramesHeard: 0,
     firstHeardMs: null,
     hungUpBy: null,
+    mindFailed: null,
   };
   const silence = new Int16Array(FRAME_SAMPLES);
   let speaking: Int16Array[] = [];
@@ -91,7 +94,8 @@ export async function simulatedCaller(options: SimulatedCallerOptions): Promise<
           stats.linesSaid++;
         }
       })
-      .catch(() => {
+      .catch((error: unknown) => {
+        stats.mindFailed = error instanceof Error ? error.message : String(error);
         nothingMore = true;
       })
       .finally(() => {
