@@ -5,14 +5,17 @@
 // end not allowing REFER, so the pipeline dials and bridges a new leg:
 //   - sandbox: the sandbox carrier's simulated person (rings at once, answers at once);
 //   - sip: the organisation's trunk is a SIP server on loopback that answers 180 Ringing, then 200 OK after
-//     300 ms (the UAC's INVITE → 180 is the set-up).
+//     300 ms (the UAC's INVITE → 180 is the set-up);
+//   - warm: the sandbox person again, the agent's instructions asking it to introduce the caller first, so
+//     the agent says a summary to the person before the caller joins.
+// For each, also the caller's whole wait: the agent's decision to the caller connected to the person.
 // N = 8 calls per destination (BENCH_SIZE=smoke: 3). No target: a figure, not a guard.
 
 import { eq } from "drizzle-orm";
 import { buildApp } from "../apps/server/src/app.ts";
 import { toFrames } from "../apps/server/src/audio/pcm.ts";
 import { openPglite } from "../apps/server/src/db/client.ts";
-import { accounts, conversationLogs } from "../apps/server/src/db/schema/index.ts";
+import { accounts, agentConfigs, conversationLogs } from "../apps/server/src/db/schema/index.ts";
 import { startSipServer } from "../apps/server/src/modules/voice/sip/sip-server.ts";
 import { testConfig } from "../apps/server/test/helpers.ts";
 import { dialSip } from "../apps/server/test/sip-test-ua.ts";
@@ -55,24 +58,30 @@ function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
-async function oneCall(): Promise<{ decisionMs: number; setupMs: number } | null> {
+type Figures = { decisionMs: number; setupMs: number; connectedMs: number | null };
+
+async function oneCall(): Promise<Figures | null> {
   const call = await dialSip({ port: sip.port, user: String(agent?.id) });
   await wait(3500); // the greeting
   call.say(question);
-  // The question (2 s), the agent's "transferring you" (3-4 s), the set-up and a moment of the bridge.
-  await wait(9000);
+  // The question (2 s), the agent's "transferring you" (3-4 s), the set-up, a warm transfer's summary to the
+  // person (about 4 s) and a moment of the bridge.
+  await wait(14_000);
   await call.hangup().catch(() => {});
   // The transfer's figures are in the call's log row, written once the call has ended.
   const until = performance.now() + 15_000;
   while (performance.now() < until) {
     const [row] = await db.select().from(conversationLogs).where(eq(conversationLogs.callId, call.callId));
     const data = row?.data as
-      | { callOutcome?: string; transfers?: { decisionMs: number | null; setupMs: number | null }[] }
+      | {
+          callOutcome?: string;
+          transfers?: { decisionMs: number | null; setupMs: number | null; connectedMs?: number | null }[];
+        }
       | undefined;
     if (data?.callOutcome) {
       const found = data.transfers?.[0];
       return found?.decisionMs != null && found.setupMs != null
-        ? { decisionMs: found.decisionMs, setupMs: found.setupMs }
+        ? { decisionMs: found.decisionMs, setupMs: found.setupMs, connectedMs: found.connectedMs ?? null }
         : null;
     }
     await wait(200);
@@ -80,12 +89,34 @@ async function oneCall(): Promise<{ decisionMs: number; setupMs: number } | null
   return null;
 }
 
-for (const destination of ["sandbox", "sip"] as const) {
+/** Asks the agent for warm transfers, as an owner would in its instructions (both stages: calls use either). */
+async function askForWarmTransfers() {
+  const configs = await db
+    .select()
+    .from(agentConfigs)
+    .where(eq(agentConfigs.agentAccountId, agent?.id ?? 0));
+  for (const row of configs) {
+    const config = row.config as { agentInstructions?: string };
+    await db
+      .update(agentConfigs)
+      .set({
+        config: {
+          ...row.config,
+          agentInstructions: `${config.agentInstructions ?? ""}\nWhen you transfer, introduce the caller to the person first.`,
+        },
+      })
+      .where(eq(agentConfigs.agentAccountId, row.agentAccountId));
+  }
+}
+
+for (const destination of ["sandbox", "sip", "warm"] as const) {
   app.numbers.outbound.useTrunkResolver(async () =>
     destination === "sip" ? { host: "127.0.0.1", port: trunk.port, transport: "udp" as const } : null,
   );
+  if (destination === "warm") await askForWarmTransfers();
   const decision: number[] = [];
   const setup: number[] = [];
+  const connected: number[] = [];
   let failed = 0;
   for (let i = 0; i < N; i++) {
     const result = await oneCall();
@@ -93,16 +124,19 @@ for (const destination of ["sandbox", "sip"] as const) {
     else {
       decision.push(result.decisionMs);
       setup.push(result.setupMs);
+      if (result.connectedMs !== null) connected.push(result.connectedMs);
     }
   }
   console.log(
-    `${destination}: ${decision.length}/${N} transferred; decision → ringing p50 ${quantile(decision, 0.5)} ms, p95 ${quantile(decision, 0.95)} ms; transfer start → ringing p50 ${quantile(setup, 0.5)} ms, p95 ${quantile(setup, 0.95)} ms`,
+    `${destination}: ${decision.length}/${N} transferred; decision → ringing p50 ${quantile(decision, 0.5)} ms, p95 ${quantile(decision, 0.95)} ms; transfer start → ringing p50 ${quantile(setup, 0.5)} ms, p95 ${quantile(setup, 0.95)} ms; decision → caller connected p50 ${quantile(connected, 0.5)} ms, p95 ${quantile(connected, 0.95)} ms`,
   );
   for (const [name, values] of [
     [`${destination} decision to ringing p50`, decision],
     [`${destination} decision to ringing p95`, decision],
     [`${destination} transfer start to ringing p50`, setup],
     [`${destination} transfer start to ringing p95`, setup],
+    [`${destination} decision to caller connected p50`, connected],
+    [`${destination} decision to caller connected p95`, connected],
   ] as const) {
     reportFigure({
       bench: "transfer",

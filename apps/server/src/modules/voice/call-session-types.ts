@@ -144,6 +144,11 @@ export type TransferRecord = {
   setupMs: number | null;
   /** The agent's decision (its transferCall accepted) to the destination ringing, ms: setupMs plus its words. */
   decisionMs: number | null;
+  /**
+   * The agent's decision to the caller connected to the person, ms (bridged transfers): the whole wait a
+   * caller has, a warm transfer's summary to the person included.
+   */
+  connectedMs: number | null;
   /** How long the caller and the destination were connected, seconds (bridged transfers). */
   bridgedSeconds: number | null;
 };

@@ -256,6 +256,7 @@ export function createTransfers({ shell: ctx, agentSpeaking, callerHeard }: Tran
       result: null,
       setupMs: null,
       decisionMs: null,
+      connectedMs: null,
       bridgedSeconds: null,
     };
     records.push(record);
@@ -334,6 +335,7 @@ export function createTransfers({ shell: ctx, agentSpeaking, callerHeard }: Tran
       await note(ctx, describe(record));
       await completed(ctx, record);
       const bridgedAt = performance.now();
+      record.connectedMs = Math.round(bridgedAt - pending.decidedAt);
       const left = await bridge(leg, pending.name);
       record.bridgedSeconds = Math.round((performance.now() - bridgedAt) / 100) / 10;
       entry.endedMs = elapsed(pending.decidedAt);

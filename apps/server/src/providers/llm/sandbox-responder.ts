@@ -130,6 +130,10 @@ function transferDestination(instructions: string): string | null {
   return null;
 }
 
+/** Instructions that ask for warm transfers ("introduce the caller first", "transfer warm"). */
+const WARM_TRANSFER =
+  /\bwarm(ly)?\b|\bintroduc(e|ing) (the )?callers?\b|\b(tell|brief) (the person|them|the destination)\b/i;
+
 /** The names of the agent's transfer destinations (transferCall's destination `examples`). */
 function destinationNames(tools: readonly Tool[]): string[] {
   const schema = tools.find((tool) => tool.name === "transferCall")?.inputSchema as
@@ -328,10 +332,18 @@ export function sandboxRespond(
       transferDestination(facts.instructions);
     // Without a destination the call goes out as is: the engine's argument check answers, and the
     // sandbox reads that answer back, as a real model would.
+    const reason = said.slice(0, 200);
     return {
       kind: "tool",
       toolName: "transferCall",
-      input: destination ? { destination, reason: said.slice(0, 200) } : { reason: said.slice(0, 200) },
+      input: {
+        ...(destination ? { destination } : {}),
+        reason,
+        // A warm transfer as the instructions ask: the person hears who is calling and why first.
+        ...(WARM_TRANSFER.test(facts.instructions)
+          ? { mode: "warm", summary: `I have a caller on the line who said: ${reason}` }
+          : {}),
+      },
     };
   }
 

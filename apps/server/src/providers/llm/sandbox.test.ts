@@ -153,6 +153,27 @@ describe("the sandbox's replies", () => {
       input: { destination: "the on-call vet" },
     });
     expect(reply("Can I talk to a human?")).toMatchObject({ input: { destination: "+15035550100" } });
+    expect(reply("Can I talk to a human?")).not.toHaveProperty("input.mode");
+  });
+
+  it("transfers warm, with what the caller said, when the instructions ask for it", () => {
+    const warm = `${system}\nWhen you transfer, introduce the caller to the person first.`;
+    const transfer = {
+      name: "transferCall",
+      inputSchema: { properties: { destination: { examples: ["sales"] } } },
+    };
+    expect(
+      sandboxRespond([{ role: "system", content: warm }, user("Can I speak to sales?")], [transfer], 0),
+    ).toEqual({
+      kind: "tool",
+      toolName: "transferCall",
+      input: {
+        destination: "sales",
+        reason: "Can I speak to sales?",
+        mode: "warm",
+        summary: "I have a caller on the line who said: Can I speak to sales?",
+      },
+    });
   });
 
   it("walks a phone menu on a call it placed with the instructions' keys, one per prompt", () => {
