@@ -284,7 +284,9 @@ describe("warm transfers", () => {
         transfers: [{ mode: "warm", result: "answered", legs: [{ kind: "dial", result: "answered" }] }],
       });
       // The caller's whole wait: from the decision, past the ringing and the summary said to the person.
-      const [warm] = (log?.data as { transfers: { decisionMs: number; connectedMs: number }[] }).transfers;
+      const [warm] =
+        (log?.data as { transfers?: { decisionMs: number; connectedMs: number }[] } | undefined)?.transfers ??
+        [];
       expect(warm?.connectedMs).toBeGreaterThan(warm?.decisionMs ?? Number.POSITIVE_INFINITY);
       const lines = await transcript(log?.uuid as string);
       expect(lines).toContain("system: Said to sales: A caller wants a quote for ten chairs.");
