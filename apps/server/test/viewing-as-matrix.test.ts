@@ -105,19 +105,24 @@ describe("viewing-as never raises a role", () => {
     timeout: within(60_000),
   }, async () => {
     const gets = guarded.filter((route) => route.method === "GET" && route.produces !== "websocket");
+    let refused = 0;
     for (const [role, { token, targets }] of Object.entries(callers)) {
       const target = targets[0] as number;
       for (const route of gets) {
         const params = Object.fromEntries(pathParamNames(route.path).map((name) => [name, target]));
         const url = `${fillPath(route.path, params)}?token=${token}&targetAccountId=${target}`;
         const own = await app.inject({ method: "GET", url });
+        // Only a refusal can be raised by viewing as: what its own view answers needs no second look.
+        if (own.statusCode !== 403) continue;
+        refused++;
         for (const viewingAs of VIEWS) {
           const viewed = await app.inject({ method: "GET", url: `${url}&viewingAs=${viewingAs}` });
-          if (own.statusCode === 403)
-            expect(viewed.statusCode, `${role} ${route.id} viewingAs=${viewingAs}`).toBe(403);
+          expect(viewed.statusCode, `${role} ${route.id} viewingAs=${viewingAs}`).toBe(403);
         }
       }
     }
+    // The roles below super admin are refused some routes (the super admin's own, the partner's).
+    expect(refused).toBeGreaterThan(0);
   });
 
   it("an organisation admin viewing as owner cannot delete the organisation, nor sees owner flags", async () => {
