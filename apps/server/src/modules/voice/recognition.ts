@@ -41,6 +41,9 @@ export function createRecognition(call: RecognitionCall, tells: boolean) {
   }
 
   function recognise(stream: SttStream): Promise<Recognition> {
+    // A line tells its words as it starts saying them: at a pause they cannot tell whether it is done, so
+    // there is no early recognition there; the turn ends at its endpoint.
+    if (told) return Promise.resolve(null);
     const limit = call.settings.recognitionTimeoutMs;
     return new Promise<Recognition>((resolve) => {
       const timer = setTimeout(() => {
@@ -77,11 +80,10 @@ export function createRecognition(call: RecognitionCall, tells: boolean) {
     tells,
     /**
      * A recogniser for a new utterance; one that cannot start fails that turn only. On a line that tells its
-     * words none is started (a recogniser costs a process or a request per utterance): the stand-in reads
-     * the lines told so far, which is what a pause's early recognition then reads as the turn.
+     * words none is started (a recogniser costs a process or a request per utterance).
      */
     start(): SttStream {
-      if (told) return { write() {}, finish: async () => told.join(" "), abort() {} };
+      if (told) return { write() {}, finish: async () => "", abort() {} };
       try {
         return call.deps.stt.start();
       } catch (error) {

@@ -130,9 +130,12 @@ function transferDestination(instructions: string): string | null {
   return null;
 }
 
-/** Instructions that ask for warm transfers ("introduce the caller first", "transfer warm"). */
+/**
+ * Instructions that ask for warm transfers ("warm transfers", "transfer … warmly", "introduce the caller
+ * first"); not a warm tone ("keep answers short and warm").
+ */
 const WARM_TRANSFER =
-  /\bwarm(ly)?\b|\bintroduc(e|ing) (the )?callers?\b|\b(tell|brief) (the person|them|the destination)\b/i;
+  /\bwarm(ly)?[ -]transfer|\btransfer\w*\b[^.!?\n]{0,40}\bwarm(ly)?\b|\bintroduc(e|ing) (the )?callers?\b/i;
 
 /** The names of the agent's transfer destinations (transferCall's destination `examples`). */
 function destinationNames(tools: readonly Tool[]): string[] {

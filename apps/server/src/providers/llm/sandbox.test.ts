@@ -154,10 +154,16 @@ describe("the sandbox's replies", () => {
     });
     expect(reply("Can I talk to a human?")).toMatchObject({ input: { destination: "+15035550100" } });
     expect(reply("Can I talk to a human?")).not.toHaveProperty("input.mode");
+    // A warm tone is not a warm transfer.
+    const friendly = `${withNumber}\nKeep answers short and warm.`;
+    expect(
+      sandboxRespond([{ role: "system", content: friendly }, user("Can I talk to a human?")], [transfer], 0),
+    ).not.toHaveProperty("input.mode");
   });
 
   it("transfers warm, with what the caller said, when the instructions ask for it", () => {
     const warm = `${system}\nWhen you transfer, introduce the caller to the person first.`;
+    const warmly = `${system}\nTransfer callers warmly.`;
     const transfer = {
       name: "transferCall",
       inputSchema: { properties: { destination: { examples: ["sales"] } } },
@@ -174,6 +180,9 @@ describe("the sandbox's replies", () => {
         summary: "I have a caller on the line who said: Can I speak to sales?",
       },
     });
+    expect(
+      sandboxRespond([{ role: "system", content: warmly }, user("Can I speak to sales?")], [transfer], 0),
+    ).toHaveProperty("input.mode", "warm");
   });
 
   it("walks a phone menu on a call it placed with the instructions' keys, one per prompt", () => {
