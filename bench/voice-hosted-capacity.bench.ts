@@ -15,9 +15,9 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq, gte } from "drizzle-orm";
 import { buildApp } from "../apps/server/src/app.ts";
-import { accounts } from "../apps/server/src/db/schema/index.ts";
+import { accounts, conversationLogs } from "../apps/server/src/db/schema/index.ts";
 import { type SipCallLeg, startSipServer } from "../apps/server/src/modules/voice/sip/sip-server.ts";
 import { freeUdpPort } from "../apps/server/src/modules/voice/sip/sipp.ts";
 import { testConfig } from "../apps/server/test/helpers.ts";
@@ -172,7 +172,36 @@ console.log(
     ? `calls in ${WORKERS} voice worker processes, relayed from the API's SIP port; database ${app.context.database.kind}`
     : `calls in the server's process; database ${app.context.database.kind}`,
 );
+type TurnStages = Record<
+  "endpointMs" | "recognisedMs" | "firstTokenMs" | "firstAudioMs" | "answerMs",
+  number | null
+>;
+
+/**
+ * Where the server's turns of a step spent their time (the calls' log rows, `turnTimings`): each stage's p50
+ * and p95 from the caller's last voiced frame, and the three slowest turns taken apart.
+ */
+async function turnStages(since: Date): Promise<string> {
+  const rows = await app.context.database.db
+    .select({ data: conversationLogs.data })
+    .from(conversationLogs)
+    .where(and(eq(conversationLogs.agentId, agent.id), gte(conversationLogs.timestamp, since)));
+  const turns = rows.flatMap((row) => (row.data as { turnTimings?: TurnStages[] }).turnTimings ?? []);
+  const stages = ["endpointMs", "recognisedMs", "firstTokenMs", "firstAudioMs", "answerMs"] as const;
+  const of = (stage: (typeof stages)[number]) =>
+    turns.map((turn) => turn[stage]).filter((value): value is number => value !== null);
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const spread = stages.map((stage) => `${stage.replace("Ms", "")} ${median(of(stage))}/${p95(of(stage))}`);
+  const slowest = [...turns]
+    .filter((turn) => turn.answerMs !== null)
+    .sort((a, b) => (b.answerMs ?? 0) - (a.answerMs ?? 0))
+    .slice(0, 3)
+    .map((turn) => stages.map((stage) => turn[stage] ?? "-").join("/"));
+  return `server turn stages p50/p95 ms (${turns.length} turns): ${spread.join(", ")}; slowest (endpoint/recognised/token/audio/answer): ${slowest.join("; ")}`;
+}
+
 for (const calls of STEPS) {
+  const stepStarted = new Date();
   const result = runCallers(calls);
   const inbox = await probeInbox(result.catch(() => {}));
   const r = await result;
@@ -185,6 +214,7 @@ for (const calls of STEPS) {
         .map((l) => l.toFixed(2))
         .join(" ")} — ${ok ? "ok" : "NOT ok"}`,
   );
+  console.log(`     ${await turnStages(stepStarted)}`);
   const figure = (
     name: string,
     value: number,

@@ -44,6 +44,7 @@ export const RESERVED_ANALYSIS_FIELD_NAMES: ReadonlySet<string> = new Set([
   "transport",
   "narrowband",
   "bargeIns",
+  "turnTimings",
   "warning",
   "recordingUrl",
   "taskId",

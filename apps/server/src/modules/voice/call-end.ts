@@ -8,6 +8,7 @@ import { reportUnexpected } from "../../process-guard.ts";
 import { background } from "./call-guard.ts";
 import type { CallOutcome } from "./call-session-types.ts";
 import type { Call } from "./call-stages.ts";
+import type { TurnTiming } from "./caller-hearing.ts";
 
 export function finish(ctx: Call, outcome: CallOutcome, error: string | null = null, hangup = true) {
   const { leg, log } = ctx;
@@ -65,6 +66,7 @@ async function store(ctx: Call, outcome: CallOutcome, error: string | null) {
           transport: leg.info.transport,
           narrowband: leg.info.narrowband,
           bargeIns: ctx.turns.bargeIns,
+          ...(ctx.turns.timings.length > 0 ? { turnTimings: ctx.turns.timings.map(turnStages) } : {}),
           ...(warning ? { warning } : {}),
           ...ctx.options.logData?.(),
           ...(recordingUrl ? { recordingUrl } : {}),
@@ -89,6 +91,23 @@ async function store(ctx: Call, outcome: CallOutcome, error: string | null) {
     bargeIns: ctx.turns.bargeIns,
     recordingUrl,
   });
+}
+
+/**
+ * Where a caller turn's wait went, in ms from the caller's last voiced frame: the turn ended (endpointing),
+ * its text recognised, the model's first text, the first synthesised audio, the first answer frame sent
+ * (null: the turn never got that far). Kept in the call's log row, so a slow turn can be taken apart.
+ */
+function turnStages(timing: TurnTiming) {
+  const after = (at: number | null) =>
+    at === null || at === 0 ? null : Math.round(at - timing.lastVoicedAt);
+  return {
+    endpointMs: after(timing.endpointAt),
+    recognisedMs: after(timing.sttAt),
+    firstTokenMs: after(timing.firstTokenAt),
+    firstAudioMs: after(timing.firstAudioAt),
+    answerMs: after(timing.firstFrameAt),
+  };
 }
 
 /** Shown with a call whose phone audio its recogniser cannot hear. */

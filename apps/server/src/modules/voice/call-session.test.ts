@@ -84,6 +84,16 @@ describe("a call", () => {
         callOutcome: "caller-hangup",
         transport: "browser",
       });
+      // The turn's wait taken apart, each stage after the one before it.
+      const data = log?.data as { turnTimings?: Record<string, number | null>[] } | undefined;
+      const [stages] = data?.turnTimings ?? [];
+      const order = ["endpointMs", "recognisedMs", "firstTokenMs", "firstAudioMs", "answerMs"];
+      const times = order.map((stage) => stages?.[stage]);
+      expect(
+        times.every((time) => typeof time === "number"),
+        JSON.stringify(stages),
+      ).toBe(true);
+      expect([...(times as number[])].sort((a, b) => a - b)).toEqual(times);
     },
     within(30_000),
   );
