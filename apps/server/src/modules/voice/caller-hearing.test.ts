@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FRAME_SAMPLES } from "../../audio/audio-format.ts";
+import { quietFrame, stageCall, voicedFrame } from "../../../test/stage-fixtures.ts";
 import type { SttProvider } from "../../providers/stt/stt-provider.ts";
 import { energyVad } from "../../providers/vad/energy-vad.ts";
 import { DEFAULT_CALL_SETTINGS } from "./call-settings.ts";
@@ -10,9 +10,6 @@ import { createRecognition } from "./recognition.ts";
  * The hearing stage without a call or a transport: frames in (a tone for voice, zeros for silence, through
  * the energy VAD), its events out. Recognition is a stand-in recogniser that answers a fixed text.
  */
-
-const voiced = () => Int16Array.from({ length: FRAME_SAMPLES }, (_, i) => Math.round(5000 * Math.sin(i / 3)));
-const quiet = () => new Int16Array(FRAME_SAMPLES);
 
 async function hearing(options: { agentTalking: boolean; text?: string; turnOver?: TurnDetector }) {
   const streams: { written: number; aborted: boolean }[] = [];
@@ -33,16 +30,7 @@ async function hearing(options: { agentTalking: boolean; text?: string; turnOver
       };
     },
   };
-  const call = {
-    settings: DEFAULT_CALL_SETTINGS,
-    deps: { stt },
-    log: { warn() {} },
-    finished: false,
-    closing: false,
-    unexpected(error: unknown): void {
-      throw error;
-    },
-  };
+  const call = stageCall(stt);
   const events: string[] = [];
   const turns: HeardTurn[] = [];
   const stage = createHearing(
@@ -73,10 +61,10 @@ async function hearing(options: { agentTalking: boolean; text?: string; turnOver
 describe("the hearing stage", () => {
   it("hears a turn: one recogniser from the pre-roll on, its text once the caller stops", async () => {
     const { stage, events, turns, streams, feed } = await hearing({ agentTalking: false });
-    feed(10, quiet);
-    feed(50, voiced);
+    feed(10, quietFrame);
+    feed(50, voicedFrame);
     expect(stage.speaking).toBe(true);
-    feed(40, quiet);
+    feed(40, quietFrame);
     expect(events).toEqual(["onset", "turn"]);
     expect(stage.speaking).toBe(false);
     expect(streams).toHaveLength(1);
@@ -91,8 +79,8 @@ describe("the hearing stage", () => {
 
   it("ends a complete sentence at the short pause, before the full end-of-turn silence", async () => {
     const { events, feed } = await hearing({ agentTalking: false });
-    feed(50, voiced);
-    feed(10, quiet);
+    feed(50, voicedFrame);
+    feed(10, quietFrame);
     expect(events).toEqual(["onset"]);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(events).toEqual(["onset", "turn"]);
@@ -107,43 +95,43 @@ describe("the hearing stage", () => {
         return false;
       },
     });
-    feed(50, voiced);
-    feed(10, quiet);
+    feed(50, voicedFrame);
+    feed(10, quietFrame);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(events).toEqual(["onset"]);
     expect(asked).toHaveLength(1);
     expect(asked[0]?.text).toBe("do you see children");
     // The utterance's frames so far, pre-roll included.
     expect(asked[0]?.frames).toBeGreaterThanOrEqual(50);
-    feed(20, quiet);
+    feed(20, quietFrame);
     expect(events).toEqual(["onset", "turn"]);
   });
 
   it("holds the agent for a backchannel and lets it go on, with no turn", async () => {
     const { events, streams, feed } = await hearing({ agentTalking: true });
-    feed(10, voiced);
-    feed(40, quiet);
+    feed(10, voicedFrame);
+    feed(40, quietFrame);
     expect(events).toEqual(["onset", "hold", "release", "release"]);
     expect(streams[0]?.aborted).toBe(true);
   });
 
   it("barges in once the caller has talked over the agent for bargeInMinSpeechMs, then hears the turn", async () => {
     const { events, turns, feed } = await hearing({ agentTalking: true });
-    feed(DEFAULT_CALL_SETTINGS.bargeInMinSpeechMs / 20 - 1, voiced);
+    feed(DEFAULT_CALL_SETTINGS.bargeInMinSpeechMs / 20 - 1, voicedFrame);
     expect(events).toEqual(["onset", "hold"]);
-    feed(10, voiced);
+    feed(10, voicedFrame);
     expect(events).toEqual(["onset", "hold", "barge-in"]);
-    feed(40, quiet);
+    feed(40, quietFrame);
     expect(events).toEqual(["onset", "hold", "barge-in", "turn"]);
     expect(turns[0]?.duringAgent).toBe(true);
   });
 
   it("hears nothing before it listens, and gives up the utterance in progress when stopped", async () => {
     const { stage, events, streams, feed } = await hearing({ agentTalking: false });
-    feed(30, voiced);
+    feed(30, voicedFrame);
     stage.stop();
     expect(streams[0]?.aborted).toBe(true);
-    feed(40, quiet);
+    feed(40, quietFrame);
     expect(events).toEqual(["onset"]);
   });
 });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { FRAME_SAMPLES } from "../../audio/audio-format.ts";
+import { quietFrame, stageCall, voicedFrame } from "../../../test/stage-fixtures.ts";
 import type { SttProvider } from "../../providers/stt/stt-provider.ts";
 import { energyVad } from "../../providers/vad/energy-vad.ts";
-import { DEFAULT_CALL_SETTINGS } from "./call-settings.ts";
 import { destinationCaptions } from "./destination-captions.ts";
 
 /**
@@ -11,8 +10,6 @@ import { destinationCaptions } from "./destination-captions.ts";
  * answers the utterances' texts in turn.
  */
 
-const voiced = () => Int16Array.from({ length: FRAME_SAMPLES }, (_, i) => Math.round(5000 * Math.sin(i / 3)));
-const quiet = () => new Int16Array(FRAME_SAMPLES);
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 function destination(texts: string[]) {
@@ -33,25 +30,16 @@ function destination(texts: string[]) {
       };
     },
   };
-  const call = {
-    settings: DEFAULT_CALL_SETTINGS,
-    deps: { stt },
-    log: { warn() {} },
-    finished: false,
-    closing: false,
-    unexpected(error: unknown): void {
-      throw error;
-    },
-  };
+  const call = stageCall(stt);
   const said: string[] = [];
   const captions = destinationCaptions(call, energyVad(), (text) => said.push(text));
   return { call, captions, said, recognisers };
 }
 
 async function speak(hear: (frame: Int16Array) => void, voicedFrames: number, quietFrames: number) {
-  for (let i = 0; i < voicedFrames; i++) hear(voiced());
+  for (let i = 0; i < voicedFrames; i++) hear(voicedFrame());
   for (let i = 0; i < quietFrames; i++) {
-    hear(quiet());
+    hear(quietFrame());
     if (i % 10 === 0) await tick();
   }
 }
@@ -75,7 +63,7 @@ describe("a transfer destination's captions", () => {
     expect(said).toEqual([]);
     expect(recognisers.started).toBe(1);
     // An utterance under way when the bridge ends: its recogniser is dropped; nothing is heard after.
-    for (let i = 0; i < 30; i++) captions.hear(voiced());
+    for (let i = 0; i < 30; i++) captions.hear(voicedFrame());
     captions.stop();
     await speak(captions.hear, 30, 60);
     await tick();
