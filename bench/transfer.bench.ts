@@ -11,7 +11,7 @@
 // For each, also the caller's whole wait: the agent's decision to the caller connected to the person.
 // N = 8 calls per destination (BENCH_SIZE=smoke: 3). No target: a figure, not a guard.
 
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { buildApp } from "../apps/server/src/app.ts";
 import { toFrames } from "../apps/server/src/audio/pcm.ts";
 import { openPglite } from "../apps/server/src/db/client.ts";
@@ -105,7 +105,7 @@ async function askForWarmTransfers() {
           agentInstructions: `${config.agentInstructions ?? ""}\nWhen you transfer, introduce the caller to the person first.`,
         },
       })
-      .where(eq(agentConfigs.agentAccountId, row.agentAccountId));
+      .where(and(eq(agentConfigs.agentAccountId, row.agentAccountId), eq(agentConfigs.stage, row.stage)));
   }
 }
 
