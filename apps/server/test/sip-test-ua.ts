@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import dgram from "node:dgram";
 import type { AddressInfo } from "node:net";
 import sdpTransform from "sdp-transform";
+import { within } from "../../../vitest.time-limits.ts";
 import { FRAME_MS, FRAME_SAMPLES } from "../src/audio/audio-format.ts";
 import { buildRtp, parseRtp } from "../src/modules/voice/sip/rtp.ts";
 import { getHeader, parseSipMessage, type SipResponse } from "../src/modules/voice/sip/sip-message.ts";
@@ -120,7 +121,7 @@ export async function dialSip(options: SipTestUaOptions): Promise<SipTestCall> {
 
   const requests: { method: string; headers: Record<string, string> }[] = [];
   const answered = new Promise<{ address: string; port: number }>((resolve, reject) => {
-    const timeout = setTimeout(() => reject(new Error("no answer to the INVITE")), 10_000);
+    const timeout = setTimeout(() => reject(new Error("no answer to the INVITE")), within(10_000));
     sip.on("message", (data) => {
       const message = parseSipMessage(data);
       if (message.kind === "request") {

@@ -339,7 +339,10 @@ describe("a server killed (kill -9) in the middle of a text list", () => {
       // The text the server died waiting on (and any other it had started to send) may or may not have arrived:
       // its task failed as possibly sent, and is not sent again; every other task completed with its one text.
       const unknown = rows.filter((t) => t.state === "failed");
-      expect(unknown.map((t) => t.error)).toEqual(unknown.map(() => TEXT_SEND_UNKNOWN));
+      expect(
+        unknown.map((t) => t.error),
+        JSON.stringify(rows.filter((t) => t.state === "failed")),
+      ).toEqual(unknown.map(() => TEXT_SEND_UNKNOWN));
       expect(unknown.map((t) => t.phone)).toContain(twilio.posts[11]);
       expect(unknown.length).toBeLessThanOrEqual(4);
       const completed = rows.filter((t) => t.state === "completed").map((t) => t.phone);
