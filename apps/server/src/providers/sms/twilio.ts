@@ -12,6 +12,8 @@ export type TwilioConfig = {
   /** Where Twilio posts delivery states (the status webhook). */
   statusCallbackUrl: string | undefined;
   fetch?: typeof fetch;
+  /** How long a send may wait for Twilio's answer (15 s). */
+  timeoutMs?: number;
 };
 
 export type FormParams = Record<string, string | string[]>;
@@ -65,11 +67,20 @@ export function twilioSmsProvider(config: TwilioConfig): SmsProvider {
       const form = new URLSearchParams({ To: message.to, From: from, Body: message.body });
       for (const url of message.media ?? []) form.append("MediaUrl", url);
       if (config.statusCallbackUrl) form.set("StatusCallback", config.statusCallbackUrl);
+      const timeoutMs = config.timeoutMs ?? 15_000;
       const response = await doFetch(endpoint, {
         method: "POST",
         headers: { authorization, "content-type": "application/x-www-form-urlencoded" },
         body: form.toString(),
-        signal: AbortSignal.timeout(15_000),
+        signal: AbortSignal.timeout(timeoutMs),
+      }).catch((error: unknown) => {
+        // Asked and not answered: Twilio may have taken the message, which the person reading the error
+        // must know before sending it again. Not reached at all: it certainly did not.
+        if (error instanceof Error && error.name === "TimeoutError")
+          throw new Error(
+            `Twilio did not answer within ${timeoutMs / 1000} s: the message may have been sent.`,
+          );
+        throw new Error(`Twilio could not be reached: ${networkReason(error)}`);
       });
       const answer = (await response.json().catch(() => ({}))) as {
         sid?: string;
@@ -84,4 +95,11 @@ export function twilioSmsProvider(config: TwilioConfig): SmsProvider {
       return { id: answer.sid, status };
     },
   };
+}
+
+/** Why a request never reached its server, in words (fetch wraps the socket's error as its cause). */
+function networkReason(error: unknown): string {
+  const cause =
+    error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
