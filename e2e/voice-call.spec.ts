@@ -97,11 +97,12 @@ test("the owner calls the Front Desk agent from the editor, asks a question and 
   await expect(captions.getByTestId("caption-agent").first()).toContainText(NOTICE, {
     timeout: within(15_000),
   });
+  // The greeting, as far as the caller heard it: whole, or on a busy machine it starts late enough for the
+  // question (the looping microphone file) to start over it, and the caller's words cut it (seen on CI:
+  // "…Bluebird Dental, how can I").
   await expect(
     captions.getByTestId("caption-agent").filter({ hasText: "Thank you for calling Bluebird Dental" }),
-  ).toContainText("Thank you for calling Bluebird Dental, how can I help you today?", {
-    timeout: within(15_000),
-  });
+  ).toBeVisible({ timeout: within(15_000) });
   // The microphone is live: its level moves while the question plays. Chromium loops the file (about 17 s);
   // on a busy machine the greeting can end after the question's first pass, so this waits up to a loop more.
   const meter = call.getByRole("progressbar", { name: "Microphone level" });
