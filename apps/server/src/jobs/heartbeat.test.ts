@@ -34,12 +34,15 @@ describe("the jobs of a server that stopped reporting", () => {
   const runs: { n: number; retryCount: number }[] = [];
   const sql = (text: string, values?: unknown[]) => executorOf(database).executeSql(text, values);
 
-  /** A job another server took (its runner `worker`), as that server left it. */
-  async function takenBy(worker: string, n: number): Promise<string> {
+  /**
+   * A job another server took (its runner `worker`; null: killed before it could tag the job), as that
+   * server left it.
+   */
+  async function takenBy(worker: string | null, n: number): Promise<string> {
     const id = await runner.send(probeJob, { n }, { startAfter: new Date(Date.now() + 3_600_000) });
     await sql(
       `update ${JOB_SCHEMA}.job set state = 'active', started_on = now(),
-         output = jsonb_build_object('worker', $2::text)
+         output = case when $2::text is null then null else jsonb_build_object('worker', $2::text) end
        where name = $3 and id = $1`,
       [id, worker, probeJob.name],
     );
@@ -96,6 +99,20 @@ describe("the jobs of a server that stopped reporting", () => {
       const until = Date.now() + 10_000;
       while ((await stateOf(orphan)).state !== "completed" && Date.now() < until) await sleep(100);
       expect(runs.filter((r) => r.n === 3)).toEqual([{ n: 3, retryCount: 1 }]);
+    },
+    within(30_000),
+  );
+
+  it(
+    "a job its server took and could not tag before it died is retried once it has run for the timeout",
+    async () => {
+      const orphan = await takenBy(null, 5);
+      // Not at once: a live runner tags what it takes within milliseconds.
+      await sleep(300);
+      expect((await stateOf(orphan)).state).toBe("active");
+      const until = Date.now() + 10_000;
+      while ((await stateOf(orphan)).state !== "completed" && Date.now() < until) await sleep(100);
+      expect(runs.filter((r) => r.n === 5)).toEqual([{ n: 5, retryCount: 1 }]);
     },
     within(30_000),
   );

@@ -28,8 +28,8 @@ export type WorkerHeartbeatOptions = {
  * with its id (in the job's `output`, which pg-boss overwrites when the job completes or fails). At start
  * and at every report, the active jobs tagged with a runner that stopped reporting (or whose row is gone)
  * are failed through pg-boss (so they count as an attempt, and a job that kills every server that runs it
- * still ends) and retried at once. Jobs taken by a runner without tags (an older release in a rolling
- * upgrade) are left to their expiry.
+ * still ends) and retried at once; so is an active job with no tag that has run for the timeout (its runner
+ * died between taking it and tagging it: seen once in a hundred kill -9 runs, and it waited 45 minutes).
  */
 export function createWorkerHeartbeat(db: SqlExecutor, boss: PgBoss, options: WorkerHeartbeatOptions) {
   const id = randomUUID();
@@ -52,11 +52,15 @@ export function createWorkerHeartbeat(db: SqlExecutor, boss: PgBoss, options: Wo
    * skips it, and it is released again should this runner die too), then failed for a retry now.
    */
   async function release(everyoneElseIsDead: boolean): Promise<number> {
+    // A job with no runner's tag was taken by a runner that died before it could tag it (it tags a job the
+    // moment pg-boss hands it over): dead once it has been running for the timeout.
     const othersDead = everyoneElseIsDead
       ? "coalesce(j.output->>'worker', '') <> $1"
-      : `j.output->>'worker' <> $1
-         and not exists (select 1 from job_workers w where w.id = j.output->>'worker'
-           and w.last_seen_at > now() - make_interval(secs => $2::double precision))`;
+      : `(j.output->>'worker' is null
+           and j.started_on < now() - make_interval(secs => $2::double precision))
+         or (j.output->>'worker' <> $1
+           and not exists (select 1 from job_workers w where w.id = j.output->>'worker'
+             and w.last_seen_at > now() - make_interval(secs => $2::double precision)))`;
     // Or one this runner began to release and could not fail (the database failed in between).
     const dead = `(${othersDead}) or (j.output->>'worker' = $1 and j.output->>'releasing' is not null)`;
     const values = everyoneElseIsDead ? [id] : [id, timeoutSeconds];
