@@ -104,11 +104,11 @@ describe("the jobs of a server that stopped reporting", () => {
   );
 
   it(
-    "a job its server took and could not tag before it died is retried once it has run for the timeout",
+    "a job its server took and could not tag before it died is retried once it has run for three timeouts",
     async () => {
       const orphan = await takenBy(null, 5);
-      // Not at once: a live runner tags what it takes within milliseconds.
-      await sleep(300);
+      // Not at once: a live runner tags what it takes within milliseconds, a busy one may take a while.
+      await sleep(1500);
       expect((await stateOf(orphan)).state).toBe("active");
       const until = Date.now() + 10_000;
       while ((await stateOf(orphan)).state !== "completed" && Date.now() < until) await sleep(100);

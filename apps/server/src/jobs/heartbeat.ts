@@ -28,8 +28,8 @@ export type WorkerHeartbeatOptions = {
  * with its id (in the job's `output`, which pg-boss overwrites when the job completes or fails). At start
  * and at every report, the active jobs tagged with a runner that stopped reporting (or whose row is gone)
  * are failed through pg-boss (so they count as an attempt, and a job that kills every server that runs it
- * still ends) and retried at once; so is an active job with no tag that has run for the timeout (its runner
- * died between taking it and tagging it: seen once in a hundred kill -9 runs, and it waited 45 minutes).
+ * still ends) and retried at once; so is an active job with no tag that has run for three timeouts (its
+ * runner died between taking it and tagging it: seen in a kill -9 test, where it waited 45 minutes).
  */
 export function createWorkerHeartbeat(db: SqlExecutor, boss: PgBoss, options: WorkerHeartbeatOptions) {
   const id = randomUUID();
@@ -53,11 +53,12 @@ export function createWorkerHeartbeat(db: SqlExecutor, boss: PgBoss, options: Wo
    */
   async function release(everyoneElseIsDead: boolean): Promise<number> {
     // A job with no runner's tag was taken by a runner that died before it could tag it (it tags a job the
-    // moment pg-boss hands it over): dead once it has been running for the timeout.
+    // moment pg-boss hands it over): dead once it has run for three timeouts (one would also catch a live
+    // runner whose tagging waits behind a busy database connection).
     const othersDead = everyoneElseIsDead
       ? "coalesce(j.output->>'worker', '') <> $1"
       : `(j.output->>'worker' is null
-           and j.started_on < now() - make_interval(secs => $2::double precision))
+           and j.started_on < now() - make_interval(secs => 3 * $2::double precision))
          or (j.output->>'worker' <> $1
            and not exists (select 1 from job_workers w where w.id = j.output->>'worker'
              and w.last_seen_at > now() - make_interval(secs => $2::double precision)))`;
