@@ -1,11 +1,11 @@
 // Conversation logs at scale (issue 8), on PostgreSQL: one organisation with N generated calls over 90
 // days among 10 organisations (the other nine hold N/20 each), through the real HTTP server.
 // N = 1,000,000 (BENCH_SIZE=smoke: 20,000). Figures and targets:
-//   - a filtered page (100 rows, filter + count, default 30-day window): p95 < 30 ms
+//   - a filtered page (100 rows, filter + count, default 30-day window): p95 <= 10 ms (issue 33)
 //   - export of 10,000 rows as CSV (the screen's export): p50 < 300 ms
 //   - streaming export of every row of the organisation: >= 500,000 rows/s with flat memory (issue 33); its
 //     CPU per row counts the server's process and its database backends (PostgreSQL's, read from /proc)
-//   - the default dashboard metrics for 30 days, together: p50 < 200 ms
+//   - the default dashboard metrics for 30 days, together: p95 <= 20 ms (issue 33)
 // The database: BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test; a database
 // sb_bench_logs is created on that server and dropped at the end (BENCH_KEEP=1 keeps it; BENCH_REUSE=1 then
 // measures it again without generating). Smoke size without a reachable server runs on PGlite (figures then
@@ -35,7 +35,14 @@ import { reportFigure } from "./report.ts";
 const SMOKE = process.env.BENCH_SIZE === "smoke";
 const N = SMOKE ? 20_000 : 1_000_000;
 const OTHER = Math.round(N / 20);
-const TARGETS = { pageP95: 30, export10kP50: 300, streamRate: 500_000, metricsP50: 200 };
+const TARGETS = { pageP95: 10, export10kP50: 300, streamRate: 500_000, metricsP95: 20 };
+/**
+ * Requests before the timed ones, at full size: a server answers these screens all day, so the figures are
+ * those of a warm process (V8's optimised code, the pool's connections, PostgreSQL's buffers). With 10, a
+ * process started on a kept database (BENCH_REUSE=1) measured its own warm-up: page p50 23 ms against 7.7 ms
+ * after 300. The smoke size keeps its few, which its guarded ratios were accepted with.
+ */
+const WARMUP = SMOKE ? { pages: 10, metrics: 2 } : { pages: 100, metrics: 20 };
 const serverUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 // BENCH_LOGS_DB names another database, so two runs on one server (a shared machine) do not drop each other's.
@@ -206,6 +213,45 @@ try {
     }
     return times;
   }
+  /**
+   * Times GETs from a Node process of its own, as a browser would ask (a client on the server's own event
+   * loop slowed both): `warmup` untimed requests (the URLs in turn), then each URL once, in order. Answers
+   * each timed request's ms (until its JSON is read), status and the length of its `logs` or `metrics`
+   * array, and the last answer.
+   */
+  function timeInChild(
+    urls: string[],
+    warmup: number,
+  ): Promise<{ times: { ms: number; status: number; items: number }[]; last: unknown }> {
+    const source = `
+      const { urls, warmup } = JSON.parse(process.argv[1]);
+      const one = async (address) => {
+        const t = performance.now();
+        const response = await fetch(address);
+        const body = await response.json();
+        return { ms: performance.now() - t, status: response.status, body };
+      };
+      (async () => {
+        for (let i = 0; i < warmup; i++) await one(urls[i % urls.length]);
+        const times = [];
+        let last = null;
+        for (const address of urls) {
+          const { ms, status, body } = await one(address);
+          const items = Array.isArray(body.logs) ? body.logs.length : Array.isArray(body.metrics) ? body.metrics.length : 0;
+          times.push({ ms, status, items });
+          last = body;
+        }
+        console.log(JSON.stringify({ times, last }));
+      })();`;
+    return new Promise((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ["-e", source, JSON.stringify({ urls, warmup })],
+        { maxBuffer: 64 << 20 },
+        (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
+      );
+    });
+  }
   const results: Array<[string, boolean]> = [];
 
   // 1. Filtered pages: the screen's first page with one of its filters, count included.
@@ -216,36 +262,29 @@ try {
     { transfer: { value: 1, op: "eq" } },
     { appointmentBooked: { value: "true", op: "is" } },
   ];
-  let turn = 0;
-  let sample = 0;
-  const perFilter: number[][] = filters.map(() => []);
-  const pageTimes = await timed(
-    async () => {
-      const which = turn++ % filters.length;
-      const filter = filters[which];
-      const t = performance.now();
-      const response = await fetch(
-        url("/api/v2/logs", { filters: JSON.stringify(filter), pageSize: 100, page: 1 }),
-      );
-      const body = (await response.json()) as { logs: unknown[]; totalCount: number };
-      if (!response.ok || body.logs.length === 0) throw new Error(`page failed: ${response.status}`);
-      sample = body.totalCount;
-      perFilter[which]?.push(performance.now() - t);
-    },
-    SMOKE ? 20 : 100,
-    10,
+  const pageRuns = SMOKE ? 20 : 100;
+  const pages = await timeInChild(
+    Array.from({ length: pageRuns }, (_, i) =>
+      url("/api/v2/logs", { filters: JSON.stringify(filters[i % filters.length]), pageSize: 100, page: 1 }),
+    ),
+    WARMUP.pages,
   );
+  const failedPage = pages.times.find((time) => time.status !== 200 || time.items === 0);
+  if (failedPage) throw new Error(`page failed: ${failedPage.status}`);
+  const sample = (pages.last as { totalCount: number }).totalCount;
+  const pageTimes = pages.times.map((time) => time.ms);
+  const perFilter = filters.map((_, f) => pageTimes.filter((_, i) => i % filters.length === f));
   const pageP95 = percentile(pageTimes, 95);
   console.log(
-    `filtered page (100 rows + count of ~${sample.toLocaleString("en-US")}): p50 ${percentile(pageTimes, 50).toFixed(1)} ms, p95 ${pageP95.toFixed(1)} ms (target < ${TARGETS.pageP95} ms)`,
+    `filtered page (100 rows + count of ~${sample.toLocaleString("en-US")}): p50 ${percentile(pageTimes, 50).toFixed(1)} ms, p95 ${pageP95.toFixed(1)} ms (target <= ${TARGETS.pageP95} ms)`,
   );
   for (const [i, filter] of filters.entries()) {
-    const times = (perFilter[i] ?? []).slice(-((SMOKE ? 20 : 100) / filters.length));
+    const times = perFilter[i] ?? [];
     console.log(
       `  ${JSON.stringify(filter)}: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`,
     );
   }
-  results.push(["filtered page p95", pageP95 < TARGETS.pageP95]);
+  results.push(["filtered page p95", pageP95 <= TARGETS.pageP95]);
 
   // 2. The screen's export: page 1 of 10,000 rows as CSV.
   let exportedLines = 0;
@@ -404,31 +443,29 @@ try {
   ]);
 
   // 4. The dashboard: the default metrics over the last 30 days, with their daily series.
-  let engines = "";
-  const metricTimes = await timed(
-    async () => {
-      const answer = (await (await fetch(url("/api/v2/dashboard/metrics", {}))).json()) as {
-        metrics: Array<{ engine: string; text: string; metric: { title: string } }>;
-      };
-      if (answer.metrics.length !== DEFAULT_METRICS.length)
-        throw new Error(
-          `expected the ${DEFAULT_METRICS.length} default metrics, got ${answer.metrics.length}`,
-        );
-      engines = answer.metrics.map((m) => `${m.metric.title} ${m.text}`).join("; ");
-      if (answer.metrics.some((m) => m.engine !== "sql")) throw new Error("a default metric left SQL");
-    },
-    SMOKE ? 5 : 20,
-    2,
+  const dashboard = await timeInChild(
+    Array.from({ length: SMOKE ? 5 : 100 }, () => url("/api/v2/dashboard/metrics", {})),
+    WARMUP.metrics,
   );
+  const wrongAnswer = dashboard.times.find((time) => time.items !== DEFAULT_METRICS.length);
+  if (wrongAnswer)
+    throw new Error(`expected the ${DEFAULT_METRICS.length} default metrics, got ${wrongAnswer.items}`);
+  const answer = dashboard.last as {
+    metrics: Array<{ engine: string; text: string; metric: { title: string } }>;
+  };
+  const engines = answer.metrics.map((m) => `${m.metric.title} ${m.text}`).join("; ");
+  if (answer.metrics.some((m) => m.engine !== "sql")) throw new Error("a default metric left SQL");
+  const metricTimes = dashboard.times.map((time) => time.ms);
   const metricsP50 = percentile(metricTimes, 50);
+  const metricsP95 = percentile(metricTimes, 95);
   console.log(
-    `${DEFAULT_METRICS.length} default metrics, 30 days (${engines}): p50 ${metricsP50.toFixed(0)} ms, p95 ${percentile(metricTimes, 95).toFixed(0)} ms (target < ${TARGETS.metricsP50} ms)`,
+    `${DEFAULT_METRICS.length} default metrics, 30 days (${engines}): p50 ${metricsP50.toFixed(1)} ms, p95 ${metricsP95.toFixed(1)} ms (target <= ${TARGETS.metricsP95} ms)`,
   );
-  results.push(["default metrics p50", metricsP50 < TARGETS.metricsP50]);
+  results.push(["default metrics p95", metricsP95 <= TARGETS.metricsP95]);
 
   for (const [name, ok] of results) console.log(`${ok ? "meets" : "MISSES"} target: ${name}`);
   console.log(
-    `ratios to target: page ${(pageP95 / TARGETS.pageP95).toFixed(2)}, export ${(exportP50 / TARGETS.export10kP50).toFixed(2)}, stream ${(TARGETS.streamRate / rate).toFixed(2)}, metrics ${(metricsP50 / TARGETS.metricsP50).toFixed(2)} (<= 1 meets)`,
+    `ratios to target: page ${(pageP95 / TARGETS.pageP95).toFixed(2)}, export ${(exportP50 / TARGETS.export10kP50).toFixed(2)}, stream ${(TARGETS.streamRate / rate).toFixed(2)}, metrics ${(metricsP95 / TARGETS.metricsP95).toFixed(2)} (<= 1 meets)`,
   );
   const pageP50 = percentile(pageTimes, 50);
   console.log(
@@ -470,12 +507,13 @@ try {
   });
   reportFigure({
     bench,
-    name: "metrics p50",
-    value: metricsP50,
+    name: "metrics p95",
+    value: metricsP95,
     unit: "ms",
-    target: TARGETS.metricsP50,
+    target: TARGETS.metricsP95,
     better: "lower",
   });
+  reportFigure({ bench, name: "metrics p50", value: metricsP50, unit: "ms", better: "lower" });
   // Ratios of two measurements of the same run and server: a loaded machine slows both sides.
   reportFigure({
     bench,
