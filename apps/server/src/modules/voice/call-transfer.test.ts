@@ -17,11 +17,14 @@ import {
   startModelServer,
 } from "../../../test/model-protocol-server.ts";
 import { dialSip, type SipTestCall, type SipTestUaOptions } from "../../../test/sip-test-ua.ts";
+import { concat, silence, spokenFixture } from "../../../test/voice-fixtures.ts";
 import { waitFor } from "../../../test/wait-for.ts";
 import { createDtmfDetector } from "../../audio/dtmf.ts";
+import { toFrames } from "../../audio/pcm.ts";
 import { conversationLogs } from "../../db/schema/index.ts";
 import { createConversationsRepository } from "../conversations/index.ts";
 import { sandboxIvrRuns } from "../numbers/sandbox-callee.ts";
+import { startSipServer } from "./sip/sip-server.ts";
 import { freeUdpPort } from "./sip/sipp.ts";
 
 const SALES = "+15035550111";
@@ -258,6 +261,106 @@ describe("cold transfers", () => {
       expect(transfer?.bridgedSeconds ?? 0).toBeGreaterThan(0);
     },
     within(40_000),
+  );
+});
+
+describe("a transfer to a SIP address", () => {
+  it(
+    "bridges a destination that speaks: the caller hears it, it hears the caller, and its words are captioned",
+    async () => {
+      const greeting = toFrames(concat(silence(800), await spokenFixture("Support, this is Sam speaking.")));
+      const question = toFrames(concat(await spokenFixture("Do you see children?"), silence(400)));
+      // The destination: a SIP phone on loopback (this project's SIP server) that answers, then speaks.
+      let heardCaller = 0;
+      const phone = await startSipServer({
+        host: "127.0.0.1",
+        port: 0,
+        onCall: (leg) => {
+          leg.onAudio((frame) => {
+            if (frame.some((v) => Math.abs(v) > 1000)) heardCaller++;
+          });
+          for (const frame of greeting) leg.sendAudio(frame);
+          return undefined;
+        },
+      });
+      const support = {
+        name: "support",
+        to: `sip:support@127.0.0.1:${phone.port}`,
+        hours: null,
+        ringSeconds: 5,
+      };
+      const settings = { agentId, transferDestinations: [support] };
+      try {
+        await owner.call(api.saveCallSettings, { body: settings });
+        plan = (said) =>
+          said.includes("pressed 2")
+            ? tool("transferCall", { destination: "support", mode: "cold" })
+            : { text: "Hm." };
+        const ua = await call();
+        await ua.pressKey("2");
+        const uuid = await waitFor(
+          async () =>
+            (
+              await app.context.database.db
+                .select()
+                .from(conversationLogs)
+                .where(eq(conversationLogs.callId, ua.callId))
+            )[0]?.uuid,
+          Boolean,
+        );
+        await waitFor(
+          () => transcript(uuid as string),
+          (lines) => lines.some((l) => l.startsWith("system: Transfer to support")),
+          15_000,
+        );
+        let loud = 0;
+        ua.onFrame((frame) => {
+          if (frame.some((v) => Math.abs(v) > 1000)) loud++;
+        });
+        ua.say(question);
+        // Both ways: the caller hears the person, the person hears the caller's question.
+        await waitFor(
+          async () => Math.min(loud, heardCaller),
+          (n) => n > 10,
+          10_000,
+        );
+        expect(loud).toBeGreaterThan(10);
+        expect(heardCaller).toBeGreaterThan(10);
+        // The line tells no words: what the person said is recognised and kept under the destination's name.
+        const lines = await waitFor(
+          () => transcript(uuid as string),
+          (found) => found.some((l) => /^system: support: \S/.test(l)),
+          15_000,
+        );
+        expect(lines.filter((l) => l.startsWith("system: support: "))).not.toEqual([]);
+        const logRow = logOf(ua.callId);
+        await ua.hangup();
+        const log = await logRow;
+        expect(log?.data).toMatchObject({
+          callOutcome: "transferred",
+          transfers: [
+            {
+              destination: "support",
+              to: support.to,
+              result: "answered",
+              legs: [{ kind: "dial", to: support.to, result: "answered" }],
+            },
+          ],
+        });
+      } finally {
+        await owner.call(api.saveCallSettings, {
+          body: {
+            agentId,
+            transferDestinations: [
+              { name: "sales", to: SALES, hours: null, ringSeconds: 5 },
+              { name: "the on-call vet", to: NOBODY, hours: null, ringSeconds: 1 },
+            ],
+          },
+        });
+        await phone.close();
+      }
+    },
+    within(60_000),
   );
 });
 
