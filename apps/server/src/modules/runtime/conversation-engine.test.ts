@@ -145,7 +145,8 @@ describe.each(["openai", "anthropic"] as const)("the engine over the %s protocol
           toolCalls: [{ name: "transferCall", arguments: { destination: "+15035550100", reason: "asked" } }],
         };
       if (index === 1) return { toolCalls: [{ name: "endCall", arguments: { reason: "transferred" } }] };
-      return { text: [" You are being transferred."] };
+      // Written without the space between it and the first step's words: the engine puts it there.
+      return { text: ["You are being transferred."] };
     });
     expect(events.map((e) => e.type)).toEqual([
       "text",
@@ -166,6 +167,7 @@ describe.each(["openai", "anthropic"] as const)("the engine over the %s protocol
       steps: 3,
       text: "One moment. You are being transferred.",
     });
+    expect(events.at(-1)).toEqual({ type: "text", delta: " You are being transferred." });
     // Without a call to hand over, a transfer is only requested (a completed one is the call pipeline's).
     expect(state.outcome.transferRequested).toMatchObject({ destination: "+15035550100" });
     expect(state.outcome.transferred).toBeUndefined();

@@ -93,6 +93,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<EngineEvent, Tu
   let failureCause: unknown = null;
   const hasTools = Object.keys(input.tools).length > 0;
   const cleanDelta = streamedTextCleaner();
+  let newStep = false;
 
   const result = streamText({
     model: input.model.languageModel,
@@ -119,9 +120,13 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<EngineEvent, Tu
     for await (const part of result.fullStream) {
       switch (part.type) {
         case "text-delta": {
-          const delta = part.text ? cleanDelta(part.text) : "";
+          let delta = part.text ? cleanDelta(part.text) : "";
           if (!delta) break;
           if (firstTokenMs === null) firstTokenMs = performance.now() - started;
+          // A step's words follow the last step's as a new sentence ("One moment." then "Done."), which the
+          // model writes without the space between them.
+          if (newStep && text && !/\s$/.test(text) && !/^\s/.test(delta)) delta = ` ${delta}`;
+          newStep = false;
           text += delta;
           yield { type: "text", delta };
           break;
@@ -162,6 +167,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<EngineEvent, Tu
         }
         case "finish-step":
           steps++;
+          newStep = true;
           usage.inputTokens += part.usage.inputTokens ?? 0;
           usage.outputTokens += part.usage.outputTokens ?? 0;
           break;

@@ -34,7 +34,7 @@ import { searchWithoutOverlay } from "../../overlays/overlay-query.ts";
 import { type LogField, useLogFields, useTranscript } from "./api.ts";
 import { fieldLabel } from "./log-format.ts";
 import { defaultColumns, searchWithLogState, useLogScreenState } from "./log-screen-query.ts";
-import { speakerOf, TranscriptBubble } from "./transcript-bubble.tsx";
+import { TranscriptMessage } from "./transcript-message.tsx";
 
 /** Applies a new screen state and closes the overlay in one history step. */
 function useApplyAndClose(name: OverlayName) {
@@ -314,23 +314,7 @@ export function CallTranscriptOverlay({ value }: OverlayComponentProps) {
       </Group>
       {conversation.length === 0 ? <Text c="dimmed">No messages in this conversation.</Text> : null}
       {conversation.map((message) => (
-        <TranscriptBubble key={message.id} who={speakerOf(message.role)} at={message.createdAt}>
-          {message.text ? (
-            <Text size="sm" style={{ whiteSpace: "pre-wrap" }}>
-              {message.text}
-            </Text>
-          ) : null}
-          {message.toolResults.map((result) => (
-            <Text key={result.toolCallId} size="xs" c="dimmed">
-              {result.name}: {result.summary}
-            </Text>
-          ))}
-          {message.status === "failed" ? (
-            <Text size="xs" c="red">
-              {message.error ?? "This turn failed."}
-            </Text>
-          ) : null}
-        </TranscriptBubble>
+        <TranscriptMessage key={message.id} message={message} />
       ))}
     </Stack>
   );
