@@ -177,6 +177,15 @@ describe.each(["openai", "anthropic"] as const)("the engine over the %s protocol
     expect(requests).toHaveLength(3);
   });
 
+  it("adds no space before a step whose words go on the last step's sentence", async () => {
+    const { outcome } = await run(provider, (_request, index) =>
+      index === 0
+        ? { text: ["Transferring you"], toolCalls: [{ name: "endCall", arguments: { reason: "done" } }] }
+        : { text: [", goodbye."] },
+    );
+    expect(outcome).toMatchObject({ status: "complete", text: "Transferring you, goodbye." });
+  });
+
   it("feeds an argument check failure back to the model, which corrects itself", async () => {
     const { outcome, events, requests } = await run(provider, (_request, index) => {
       if (index === 0)

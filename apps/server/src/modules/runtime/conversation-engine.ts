@@ -125,7 +125,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<EngineEvent, Tu
           if (firstTokenMs === null) firstTokenMs = performance.now() - started;
           // A step's words follow the last step's as a new sentence ("One moment." then "Done."), which the
           // model writes without the space between them.
-          if (newStep && text && !/\s$/.test(text) && !/^\s/.test(delta)) delta = ` ${delta}`;
+          if (newStep && text && !/\s$/.test(text) && !/^[\s.,;:!?)\]]/.test(delta)) delta = ` ${delta}`;
           newStep = false;
           text += delta;
           yield { type: "text", delta };
