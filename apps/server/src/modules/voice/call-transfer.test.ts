@@ -669,7 +669,7 @@ describe("a slow tool", () => {
       const slow = await captionsWith(300);
       expect(slow[1]).toBe("One moment. One moment please. Done.");
       const patient = await captionsWith(5000);
-      expect(patient[1]).toBe("One moment.Done.");
+      expect(patient[1]).toBe("One moment. Done.");
     },
     within(40_000),
   );
