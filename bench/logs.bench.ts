@@ -216,13 +216,12 @@ try {
   /**
    * Times GETs from a Node process of its own, as a browser would ask (a client on the server's own event
    * loop slowed both): `warmup` untimed requests (the URLs in turn), then each URL once, in order. Answers
-   * each timed request's ms (until its JSON is read), status and the length of its `logs` or `metrics`
-   * array, and the last answer.
+   * each timed request's ms (until its JSON is read), status and answer, for the caller to check.
    */
-  function timeInChild(
+  function timeInChild<T>(
     urls: string[],
     warmup: number,
-  ): Promise<{ times: { ms: number; status: number; items: number }[]; last: unknown }> {
+  ): Promise<{ ms: number; status: number; body: T }[]> {
     const source = `
       const { urls, warmup } = JSON.parse(process.argv[1]);
       const one = async (address) => {
@@ -233,15 +232,9 @@ try {
       };
       (async () => {
         for (let i = 0; i < warmup; i++) await one(urls[i % urls.length]);
-        const times = [];
-        let last = null;
-        for (const address of urls) {
-          const { ms, status, body } = await one(address);
-          const items = Array.isArray(body.logs) ? body.logs.length : Array.isArray(body.metrics) ? body.metrics.length : 0;
-          times.push({ ms, status, items });
-          last = body;
-        }
-        console.log(JSON.stringify({ times, last }));
+        const answers = [];
+        for (const address of urls) answers.push(await one(address));
+        console.log(JSON.stringify(answers));
       })();`;
     return new Promise((resolve, reject) => {
       execFile(
@@ -263,16 +256,16 @@ try {
     { appointmentBooked: { value: "true", op: "is" } },
   ];
   const pageRuns = SMOKE ? 20 : 100;
-  const pages = await timeInChild(
+  const pages = await timeInChild<{ logs: unknown[]; totalCount: number }>(
     Array.from({ length: pageRuns }, (_, i) =>
       url("/api/v2/logs", { filters: JSON.stringify(filters[i % filters.length]), pageSize: 100, page: 1 }),
     ),
     WARMUP.pages,
   );
-  const failedPage = pages.times.find((time) => time.status !== 200 || time.items === 0);
+  const failedPage = pages.find((page) => page.status !== 200 || page.body.logs.length === 0);
   if (failedPage) throw new Error(`page failed: ${failedPage.status}`);
-  const sample = (pages.last as { totalCount: number }).totalCount;
-  const pageTimes = pages.times.map((time) => time.ms);
+  const sample = pages.at(-1)?.body.totalCount ?? 0;
+  const pageTimes = pages.map((page) => page.ms);
   const perFilter = filters.map((_, f) => pageTimes.filter((_, i) => i % filters.length === f));
   const pageP95 = percentile(pageTimes, 95);
   console.log(
@@ -443,19 +436,19 @@ try {
   ]);
 
   // 4. The dashboard: the default metrics over the last 30 days, with their daily series.
-  const dashboard = await timeInChild(
+  const dashboard = await timeInChild<{
+    metrics: Array<{ engine: string; text: string; metric: { title: string } }>;
+  }>(
     Array.from({ length: SMOKE ? 5 : 100 }, () => url("/api/v2/dashboard/metrics", {})),
     WARMUP.metrics,
   );
-  const wrongAnswer = dashboard.times.find((time) => time.items !== DEFAULT_METRICS.length);
-  if (wrongAnswer)
-    throw new Error(`expected the ${DEFAULT_METRICS.length} default metrics, got ${wrongAnswer.items}`);
-  const answer = dashboard.last as {
-    metrics: Array<{ engine: string; text: string; metric: { title: string } }>;
-  };
-  const engines = answer.metrics.map((m) => `${m.metric.title} ${m.text}`).join("; ");
-  if (answer.metrics.some((m) => m.engine !== "sql")) throw new Error("a default metric left SQL");
-  const metricTimes = dashboard.times.map((time) => time.ms);
+  for (const { body } of dashboard) {
+    if (body.metrics.length !== DEFAULT_METRICS.length)
+      throw new Error(`expected the ${DEFAULT_METRICS.length} default metrics, got ${body.metrics.length}`);
+    if (body.metrics.some((m) => m.engine !== "sql")) throw new Error("a default metric left SQL");
+  }
+  const engines = (dashboard.at(-1)?.body.metrics ?? []).map((m) => `${m.metric.title} ${m.text}`).join("; ");
+  const metricTimes = dashboard.map((answer) => answer.ms);
   const metricsP50 = percentile(metricTimes, 50);
   const metricsP95 = percentile(metricTimes, 95);
   console.log(

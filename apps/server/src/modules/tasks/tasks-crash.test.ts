@@ -341,7 +341,7 @@ describe("a server killed (kill -9) in the middle of a text list", () => {
       const unknown = rows.filter((t) => t.state === "failed");
       expect(
         unknown.map((t) => t.error),
-        JSON.stringify(rows.filter((t) => t.state === "failed")),
+        JSON.stringify(unknown),
       ).toEqual(unknown.map(() => TEXT_SEND_UNKNOWN));
       expect(unknown.map((t) => t.phone)).toContain(twilio.posts[11]);
       expect(unknown.length).toBeLessThanOrEqual(4);

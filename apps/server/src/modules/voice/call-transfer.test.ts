@@ -30,6 +30,11 @@ import { freeUdpPort } from "./sip/sipp.ts";
 const SALES = "+15035550111";
 const NOBODY = "+15035550112";
 const MENU = "+15035550113";
+/** The agent's transfer destinations (a test that changes them puts these back). */
+const DESTINATIONS = [
+  { name: "sales", to: SALES, hours: null, ringSeconds: 5 },
+  { name: "the on-call vet", to: NOBODY, hours: null, ringSeconds: 1 },
+];
 
 let app: FastifyInstance;
 let agentId: number;
@@ -89,10 +94,7 @@ beforeAll(async () => {
   await owner.call(api.saveCallSettings, {
     body: {
       agentId,
-      transferDestinations: [
-        { name: "sales", to: SALES, hours: null, ringSeconds: 5 },
-        { name: "the on-call vet", to: NOBODY, hours: null, ringSeconds: 1 },
-      ],
+      transferDestinations: DESTINATIONS,
     },
   });
   await owner.call(api.setSandboxCallee, { body: { number: NOBODY, behaviour: "no_answer" } });
@@ -134,6 +136,22 @@ async function logOf(callId: string) {
     (row) => typeof (row?.data as { callOutcome?: string } | undefined)?.callOutcome === "string",
     30_000,
   );
+}
+
+/** The call's conversation uuid, once its log row is written (at the call's start). */
+async function logUuidOf(callId: string): Promise<string> {
+  const uuid = await waitFor(
+    async () =>
+      (
+        await app.context.database.db
+          .select()
+          .from(conversationLogs)
+          .where(eq(conversationLogs.callId, callId))
+      )[0]?.uuid,
+    Boolean,
+  );
+  if (!uuid) throw new Error(`no log row for call ${callId}`);
+  return uuid;
 }
 
 async function transcript(uuid: string) {
@@ -200,18 +218,9 @@ describe("cold transfers", () => {
       ua.onFrame((frame) => {
         if (bridged && frame.some((v) => Math.abs(v) > 1000)) loudAfter++;
       });
-      const uuid = await waitFor(
-        async () =>
-          (
-            await app.context.database.db
-              .select()
-              .from(conversationLogs)
-              .where(eq(conversationLogs.callId, ua.callId))
-          )[0]?.uuid,
-        Boolean,
-      );
+      const uuid = await logUuidOf(ua.callId);
       await waitFor(
-        () => transcript(uuid as string),
+        () => transcript(uuid),
         (lines) => lines.some((l) => l.startsWith("system: Transfer to sales")),
         15_000,
       );
@@ -224,7 +233,7 @@ describe("cold transfers", () => {
       expect(loudAfter).toBeGreaterThan(5);
       // The sandbox person's words, which its line tells, are in the transcript under the destination's name.
       await waitFor(
-        () => transcript(uuid as string),
+        () => transcript(uuid),
         (lines) => lines.includes("system: sales: Hello?"),
         5_000,
       );
@@ -298,18 +307,9 @@ describe("a transfer to a SIP address", () => {
             : { text: "Hm." };
         const ua = await call();
         await ua.pressKey("2");
-        const uuid = await waitFor(
-          async () =>
-            (
-              await app.context.database.db
-                .select()
-                .from(conversationLogs)
-                .where(eq(conversationLogs.callId, ua.callId))
-            )[0]?.uuid,
-          Boolean,
-        );
+        const uuid = await logUuidOf(ua.callId);
         await waitFor(
-          () => transcript(uuid as string),
+          () => transcript(uuid),
           (lines) => lines.some((l) => l.startsWith("system: Transfer to support")),
           15_000,
         );
@@ -328,7 +328,7 @@ describe("a transfer to a SIP address", () => {
         expect(heardCaller).toBeGreaterThan(10);
         // The line tells no words: what the person said is recognised and kept under the destination's name.
         const lines = await waitFor(
-          () => transcript(uuid as string),
+          () => transcript(uuid),
           (found) => found.some((l) => /^system: support: \S/.test(l)),
           15_000,
         );
@@ -351,10 +351,7 @@ describe("a transfer to a SIP address", () => {
         await owner.call(api.saveCallSettings, {
           body: {
             agentId,
-            transferDestinations: [
-              { name: "sales", to: SALES, hours: null, ringSeconds: 5 },
-              { name: "the on-call vet", to: NOBODY, hours: null, ringSeconds: 1 },
-            ],
+            transferDestinations: DESTINATIONS,
           },
         });
         await phone.close();
@@ -409,18 +406,9 @@ describe("warm transfers", () => {
           : { text: "Noted." };
       const ua = await call();
       await ua.pressKey("3");
-      const uuid = await waitFor(
-        async () =>
-          (
-            await app.context.database.db
-              .select()
-              .from(conversationLogs)
-              .where(eq(conversationLogs.callId, ua.callId))
-          )[0]?.uuid,
-        Boolean,
-      );
+      const uuid = await logUuidOf(ua.callId);
       const told = await waitFor(
-        () => transcript(uuid as string),
+        () => transcript(uuid),
         (lines) => lines.some((l) => l.includes("did not answer")),
         15_000,
       );

@@ -451,12 +451,11 @@ describe.skipIf(missing !== null)("the Kamailio SIP edge in front of one server'
       ).toBe(true);
       await sleep(400);
       // Killed while it carries calls (on a loaded machine its first calls may have ended by now).
-      const onDoomed =
-        (await waitFor(
-          async () => workers()[1]?.calls ?? 0,
-          (n) => n > 0,
-          10_000,
-        )) ?? 0;
+      const onDoomed = await waitFor(
+        async () => workers()[1]?.calls ?? 0,
+        (n) => n > 0,
+        10_000,
+      );
       // Counted from here: a retry of this test meets the worker its first try restarted.
       const restartsBefore = workers()[1]?.restarts ?? 0;
       process.kill(doomed?.pid ?? 0, "SIGKILL");
